@@ -1,0 +1,109 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { regionUrlExpression } from '../nodes/shared/hosts';
+
+export class ExotelApi implements ICredentialType {
+	name = 'exotelApi';
+
+	displayName = 'Exotel API';
+
+	icon: Icon = { light: 'file:../icons/exotel.svg', dark: 'file:../icons/exotel.dark.svg' };
+
+	documentationUrl = 'https://developer.exotel.com/api';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'API key from the dashboard, under Developer Settings > API Settings',
+		},
+		{
+			displayName: 'API Token',
+			name: 'apiToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'API token shown next to the API key',
+		},
+		{
+			displayName: 'Account SID',
+			name: 'accountSid',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Account SID shown on the same page as the API key',
+		},
+		{
+			displayName: 'Region',
+			name: 'region',
+			type: 'options',
+			options: [
+				{ name: 'Custom', value: 'custom', description: 'Enter the base URLs yourself (for example the sandbox)' },
+				{ name: 'Mumbai', value: 'mumbai', description: 'api.in.exotel.com' },
+				{ name: 'Singapore', value: 'singapore', description: 'api.exotel.com' },
+			],
+			default: 'singapore',
+			description: 'Region of the account; the dashboard URL tells which one (my.in.exotel.com is Mumbai)',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'http://127.0.0.1:4010',
+			required: true,
+			displayOptions: { show: { region: ['custom'] } },
+			description: 'Main API base URL, without a trailing slash',
+		},
+		{
+			displayName: 'Contact-Center Management Base URL',
+			name: 'ccmBaseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'http://127.0.0.1:4010/ccm',
+			required: true,
+			displayOptions: { show: { region: ['custom'] } },
+			description: 'Base URL of the contact-center management API (users, call details, contact upload)',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Secret the service uses to sign chat-app webhooks (X-Service-Signature). Triggers verify signatures only when it is set.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			auth: {
+				username: '={{$credentials.apiKey}}',
+				password: '={{$credentials.apiToken}}',
+			},
+		},
+	};
+
+	// The bulk call query with one row is the cheapest authenticated read the API has.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: regionUrlExpression('baseUrl'),
+			url: '=/v1/Accounts/{{$credentials.accountSid}}/Calls.json',
+			qs: { PageSize: 1 },
+			headers: { Accept: 'application/json' },
+		},
+	};
+}

@@ -1,0 +1,93 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { REGION_HOSTS } from '../nodes/shared/hosts';
+
+export class ExotelBearerTokenApi implements ICredentialType {
+	name = 'exotelBearerTokenApi';
+
+	displayName = 'Exotel Bearer Token API';
+
+	icon: Icon = { light: 'file:../icons/exotel.svg', dark: 'file:../icons/exotel.dark.svg' };
+
+	documentationUrl = 'https://developer.exotel.com/api';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Access token, app token or configuration auth token issued by the service',
+		},
+		{
+			displayName: 'Account SID',
+			name: 'accountSid',
+			type: 'string',
+			default: '',
+			description: 'Account SID, used in contact-upload paths',
+		},
+		{
+			displayName: 'Configuration Server Base URL',
+			name: 'cmsBaseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://cms.mumbai.example-cc.com',
+			description:
+				'Contact-center domain with its first label replaced by "cms" (gateway.mumbai.acme.com → cms.mumbai.acme.com). The credential test calls it.',
+		},
+		{
+			displayName: 'Integrations Base URL',
+			name: 'integrationsBaseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://integrations.example.com',
+			description: 'Base URL of the integrations API, for user device status',
+		},
+		{
+			displayName: 'Contact Upload Base URL',
+			name: 'ccmBaseUrl',
+			type: 'string',
+			default: REGION_HOSTS.singapore.ccmBaseUrl,
+			description: `Contact-center management API of the account region (Mumbai: ${REGION_HOSTS.mumbai.ccmBaseUrl})`,
+		},
+		{
+			displayName: 'Contact Center ID',
+			name: 'contactCenterId',
+			type: 'string',
+			default: '',
+			description: 'Default contact center for the campaign lookup',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.token}}' },
+		},
+	};
+
+	// There is no side-effect-free read that every token can do, so the test asks the configuration
+	// server and treats only authentication answers as failures.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.cmsBaseUrl.replace(/\\/+$/, "")}}',
+			url: '/configuration/hierarchyconfig/campaign',
+			qs: { contactCenterId: '={{$credentials.contactCenterId || 0}}' },
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{ type: 'responseSuccessBody', properties: { key: 'statusCode', value: 401, message: 'The token is missing or invalid' } },
+			{ type: 'responseSuccessBody', properties: { key: 'statusCode', value: 403, message: 'The token has no access to the configuration server' } },
+		],
+	};
+}

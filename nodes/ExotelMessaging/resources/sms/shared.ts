@@ -1,0 +1,136 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/** Request-level parameters of the v1 SMS endpoints, in the service's own names. */
+export interface SmsRequestOptions {
+	CustomField?: string;
+	DltEntityId?: string;
+	EncodingType?: string;
+	Priority?: string;
+	ShortenUrl?: boolean;
+	ShortenUrlParams?: { Header?: string; Tracking?: boolean; ClickTrackingCallbackUrl?: string };
+	StatusCallback?: string;
+}
+
+type Show = { resource: string[]; operation: string[] };
+
+/**
+ * Status Callback URL (kept in sight, the Messaging Trigger gives users a URL for it) and the
+ * Additional Fields collection shared by the SMS send operations, plus fields of one operation.
+ */
+export function smsRequestOptions(show: Show, operationFields: INodeProperties[]): INodeProperties[] {
+	const requestFields: INodeProperties[] = [
+		{
+			displayName: 'Click Tracking Callback URL',
+			name: 'clickTrackingCallbackUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://example.com/webhook/exotel-clicks',
+			description: 'Webhook for click events on shortened links (needs Shorten URL and Track Clicks)',
+		},
+		{
+			displayName: 'Custom Field',
+			name: 'customField',
+			type: 'string',
+			default: '',
+			description: 'Your own reference, returned in the status callback',
+		},
+		{
+			displayName: 'DLT Entity ID',
+			name: 'dltEntityId',
+			type: 'string',
+			default: '',
+			hint: 'Mandatory for an Indian business sending to Indian numbers',
+			description: 'Entity ID registered on the DLT portal',
+		},
+		{
+			displayName: 'Encoding Type',
+			name: 'encodingType',
+			type: 'options',
+			options: [
+				{ name: 'Plain', value: 'plain' },
+				{ name: 'Unicode', value: 'unicode', description: 'For non-Latin scripts and emoji' },
+			],
+			default: 'plain',
+		},
+		{
+			displayName: 'Priority',
+			name: 'priority',
+			type: 'options',
+			options: [
+				{ name: 'High', value: 'high', description: 'Only for OTP messages' },
+				{ name: 'Normal', value: 'normal' },
+			],
+			default: 'normal',
+			hint: 'Use High only for OTP messages',
+		},
+		{
+			displayName: 'Short URL Header',
+			name: 'shortenUrlHeader',
+			type: 'string',
+			default: '',
+			description: 'DLT-registered header for the short-URL domain',
+		},
+		{
+			displayName: 'Shorten URL',
+			name: 'shortenUrl',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to shorten URLs in the body (chargeable)',
+		},
+		{
+			displayName: 'Track Clicks',
+			name: 'shortenUrlTracking',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to track clicks on shortened URLs (needs Shorten URL)',
+		},
+	];
+	return [
+		{
+			displayName: 'Status Callback URL',
+			name: 'statusCallback',
+			type: 'string',
+			default: '',
+			placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
+			hint: "Paste the Exotel Messaging Trigger's URL here to receive a delivery report for each message",
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Additional Fields',
+			name: 'dltNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: { show },
+			options: [...requestFields, ...operationFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		},
+	];
+}
+
+/** Reads the request-level parameters of one item; unset ones stay out of the request. */
+export function readSmsRequestOptions(context: IExecuteFunctions, itemIndex: number): SmsRequestOptions {
+	const extra = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const statusCallback = String(context.getNodeParameter('statusCallback', itemIndex, '')).trim();
+	const options: SmsRequestOptions = {};
+	if (extra.customField) options.CustomField = String(extra.customField);
+	if (extra.dltEntityId) options.DltEntityId = String(extra.dltEntityId);
+	if (extra.encodingType) options.EncodingType = String(extra.encodingType);
+	if (extra.priority) options.Priority = String(extra.priority);
+	if (statusCallback) options.StatusCallback = statusCallback;
+	if (extra.shortenUrl === true) {
+		options.ShortenUrl = true;
+		const params: SmsRequestOptions['ShortenUrlParams'] = {};
+		if (extra.shortenUrlHeader) params.Header = String(extra.shortenUrlHeader);
+		if (extra.shortenUrlTracking === true) params.Tracking = true;
+		if (extra.clickTrackingCallbackUrl) params.ClickTrackingCallbackUrl = String(extra.clickTrackingCallbackUrl);
+		if (Object.keys(params).length > 0) options.ShortenUrlParams = params;
+	}
+	return options;
+}

@@ -1,0 +1,119 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { redact } from './secrets';
+
+/** What the service said about a failure, whichever of its error shapes it used. */
+export interface ServiceError {
+	message: string;
+	code?: string | number;
+	description?: string;
+}
+
+const HTTP_MEANING: Record<number, string> = {
+	400: 'The service rejected the request as malformed',
+	401: 'Authentication failed: check the credential',
+	402: 'The feature is not on the plan, or a usage limit was exceeded',
+	403: 'The credential has no access to this resource',
+	404: 'The resource does not exist',
+	409: 'Conflict with an existing resource',
+	413: 'The payload is too large',
+	429: 'Rate limit exceeded (about 200 requests a minute per account)',
+};
+
+function asObject(value: unknown): IDataObject | undefined {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+/**
+ * Reads the service's own message and code out of every error body the spec documents:
+ * v1 `RestException`, v2 envelopes with `error_data` (request level or first failed message),
+ * allocation `{success:false, code, message}`, configuration `{errorCode, errorMessage}`
+ * and the contact-center `{status, message}`.
+ */
+export function parseServiceError(body: unknown): ServiceError | undefined {
+	if (typeof body === 'string') return text(body) ? { message: body.slice(0, 500) } : undefined;
+	const root = asObject(body);
+	if (!root) return undefined;
+
+	const rest = asObject(root.RestException);
+	if (rest) {
+		return { message: text(rest.Message) ?? 'Request failed', code: rest.Code as number | undefined };
+	}
+	if (text(root.errorCode) || text(root.errorMessage)) {
+		return { message: text(root.errorMessage) ?? 'Request failed', code: root.errorCode as string };
+	}
+	const response = asObject(root.response);
+	const errorData =
+		asObject(response?.error_data) ??
+		firstMessageError(asObject(response?.rcs)) ??
+		firstMessageError(asObject(response?.chatapp)) ??
+		asObject(root.error_data) ??
+		asObject(root.error);
+	if (errorData) {
+		return {
+			message: text(errorData.message) ?? 'Request failed',
+			code: errorData.code as number | undefined,
+			description: text(errorData.description),
+		};
+	}
+	if (root.success === false || text(root.message)) {
+		return { message: text(root.message) ?? 'Request failed', code: (root.code ?? undefined) as number | undefined };
+	}
+	return undefined;
+}
+
+function firstMessageError(channel: IDataObject | undefined): IDataObject | undefined {
+	const messages = channel?.messages;
+	if (!Array.isArray(messages)) return undefined;
+	for (const entry of messages) {
+		const errorData = asObject(asObject(entry)?.error_data);
+		if (errorData) return errorData;
+	}
+	return undefined;
+}
+
+/** Builds the NodeApiError for an HTTP failure, with the service's words first and secrets removed. */
+export function serviceApiError(
+	node: INode,
+	options: {
+		statusCode: number;
+		body: unknown;
+		method: string;
+		url: string;
+		itemIndex?: number;
+		secrets: string[];
+		hint?: string;
+	},
+): NodeApiError {
+	const { statusCode, body, method, url, itemIndex, secrets, hint } = options;
+	const service = parseServiceError(body);
+	const meaning = HTTP_MEANING[statusCode] ?? (statusCode >= 500 ? 'The service had a server error' : 'Request failed');
+	const codePart = service?.code !== undefined && service.code !== null ? ` (code ${service.code})` : '';
+	const message = service ? `${service.message}${codePart}` : meaning;
+	const details = [
+		service ? `${meaning}. HTTP ${statusCode} from ${method} ${url}.` : `HTTP ${statusCode} from ${method} ${url}.`,
+		service?.description,
+		hint,
+	]
+		.filter(Boolean)
+		.join(' ');
+	const response: JsonObject = {
+		httpCode: statusCode,
+		serviceCode: (service?.code ?? null) as string | number | null,
+		serviceMessage: service?.message ?? null,
+		body: (typeof body === 'object' ? body : text(body) ?? null) as JsonObject | null,
+	};
+	return new NodeApiError(node, redact(response, secrets), {
+		message: redact(message, secrets),
+		description: redact(details, secrets),
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+}

@@ -1,0 +1,86 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	NodeApiError,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** One operation of a resource: its fields and how it runs over all input items at once. */
+export interface ExotelOperation {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+}
+
+export type ResourceMap = Record<string, Record<string, ExotelOperation>>;
+
+/** Reads resource and operation once and hands every input item to that operation. */
+export async function route(this: IExecuteFunctions, resources: ResourceMap): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const handler = resources[resource]?.[operation];
+	if (!handler) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+	return [await handler.execute.call(this, this.getInputData())];
+}
+
+/** The outcome for one input item: what it produced, or why it failed. */
+export interface ItemOutcome {
+	itemIndex: number;
+	json: IDataObject;
+	error?: NodeApiError | NodeOperationError;
+}
+
+/**
+ * Turns per-item outcomes into output items paired to their inputs. With "continue" settings
+ * failed items are kept (marked with `error`, so "continue (using error output)" routes them);
+ * otherwise the first failure stops the node and its description accounts for every item.
+ */
+export function outputOf(context: IExecuteFunctions, outcomes: ItemOutcome[]): INodeExecutionData[] {
+	const sorted = [...outcomes].sort((a, b) => a.itemIndex - b.itemIndex);
+	const failed = sorted.filter((outcome) => outcome.error);
+	if (failed.length > 0 && !context.continueOnFail()) {
+		const first = failed[0].error!;
+		const succeeded = sorted.length - failed.length;
+		const listed = failed
+			.slice(0, 20)
+			.map((outcome) => `item ${outcome.itemIndex}: ${outcome.error!.message}`)
+			.join('; ');
+		const more = failed.length > 20 ? `; and ${failed.length - 20} more` : '';
+		if (sorted.length > 1) {
+			first.description = [
+				first.description,
+				`${failed.length} of ${sorted.length} items failed (${listed}${more}).`,
+				succeeded > 0 ? `The other ${succeeded} succeeded and were not undone.` : '',
+				'Set "On Error" to continue to get every item out, failures marked.',
+			]
+				.filter(Boolean)
+				.join(' ');
+		}
+		throw first;
+	}
+	return sorted.map((outcome) => {
+		const item: INodeExecutionData = { json: outcome.json, pairedItem: { item: outcome.itemIndex } };
+		if (outcome.error) {
+			item.json = { ...outcome.json, error: outcome.error.message };
+			item.error = outcome.error;
+		}
+		return item;
+	});
+}
+
+/** Runs tasks with at most `limit` in flight, keeping results in task order. */
+export async function inParallel<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+	const results = new Array<T>(tasks.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < tasks.length) {
+			const index = next++;
+			results[index] = await tasks[index]();
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+	return results;
+}

@@ -1,0 +1,259 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { encodeForm, type FormValue } from './encoding';
+import { serviceApiError } from './errors';
+import { REGION_HOSTS } from './hosts';
+import { redact, secretsOf } from './secrets';
+
+/** The spec's base URLs, each served by one credential type. */
+export type ExotelBase = 'base' | 'ccm' | 'integrations' | 'cms' | 'cc' | 'alloc';
+
+export type ExotelCredentialType =
+	| 'exotelApi'
+	| 'exotelBearerTokenApi'
+	| 'exotelContactCenterApi'
+	| 'exotelAllocationApi';
+
+export type ExotelContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+const CREDENTIAL_OF_BASE: Record<ExotelBase, ExotelCredentialType> = {
+	base: 'exotelApi',
+	ccm: 'exotelApi',
+	integrations: 'exotelBearerTokenApi',
+	cms: 'exotelBearerTokenApi',
+	cc: 'exotelContactCenterApi',
+	alloc: 'exotelAllocationApi',
+};
+
+export interface ExotelRequest {
+	base: ExotelBase;
+	method: IHttpRequestMethods;
+	/** Path under the base; `{accountSid}` is replaced by the credential's account SID. */
+	path: string;
+	qs?: IDataObject;
+	/** v1 body: sent form-encoded with bracket keys (`To[]`, `Messages[0][To]`). */
+	form?: Record<string, FormValue>;
+	/** v2/v3 body: sent as JSON. */
+	body?: IDataObject | IDataObject[];
+	/** Answer as raw bytes (recordings) instead of parsed JSON. */
+	binary?: boolean;
+	/** Another credential for the same base, e.g. a bearer token for contact upload on `ccm`. */
+	credentialType?: ExotelCredentialType;
+	itemIndex?: number;
+	/**
+	 * Whether the request may be sent again after a lost connection. Defaults to true except for
+	 * POST: a POST whose answer was lost may already have been accepted (messages sent, calls made).
+	 */
+	idempotent?: boolean;
+	timeout?: number;
+}
+
+export interface ExotelResponse<T = unknown> {
+	statusCode: number;
+	headers: IDataObject;
+	body: T;
+}
+
+export const RETRY_POLICY = {
+	/** Attempts in all, the first included. */
+	attempts: 4,
+	baseDelayMs: 500,
+	maxDelayMs: 10_000,
+	/** A Retry-After longer than this is not waited for: the error is reported instead. */
+	maxRetryAfterMs: 60_000,
+};
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+function trimSlash(url: unknown): string {
+	return String(url ?? '').trim().replace(/\/+$/, '');
+}
+
+/** Resolves `{base_url}`-style placeholders from a credential, as the spec's base table names them. */
+export function baseUrlOf(base: ExotelBase, credentials: ICredentialDataDecryptedObject): string {
+	const region = credentials.region as keyof typeof REGION_HOSTS | 'custom' | undefined;
+	const regional = (field: 'baseUrl' | 'ccmBaseUrl') =>
+		region === 'custom' || region === undefined
+			? trimSlash(credentials[field])
+			: REGION_HOSTS[region][field];
+	switch (base) {
+		case 'base':
+			return regional('baseUrl');
+		case 'ccm':
+			return regional('ccmBaseUrl');
+		case 'integrations':
+			return trimSlash(credentials.integrationsBaseUrl);
+		case 'cms':
+			return trimSlash(credentials.cmsBaseUrl);
+		case 'cc':
+			return trimSlash(credentials.ccBaseUrl);
+		case 'alloc':
+			return trimSlash(credentials.allocBaseUrl);
+	}
+}
+
+function retryDelay(attempt: number, retryAfter: unknown): number {
+	const seconds = Number(retryAfter);
+	if (retryAfter !== undefined && retryAfter !== '' && Number.isFinite(seconds) && seconds >= 0) {
+		return seconds * 1000;
+	}
+	const exponential = RETRY_POLICY.baseDelayMs * 2 ** (attempt - 1);
+	// Jitter keeps parallel batches that hit a 429 together from retrying in lockstep.
+	return Math.min(RETRY_POLICY.maxDelayMs, exponential * (0.8 + Math.random() * 0.4));
+}
+
+interface RawOutcome {
+	response?: ExotelResponse;
+	networkError?: { code: string; message: string };
+}
+
+function errorCause(error: unknown): { response?: IDataObject; code?: string; message?: string } {
+	const cause = (error as { cause?: unknown })?.cause ?? error;
+	return (cause ?? {}) as { response?: IDataObject; code?: string; message?: string };
+}
+
+function parseBody(data: unknown, binary: boolean | undefined, statusCode: number): unknown {
+	if (!Buffer.isBuffer(data)) return data;
+	if (binary && statusCode < 400) return data;
+	const textBody = data.toString('utf8');
+	try {
+		return JSON.parse(textBody) as unknown;
+	} catch {
+		return textBody;
+	}
+}
+
+/**
+ * The one place that talks to the service: builds the URL for the base, authenticates through
+ * the credential, encodes the body, retries 429 and 5xx with bounded backoff, and turns every
+ * failure into a NodeApiError carrying the service's own message and code, secrets removed.
+ */
+export async function exotelRequest<T = unknown>(
+	this: ExotelContext,
+	request: ExotelRequest,
+): Promise<ExotelResponse<T>> {
+	const credentialType = request.credentialType ?? CREDENTIAL_OF_BASE[request.base];
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const secrets = secretsOf(credentials);
+	const node = this.getNode();
+	const baseUrl = baseUrlOf(request.base, credentials);
+	if (!baseUrl) {
+		throw new NodeOperationError(node, `The credential has no base URL for the ${request.base} API`, {
+			itemIndex: request.itemIndex,
+			description: `Fill in the matching base URL in the "${credentialType}" credential.`,
+		});
+	}
+	const path = request.path.replace('{accountSid}', encodeURIComponent(String(credentials.accountSid ?? '')));
+	const url = `${baseUrl}${path}`;
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url,
+		qs: request.qs,
+		headers: { Accept: 'application/json' },
+		returnFullResponse: true,
+		// The session credential re-logs-in only when a 401 is thrown, so only it keeps n8n's throwing.
+		ignoreHttpStatusErrors: credentialType !== 'exotelContactCenterApi',
+		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
+	};
+	if (request.form) {
+		options.headers!['Content-Type'] = 'application/x-www-form-urlencoded';
+		options.body = encodeForm(request.form);
+	} else if (request.body !== undefined) {
+		options.headers!['Content-Type'] = 'application/json';
+		options.body = request.body as IDataObject;
+		options.json = true;
+	}
+	if (request.binary) options.encoding = 'arraybuffer';
+	const idempotent = request.idempotent ?? request.method !== 'POST';
+
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await send(this, credentialType, options, request.binary);
+		const { response, networkError } = outcome;
+		const retryable = response
+			? response.statusCode === 429 || response.statusCode >= 500
+			: idempotent || networkError?.code === 'ECONNREFUSED';
+		if (retryable && attempt < RETRY_POLICY.attempts) {
+			const delay = retryDelay(attempt, response?.headers['retry-after']);
+			if (delay <= RETRY_POLICY.maxRetryAfterMs) {
+				await sleep(delay);
+				continue;
+			}
+		}
+		if (response && response.statusCode < 400) return response as ExotelResponse<T>;
+		if (response) {
+			throw serviceApiError(node, {
+				statusCode: response.statusCode,
+				body: response.body,
+				method: request.method,
+				url: path,
+				itemIndex: request.itemIndex,
+				secrets,
+				hint: retryable ? `Gave up after ${attempt} attempts.` : undefined,
+			});
+		}
+		const error = new NodeApiError(
+			node,
+			{ code: networkError?.code ?? 'UNKNOWN' } as JsonObject,
+			{
+				message: redact(`Could not reach the service: ${networkError?.message ?? 'connection failed'}`, secrets),
+				description: idempotent
+					? `${request.method} ${path} failed after ${attempt} attempts.`
+					: `${request.method} ${path} lost its connection. The service may have accepted it, so it was not sent again (that could duplicate messages or calls); check before resending.`,
+				itemIndex: request.itemIndex,
+			},
+		);
+		error.context.deliveryUnknown = !idempotent && networkError?.code !== 'ECONNREFUSED';
+		throw error;
+	}
+}
+
+async function send(
+	context: ExotelContext,
+	credentialType: ExotelCredentialType,
+	options: IHttpRequestOptions,
+	binary: boolean | undefined,
+): Promise<RawOutcome> {
+	try {
+		const raw = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			credentialType,
+			{ ...options, headers: { ...options.headers } },
+		)) as { statusCode: number; headers: IDataObject; body: unknown };
+		return {
+			response: {
+				statusCode: raw.statusCode,
+				headers: raw.headers ?? {},
+				body: parseBody(raw.body, binary, raw.statusCode),
+			},
+		};
+	} catch (error) {
+		const cause = errorCause(error);
+		const response = cause.response;
+		if (response && typeof response.status === 'number') {
+			return {
+				response: {
+					statusCode: response.status,
+					headers: (response.headers ?? {}) as IDataObject,
+					body: parseBody(response.data, binary, response.status),
+				},
+			};
+		}
+		return {
+			networkError: {
+				code: cause.code ?? 'UNKNOWN',
+				message: cause.code ? `${cause.code}` : cause.message ?? 'request failed',
+			},
+		};
+	}
+}

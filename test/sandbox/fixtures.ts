@@ -1,0 +1,92 @@
+/**
+ * Identities the sandbox accepts. Tests, `npm run dev` and the real-n8n harness all build
+ * their credentials from these, so a secret used anywhere in the suite is recognisable here.
+ */
+export const SANDBOX_ACCOUNT = {
+	accountSid: 'exotelsandbox1',
+	apiKey: 'sbx-api-key-4f9c',
+	apiToken: 'sbx-api-token-SECRET-91d2e7',
+	/** Accepted as `Authorization: Bearer` on the integrations, configuration and contact-upload bases. */
+	bearerToken: 'sbx-bearer-SECRET-7a11c0',
+	ccUserId: 'agent.sandbox',
+	ccToken: 'sbx-cc-token-SECRET-55b3',
+	allocUsername: 'alloc.sandbox',
+	allocPassword: 'sbx-alloc-password-SECRET-c4e8',
+	webhookSigningSecret: 'sbx-signing-SECRET-0e6f2a',
+} as const;
+
+/** Path prefixes under the sandbox origin that stand for the spec's base URLs. */
+export const SANDBOX_BASE_PREFIX = {
+	base: '',
+	ccm: '/ccm',
+	integrations: '/integrations',
+	cms: '/cms',
+	cc: '/cc',
+	alloc: '/alloc',
+} as const;
+
+export type SandboxBase = keyof typeof SANDBOX_BASE_PREFIX;
+
+export function sandboxBaseUrls(origin: string): Record<SandboxBase, string> {
+	const out = {} as Record<SandboxBase, string>;
+	for (const [base, prefix] of Object.entries(SANDBOX_BASE_PREFIX)) {
+		out[base as SandboxBase] = origin + prefix;
+	}
+	return out;
+}
+
+/** Credential data, as n8n stores it, pointing each credential type at a sandbox. */
+export function sandboxCredentialData(origin: string) {
+	const urls = sandboxBaseUrls(origin);
+	return {
+		exotelApi: {
+			apiKey: SANDBOX_ACCOUNT.apiKey,
+			apiToken: SANDBOX_ACCOUNT.apiToken,
+			accountSid: SANDBOX_ACCOUNT.accountSid,
+			region: 'custom',
+			baseUrl: urls.base,
+			ccmBaseUrl: urls.ccm,
+			webhookSigningSecret: SANDBOX_ACCOUNT.webhookSigningSecret,
+		},
+		exotelBearerTokenApi: {
+			token: SANDBOX_ACCOUNT.bearerToken,
+			accountSid: SANDBOX_ACCOUNT.accountSid,
+			integrationsBaseUrl: urls.integrations,
+			cmsBaseUrl: urls.cms,
+			ccmBaseUrl: urls.ccm,
+			contactCenterId: '1',
+		},
+		exotelContactCenterApi: {
+			ccBaseUrl: urls.cc,
+			userId: SANDBOX_ACCOUNT.ccUserId,
+			token: SANDBOX_ACCOUNT.ccToken,
+			terminalInfo: 'n8n',
+			forceLogin: true,
+			sessionId: '',
+		},
+		exotelAllocationApi: {
+			allocBaseUrl: urls.alloc,
+			accountSid: SANDBOX_ACCOUNT.accountSid,
+			username: SANDBOX_ACCOUNT.allocUsername,
+			password: SANDBOX_ACCOUNT.allocPassword,
+		},
+	};
+}
+
+/** Virtual numbers the allocation API hands out, in order (region and type answer `preferences`). */
+export const SANDBOX_GREENVN_POOL: ReadonlyArray<{
+	number: string;
+	region: string;
+	type: 'mobile' | 'landline';
+}> = [
+	{ number: '+918047091001', region: 'KA', type: 'landline' },
+	{ number: '+912247091002', region: 'MU', type: 'landline' },
+	{ number: '+919999091003', region: 'DL', type: 'mobile' },
+	{ number: '+914447091004', region: 'TN', type: 'landline' },
+];
+
+/** Contact center that exists on the configuration server (any other id answers 404 CONF-1001). */
+export const SANDBOX_CONTACT_CENTER_ID = 1;
+
+/** User id the integrations (device status) API knows. */
+export const SANDBOX_DEVICE_USER_ID = 'user-1';
