@@ -4,9 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
 	},
 	testTimeout: 30000,
-	// The real-n8n suite installs n8n once (about 4 minutes cold) before its first test.
-	globalSetup: undefined,
+	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 };

@@ -1,0 +1,58 @@
+import type { INode } from 'n8n-workflow';
+
+import { LIMITS } from '../../nodes/shared/limits';
+import { fieldsError, normalizePhone, problemWith } from '../../nodes/shared/validation';
+
+const node: INode = {
+	id: '1',
+	name: 'Exotel Messaging',
+	type: 'n8n-nodes-exotel.exotelMessaging',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+describe('validation', () => {
+	it('names the field and the limit for lengths', () => {
+		expect(problemWith('x'.repeat(2001), { label: 'Body', maxLength: LIMITS.sms.bodyLength })).toBe(
+			'Body is 2001 characters; the limit is 2000',
+		);
+		expect(problemWith('x'.repeat(2000), { label: 'Body', maxLength: LIMITS.sms.bodyLength })).toBeUndefined();
+		expect(problemWith('ab', { label: 'Name', minLength: 3 })).toBe('Name is 2 characters; it needs at least 3');
+	});
+
+	it('checks required, ranges, integers, counts and enums', () => {
+		expect(problemWith('', { label: 'To', required: true })).toBe('To is required');
+		expect(problemWith(undefined, { label: 'To' })).toBeUndefined();
+		expect(problemWith(14401, { label: 'Time Limit', max: 14400 })).toBe('Time Limit is 14401; the maximum is 14400');
+		expect(problemWith(1.5, { label: 'Retries', integer: true, min: 0, max: 3 })).toBe('Retries must be a whole number (got 1.5)');
+		expect(problemWith([1, 2, 3, 4], { label: 'Buttons', maxItems: 3 })).toBe('Buttons has 4 entries; the limit is 3');
+		expect(problemWith('urgent', { label: 'Priority', oneOf: ['normal', 'high'] })).toBe(
+			'Priority must be one of normal, high (got "urgent")',
+		);
+	});
+
+	it('checks E.164 strictly and phone numbers leniently', () => {
+		expect(problemWith('+919876543210', { label: 'To', format: 'e164' })).toBeUndefined();
+		expect(problemWith('09876543210', { label: 'To', format: 'e164' })).toMatch(/E\.164/);
+		expect(problemWith('09876543210', { label: 'To', format: 'phone' })).toBeUndefined();
+		expect(problemWith('not a number', { label: 'To', format: 'phone' })).toMatch(/phone number/);
+		expect(normalizePhone('+91 98765-43210')).toBe('+919876543210');
+	});
+
+	it('checks every entry of a list', () => {
+		expect(problemWith(['+919876543210', '12'], { label: 'A-Party Numbers', format: 'e164' })).toBe(
+			'A-Party Numbers [1] must be an E.164 number such as +919876543210 (got "12")',
+		);
+	});
+
+	it('builds an error naming the item', () => {
+		const error = fieldsError(node, 4, [
+			['ok', { label: 'From', required: true }],
+			['', { label: 'To', required: true }],
+		]);
+		expect(error?.message).toBe('To is required (item 4)');
+		expect(error?.context.itemIndex).toBe(4);
+		expect(fieldsError(node, 0, [['ok', { label: 'From', required: true }]])).toBeUndefined();
+	});
+});
