@@ -35,8 +35,11 @@ export interface ItemOutcome {
 
 /**
  * Turns per-item outcomes into output items paired to their inputs. With "continue" settings
- * failed items are kept (marked with `error`, so "continue (using error output)" routes them);
- * otherwise the first failure stops the node and its description accounts for every item.
+ * failed items are kept; otherwise the first failure stops the node and its description accounts
+ * for every item. Failed items are shaped for n8n's routing: with "continue (using error output)"
+ * the item is `{ error: {...details} }`, which n8n sends to the error output merged with the input
+ * item; with "continue" it is the service's answer plus an `error` message. (n8n-core replaces the
+ * json of any item that carries `item.error`, so the details travel in json instead.)
  */
 export function outputOf(context: IExecuteFunctions, outcomes: ItemOutcome[]): INodeExecutionData[] {
 	const sorted = [...outcomes].sort((a, b) => a.itemIndex - b.itemIndex);
@@ -61,13 +64,15 @@ export function outputOf(context: IExecuteFunctions, outcomes: ItemOutcome[]): I
 		}
 		throw first;
 	}
-	return sorted.map((outcome) => {
-		const item: INodeExecutionData = { json: outcome.json, pairedItem: { item: outcome.itemIndex } };
-		if (outcome.error) {
-			item.json = { ...outcome.json, error: outcome.error.message };
-			item.error = outcome.error;
-		}
-		return item;
+	const toErrorOutput = context.getNode().onError === 'continueErrorOutput';
+	return sorted.map(({ itemIndex, json, error }) => {
+		if (!error) return { json, pairedItem: { item: itemIndex } };
+		const details: IDataObject = { message: error.message, ...json };
+		if (error.description) details.description = error.description;
+		return {
+			json: toErrorOutput ? { error: details } : { ...json, error: error.message },
+			pairedItem: { item: itemIndex },
+		};
 	});
 }
 

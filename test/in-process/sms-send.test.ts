@@ -1,0 +1,301 @@
+import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import {
+	basicAuthHeader,
+	formFields,
+	packageNode,
+	SANDBOX_ACCOUNT,
+	sandboxCredentials,
+	startSandbox,
+} from '../helpers/exotel';
+import type { ExotelSandbox } from '../sandbox/server';
+
+const BULK_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`;
+
+let sandbox: ExotelSandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => sandbox.reset());
+
+function recipients(count: number, offset = 0) {
+	return Array.from({ length: count }, (_, i) => ({
+		phone: `+9198765${String(43210 + i + offset).padStart(5, '0')}`,
+		name: `Customer ${i + offset}`,
+	}));
+}
+
+const smsParameters = (extra: Record<string, unknown> = {}) => ({
+	resource: 'sms',
+	operation: 'send',
+	from: 'EXOTEL',
+	to: '={{ $json.phone }}',
+	body: '=Hello {{ $json.name }}, your order has shipped.',
+	...extra,
+});
+
+async function sendSms(
+	items: Array<Record<string, unknown>>,
+	parameters: Record<string, unknown> = smsParameters(),
+	settings: Parameters<typeof packageNode>[2] = {},
+	credentialOverrides: Parameters<typeof sandboxCredentials>[1] = {},
+) {
+	return await runWorkflow({
+		nodes: [itemsNode('Items', items), packageNode('exotelMessaging', parameters, settings)],
+		connections: chain('Items', 'Exotel'),
+		credentials: sandboxCredentials(sandbox, credentialOverrides),
+	});
+}
+
+describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
+	it('sends each item as one message of a dynamic bulk request, form-encoded, with basic auth', async () => {
+		const result = await sendSms(recipients(3));
+		expect(result.error).toBeUndefined();
+
+		const requests = sandbox.requests();
+		expect(requests).toHaveLength(1);
+		const [request] = requests;
+		expect(request.method).toBe('POST');
+		expect(request.path).toBe(BULK_PATH);
+		expect(request.contentType).toBe('application/x-www-form-urlencoded');
+		expect(request.headers.authorization).toBe(basicAuthHeader(SANDBOX_ACCOUNT.apiKey, SANDBOX_ACCOUNT.apiToken));
+		expect(request.form).toEqual([
+			['From', 'EXOTEL'],
+			['Messages[0][To]', '+919876543210'],
+			['Messages[0][Body]', 'Hello Customer 0, your order has shipped.'],
+			['Messages[1][To]', '+919876543211'],
+			['Messages[1][Body]', 'Hello Customer 1, your order has shipped.'],
+			['Messages[2][To]', '+919876543212'],
+			['Messages[2][Body]', 'Hello Customer 2, your order has shipped.'],
+		]);
+
+		const out = result.output('Exotel');
+		expect(out).toHaveLength(3);
+		out.forEach((item, i) => {
+			expect(item.pairedItem).toEqual({ item: i });
+			expect(item.json.To).toBe(`+91987654321${i}`);
+			expect(item.json.Status).toBe('queued');
+			expect(item.json.DetailedStatusCode).toBe(21010);
+			expect(item.json.Sid).toMatch(/^[0-9a-f]{32}$/);
+		});
+	});
+
+	it('sends 250 items as ceil(250/100) = 3 requests and pairs every answer to its item', async () => {
+		const items = recipients(250);
+		const result = await sendSms(items);
+		expect(result.error).toBeUndefined();
+
+		const requests = sandbox.requests({ pathIncludes: '/Sms/bulksend' });
+		const sizes = requests.map((r) => Object.keys(formFields(r.form)).filter((k) => k.endsWith('[To]')).length).sort();
+		expect(sizes).toEqual([100, 100, 50]);
+
+		const out = result.output('Exotel');
+		expect(out).toHaveLength(250);
+		const sids = new Set<string>();
+		out.forEach((item, i) => {
+			expect(item.pairedItem).toEqual({ item: i });
+			expect(item.json.To).toBe(items[i].phone);
+			expect(item.json.Body).toBe(`Hello ${items[i].name}, your order has shipped.`);
+			sids.add(String(item.json.Sid));
+		});
+		expect(sids.size).toBe(250);
+	});
+
+	it('puts every optional field where the spec places it, and per-message From only where it differs', async () => {
+		const items = [
+			{ phone: '+919876543210', sender: 'EXOTEL' },
+			{ phone: '+919876543211', sender: 'ACMEIN' },
+		];
+		const result = await sendSms(items, {
+			...smsParameters(),
+			from: '={{ $json.sender }}',
+			body: 'Your OTP is 4821',
+			statusCallback: 'https://example.com/webhook/exotel-messaging',
+			additionalFields: {
+				customField: 'order-77',
+				dltEntityId: '1101456789012345678',
+				dltTemplateId: '1107161234567890123',
+				encodingType: 'unicode',
+				priority: 'high',
+				shortenUrl: true,
+				shortenUrlHeader: 'ACMEIN',
+				shortenUrlTracking: true,
+				clickTrackingCallbackUrl: 'https://example.com/webhook/clicks',
+				smsType: 'transactional',
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const [request] = sandbox.requests();
+		expect(request.form).toEqual([
+			['From', 'EXOTEL'],
+			['Messages[0][To]', '+919876543210'],
+			['Messages[0][Body]', 'Your OTP is 4821'],
+			['Messages[0][SmsType]', 'transactional'],
+			['Messages[0][DltTemplateId]', '1107161234567890123'],
+			['Messages[1][To]', '+919876543211'],
+			['Messages[1][Body]', 'Your OTP is 4821'],
+			['Messages[1][From]', 'ACMEIN'],
+			['Messages[1][SmsType]', 'transactional'],
+			['Messages[1][DltTemplateId]', '1107161234567890123'],
+			['CustomField', 'order-77'],
+			['DltEntityId', '1101456789012345678'],
+			['EncodingType', 'unicode'],
+			['Priority', 'high'],
+			['StatusCallback', 'https://example.com/webhook/exotel-messaging'],
+			['ShortenUrl', 'true'],
+			['ShortenUrlParams[Header]', 'ACMEIN'],
+			['ShortenUrlParams[Tracking]', 'true'],
+			['ShortenUrlParams[ClickTrackingCallbackUrl]', 'https://example.com/webhook/clicks'],
+		]);
+		expect(result.output('Exotel').map((i) => i.json.From)).toEqual([
+			expect.stringMatching(/^EXOTEL\//),
+			expect.stringMatching(/^ACMEIN\//),
+		]);
+	});
+
+	it('splits items whose request-level options differ into separate requests, outputs still paired', async () => {
+		const items = recipients(4).map((r, i) => ({ ...r, entity: i % 2 === 0 ? 'E-even' : 'E-odd' }));
+		const result = await sendSms(items, {
+			...smsParameters(),
+			additionalFields: { dltEntityId: '={{ $json.entity }}' },
+		});
+		expect(result.error).toBeUndefined();
+		const requests = sandbox.requests();
+		expect(requests).toHaveLength(2);
+		const byEntity = Object.fromEntries(
+			requests.map((r) => [formFields(r.form).DltEntityId[0], formFields(r.form)['Messages[1][To]'][0]]),
+		);
+		expect(byEntity).toEqual({ 'E-even': items[2].phone, 'E-odd': items[3].phone });
+		expect(result.output('Exotel').map((i) => [i.pairedItem, i.json.To])).toEqual(
+			items.map((item, i) => [{ item: i }, item.phone]),
+		);
+	});
+
+	describe('bad input is refused before anything is sent', () => {
+		it('names the field, the item and the limit', async () => {
+			const items = recipients(3);
+			const result = await sendSms(items, { ...smsParameters(), body: `={{ $itemIndex === 1 ? 'x'.repeat(2001) : 'ok' }}` });
+			expect(result.error?.message).toBe('Body is 2001 characters; the limit is 2000 (item 1)');
+			expect(sandbox.requests()).toHaveLength(0);
+		});
+
+		it.each([
+			['To', { to: 'call me' }, 'To must be a phone number such as +919876543210 (got "callme")'],
+			['To', { to: '={{ "" }}' }, 'To is required'],
+			['From', { from: '={{ "" }}' }, 'From is required'],
+			['Status Callback URL', { statusCallback: 'not-a-url' }, 'Status Callback URL must be an http(s) URL (got "not-a-url")'],
+			['Track Clicks', { additionalFields: { shortenUrlTracking: true } }, 'Track Clicks needs Shorten URL turned on'],
+		])('%s', async (_field, override, message) => {
+			const result = await sendSms(recipients(1), { ...smsParameters(), ...override });
+			expect(result.error?.message).toBe(`${message} (item 0)`);
+			expect(sandbox.requests()).toHaveLength(0);
+		});
+
+		it('with Continue On Fail, marks the bad item and sends the others', async () => {
+			const items = [...recipients(2), { phone: 'nope', name: 'Bad' }];
+			const result = await sendSms(items, smsParameters(), { onError: 'continueRegularOutput' });
+			expect(result.error).toBeUndefined();
+			const out = result.output('Exotel');
+			expect(out).toHaveLength(3);
+			expect(out[2].pairedItem).toEqual({ item: 2 });
+			expect(out[2].json.error).toMatch(/To must be a phone number/);
+			expect(sandbox.requests()).toHaveLength(1);
+			expect(Object.keys(formFields(sandbox.requests()[0].form)).filter((k) => k.endsWith('[To]'))).toHaveLength(2);
+		});
+	});
+
+	describe('HTTP 207 partial failure loses nothing', () => {
+		// Accepted by the node's lenient number check, refused by the service as an invalid destination.
+		const items = [recipients(1)[0], { phone: '0123456', name: 'Invalid' }, recipients(1, 2)[0]];
+
+		it('stops the workflow by default, naming the failed item and counting the accepted ones', async () => {
+			const result = await sendSms(items);
+			expect(result.error?.message).toBe('Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)');
+			expect(result.error?.description).toContain('1 of 3 items failed (item 1:');
+			expect(result.error?.description).toContain('The other 2 succeeded');
+			expect(sandbox.requests()[0].status).toBe(207);
+		});
+
+		it('with continueRegularOutput, every item comes out and the failed one is marked', async () => {
+			const result = await sendSms(items, smsParameters(), { onError: 'continueRegularOutput' });
+			const out = result.output('Exotel');
+			expect(out.map((i) => [i.pairedItem, i.json.Status])).toEqual([
+				[{ item: 0 }, 'queued'],
+				[{ item: 1 }, 'failed'],
+				[{ item: 2 }, 'queued'],
+			]);
+			expect(out[1].json).toMatchObject({
+				Sid: null,
+				DetailedStatusCode: 23010,
+				DetailedStatus: 'FAILED_INVALID_DESTINATION_NUMBER',
+				error: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
+			});
+		});
+
+		it('with continueErrorOutput, failures leave on the error output, still paired', async () => {
+			const result = await sendSms(items, smsParameters(), { onError: 'continueErrorOutput' });
+			const success = result.output('Exotel', 0);
+			const failure = result.output('Exotel', 1);
+			expect(success.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+			expect(failure).toHaveLength(1);
+			expect(failure[0].pairedItem).toEqual({ item: 1 });
+			// n8n merges the input item into error-output items: the user keeps their data and the cause.
+			expect(failure[0].json).toEqual({
+				phone: '0123456',
+				name: 'Invalid',
+				error: expect.objectContaining({
+					message: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
+					Status: 'failed',
+					Sid: null,
+					DetailedStatusCode: 23010,
+					DetailedStatus: 'FAILED_INVALID_DESTINATION_NUMBER',
+				}),
+			});
+		});
+	});
+
+	describe('whole-request failures', () => {
+		it('wrong API token: a clear 401 error without the secret', async () => {
+			const result = await sendSms(recipients(1), smsParameters(), {}, { exotelApi: { apiToken: 'wrong-SECRET-token-xyz' } });
+			expect(result.error?.httpCode).toBe('401');
+			expect(result.error?.message).toMatch(/Authentication is required/);
+			expect(result.error?.description).toMatch(/Authentication failed: check the credential/);
+			expect(JSON.stringify(result.error)).not.toContain('wrong-SECRET-token-xyz');
+			expect(sandbox.requests()[0].auth.ok).toBe(false);
+		});
+
+		it('retries 429 honouring Retry-After, then succeeds', async () => {
+			sandbox.injectFaults({ kind: 'status', status: 429, retryAfterSeconds: 0 }, 2);
+			const result = await sendSms(recipients(2));
+			expect(result.error).toBeUndefined();
+			expect(sandbox.requests().map((r) => r.status)).toEqual([429, 429, 200]);
+			expect(result.output('Exotel')).toHaveLength(2);
+		});
+
+		it('gives up on 5xx after 4 attempts with the cause named', async () => {
+			sandbox.injectFaults({ kind: 'status', status: 503, retryAfterSeconds: 0 }, 10);
+			const result = await sendSms(recipients(1));
+			expect(sandbox.requests()).toHaveLength(4);
+			expect(result.error?.httpCode).toBe('503');
+			expect(result.error?.description).toContain('Gave up after 4 attempts');
+		});
+
+		it('does not resend a bulk request whose answer was lost, and marks its items', async () => {
+			sandbox.injectFaults({ kind: 'reset', when: 'after' }, 1);
+			const result = await sendSms(recipients(2), smsParameters(), { onError: 'continueRegularOutput' });
+			expect(sandbox.requests()).toHaveLength(1);
+			const out = result.output('Exotel');
+			expect(out.map((i) => [i.pairedItem, i.json.deliveryUnknown])).toEqual([
+				[{ item: 0 }, true],
+				[{ item: 1 }, true],
+			]);
+			expect(String(out[0].json.error)).toMatch(/Could not reach the service/);
+		});
+
+		it('answers 40400 above 100 messages (proving the node never sends that many)', async () => {
+			await sendSms(recipients(101));
+			expect(sandbox.requests().every((r) => r.status === 200)).toBe(true);
+			expect(sandbox.requests()).toHaveLength(2);
+		});
+	});
+});

@@ -1,0 +1,169 @@
+/**
+ * Contact upload on the contact-center management API (ccm base): multipart CSV in, a job that is
+ * `processing` until its estimated time has passed (scaled by timeScale), then `completed`.
+ * Accepts basic credentials or the bearer token.
+ */
+import { fail, json, parseMultipart, randomHex } from '../http';
+import type { ContactUpload } from '../state';
+import type { RequestContext, RouteDefinition } from '../types';
+
+export const CONTACT_UPLOAD_LIMITS = { bytes: 10 * 1024 * 1024, records: 50_000, concurrent: 5 } as const;
+
+const PHONE_PATTERN = /^\+[1-9]\d{7,14}$/;
+const DUPLICATE_ACTIONS = ['skip', 'update', 'create_new'] as const;
+
+/** RFC 4180-ish: quoted fields, doubled quotes, CRLF or LF line ends. */
+export function parseCsv(text: string): string[][] {
+	const rows: string[][] = [];
+	let row: string[] = [];
+	let field = '';
+	let quoted = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (quoted) {
+			if (c === '"' && text[i + 1] === '"') {
+				field += '"';
+				i++;
+			} else if (c === '"') {
+				quoted = false;
+			} else {
+				field += c;
+			}
+		} else if (c === '"' && field === '') {
+			quoted = true;
+		} else if (c === ',') {
+			row.push(field);
+			field = '';
+		} else if (c === '\n' || c === '\r') {
+			if (c === '\r' && text[i + 1] === '\n') i++;
+			row.push(field);
+			rows.push(row);
+			row = [];
+			field = '';
+		} else {
+			field += c;
+		}
+	}
+	if (quoted) throw new Error('unterminated quoted field');
+	if (field !== '' || row.length) {
+		row.push(field);
+		rows.push(row);
+	}
+	return rows.filter((r) => r.some((cell) => cell.trim() !== ''));
+}
+
+function v2Ok(ctx: RequestContext, status: number, response: Record<string, unknown>) {
+	return json(status, { request_id: randomHex(32), method: ctx.request.method, http_code: status, response });
+}
+
+function statusView(job: ContactUpload) {
+	const done = Date.now() >= job.completesAt;
+	return {
+		upload_id: job.uploadId,
+		status: done ? 'completed' : 'processing',
+		total_records: job.totalRecords,
+		successful: done ? job.successful : 0,
+		failed: done ? job.failed : 0,
+		duplicates_skipped: done ? job.duplicatesSkipped : 0,
+		error_file_id: done && job.failed > 0 ? `err_${job.uploadId}` : null,
+	};
+}
+
+export const contactRoutes: RouteDefinition[] = [
+	{
+		base: 'ccm',
+		method: 'POST',
+		path: '/v2/accounts/:sid/contacts/upload',
+		auth: 'basicOrBearer',
+		handler: (ctx) => {
+			if (ctx.request.contentType !== 'multipart/form-data') {
+				return fail(ctx, 400, `Content-Type must be multipart/form-data (got ${ctx.request.contentType ?? 'none'})`);
+			}
+			let parts;
+			try {
+				parts = parseMultipart(ctx.rawBody, ctx.request.headers['content-type']);
+			} catch (error) {
+				return fail(ctx, 400, `Malformed multipart body: ${(error as Error).message}`);
+			}
+			const field = (name: string) => parts.find((p) => p.name === name);
+			const file = field('file');
+			if (!file) return fail(ctx, 400, 'The form field file (a CSV file) is required');
+			if (file.data.length > CONTACT_UPLOAD_LIMITS.bytes) {
+				return fail(ctx, 413, `The file is larger than ${CONTACT_UPLOAD_LIMITS.bytes} bytes`);
+			}
+			if (file.filename !== undefined && !/\.csv$/i.test(file.filename)) {
+				return fail(ctx, 400, `Invalid CSV format: the file must be a .csv file (got '${file.filename}')`);
+			}
+			const duplicateAction = (field('duplicate_action')?.data.toString('utf8') ?? 'skip') as ContactUpload['duplicateAction'];
+			if (!DUPLICATE_ACTIONS.includes(duplicateAction)) {
+				return fail(ctx, 400, `duplicate_action must be one of ${DUPLICATE_ACTIONS.join(', ')}`);
+			}
+			const listId = field('list_id')?.data.toString('utf8') || undefined;
+
+			let rows: string[][];
+			try {
+				rows = parseCsv(file.data.toString('utf8').replace(/^\uFEFF/, ''));
+			} catch (error) {
+				return fail(ctx, 400, `Invalid CSV format: ${(error as Error).message}`);
+			}
+			const header = (rows.shift() ?? []).map((h) => h.trim().toLowerCase());
+			const phoneColumn = header.indexOf('phone_number');
+			if (phoneColumn < 0) return fail(ctx, 400, 'Invalid CSV format: the header row must have a phone_number column');
+			if (rows.length > CONTACT_UPLOAD_LIMITS.records) {
+				return fail(ctx, 400, `Invalid CSV format: ${rows.length} records, at most ${CONTACT_UPLOAD_LIMITS.records}`);
+			}
+			const now = Date.now();
+			const running = [...ctx.state.contactUploads.values()].filter((job) => job.completesAt > now).length;
+			if (running >= CONTACT_UPLOAD_LIMITS.concurrent) {
+				return fail(ctx, 429, `At most ${CONTACT_UPLOAD_LIMITS.concurrent} contact uploads may be processing at once`);
+			}
+
+			let successful = 0;
+			let failed = 0;
+			let duplicatesSkipped = 0;
+			const seen = new Set<string>();
+			for (const row of rows) {
+				const phone = (row[phoneColumn] ?? '').trim();
+				if (!PHONE_PATTERN.test(phone)) failed++;
+				else if (seen.has(phone) && duplicateAction === 'skip') duplicatesSkipped++;
+				else successful++;
+				seen.add(phone);
+			}
+			const estimatedTimeSeconds = Math.max(1, Math.ceil(rows.length / 1000));
+			const job: ContactUpload = {
+				uploadId: `upl_${randomHex(20)}`,
+				listId,
+				duplicateAction,
+				totalRecords: rows.length,
+				successful,
+				failed,
+				duplicatesSkipped,
+				estimatedTimeSeconds,
+				acceptedAt: now,
+				completesAt: now + estimatedTimeSeconds * 1000 * ctx.timeScale,
+			};
+			ctx.state.contactUploads.set(job.uploadId, job);
+			return v2Ok(ctx, 202, {
+				code: 202,
+				status: 'accepted',
+				data: {
+					upload_id: job.uploadId,
+					total_records: job.totalRecords,
+					status: 'processing',
+					estimated_time_seconds: estimatedTimeSeconds,
+				},
+			});
+		},
+	},
+	{
+		base: 'ccm',
+		method: 'GET',
+		path: '/v2/accounts/:sid/contacts/upload/:uploadId',
+		auth: 'basicOrBearer',
+		handler: (ctx) => {
+			const job = ctx.state.contactUploads.get(ctx.params.uploadId);
+			if (!job) return fail(ctx, 404, `No contact upload with id '${ctx.params.uploadId}'`);
+			return v2Ok(ctx, 200, { code: 200, status: 'success', data: statusView(job) });
+		},
+	},
+];

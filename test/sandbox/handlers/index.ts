@@ -1,0 +1,21 @@
+/**
+ * Every route the sandbox serves, by handler group. A new group adds its file and one line here.
+ */
+import type { RouteDefinition } from '../types';
+import { allocationRoutes } from './allocation';
+import { configurationRoutes } from './configuration';
+import { contactCenterRoutes } from './contactCenter';
+import { contactRoutes } from './contacts';
+import { integrationsRoutes } from './integrations';
+import { smsRoutes } from './sms';
+import { voiceRoutes } from './voice';
+
+export const allRoutes: readonly RouteDefinition[] = [
+	...smsRoutes,
+	...voiceRoutes,
+	...contactRoutes,
+	...integrationsRoutes,
+	...configurationRoutes,
+	...contactCenterRoutes,
+	...allocationRoutes,
+];

@@ -1,0 +1,346 @@
+/**
+ * SMS send (single and static bulk) and dynamic bulk send, per messaging.md.
+ */
+import { randomBytes } from 'crypto';
+
+import {
+	fail,
+	FormObject,
+	FormShapeError,
+	FormValue,
+	indexedEntries,
+	isFormObject,
+	isFormType,
+	json,
+	nestForm,
+	v1Timestamp,
+} from '../http';
+import type { StoredSmsMessage } from '../state';
+import type { Reply, RequestContext, RouteDefinition } from '../types';
+
+export const SMS_LIMITS = { bodyChars: 2000, staticRecipients: 100, dynamicMessages: 100 } as const;
+
+/** A destination is valid when, with whitespace removed, it matches this (E.164-ish, `+` optional). */
+export const DESTINATION_PATTERN = /^\+?[1-9]\d{7,14}$/;
+
+/** Appended to the sender of an accepted message (`From: "<from>/EXOSBX"`). */
+export const SMS_FROM_SUFFIX = 'EXOSBX';
+
+export const SMS_ENUMS = {
+	SmsType: ['transactional', 'transactional_opt_in', 'promotional'],
+	EncodingType: ['plain', 'unicode'],
+	Priority: ['normal', 'high'],
+	ShortenUrl: ['true', 'false'],
+	'ShortenUrlParams[Tracking]': ['true', 'false'],
+} as const;
+
+export const SMS_DETAILED_STATUS = {
+	queued: { code: 21010, name: 'PENDING_TO_OPERATOR' },
+	missingBody: { code: 23000, name: 'FAILED_MISSING_BODY' },
+	/** Invented: the spec names no code for an over-long body inside a dynamic bulk entry. */
+	bodyTooLong: { code: 23001, name: 'FAILED_BODY_TOO_LONG' },
+	invalidDestination: { code: 23010, name: 'FAILED_INVALID_DESTINATION_NUMBER' },
+	/** From the service's public status list; used for an entry with no sender at all. */
+	missingSender: { code: 23072, name: 'FAILED_INVALID_SENDER' },
+} as const;
+
+type DetailedFailure = Exclude<keyof typeof SMS_DETAILED_STATUS, 'queued'>;
+
+export const SMS_ERROR_CODES = { tooManyRecipients: 40406, tooManyMessages: 40400 } as const;
+
+/** Characters as the service counts them: code points (an emoji is one character). */
+export function bodyLength(body: string): number {
+	if (body.length <= SMS_LIMITS.bodyChars) return body.length;
+	return Array.from(body).length;
+}
+
+export function normaliseDestination(to: string): string {
+	return to.replace(/\s+/g, '');
+}
+
+export function isValidDestination(to: string): boolean {
+	return DESTINATION_PATTERN.test(normaliseDestination(to));
+}
+
+class BadRequest extends Error {
+	constructor(
+		message: string,
+		readonly code?: number,
+	) {
+		super(message);
+	}
+}
+
+function readForm(ctx: RequestContext): FormObject {
+	if (!isFormType(ctx.request.contentType)) {
+		throw new BadRequest(
+			`Content-Type must be application/x-www-form-urlencoded (got ${ctx.request.contentType ?? 'none'})`,
+		);
+	}
+	try {
+		return nestForm(ctx.request.form ?? []);
+	} catch (error) {
+		if (error instanceof FormShapeError) throw new BadRequest(error.message);
+		throw error;
+	}
+}
+
+/** A single value, or undefined; a list or object where one value belongs is an error. */
+function scalar(value: FormValue | undefined, name: string): string | undefined {
+	if (value === undefined || typeof value === 'string') return value;
+	throw new BadRequest(`Parameter '${name}' must be a single value`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+	return value !== undefined && value.trim() !== '' ? value : undefined;
+}
+
+function checkEnum(value: string | undefined, name: string, allowed: readonly string[]): void {
+	if (value !== undefined && !allowed.includes(value)) {
+		throw new BadRequest(`Invalid value '${value}' for ${name}; expected one of: ${allowed.join(', ')}`);
+	}
+}
+
+function checkUrl(value: string | undefined, name: string): void {
+	if (value === undefined) return;
+	let ok = false;
+	try {
+		const url = new URL(value);
+		ok = url.protocol === 'http:' || url.protocol === 'https:';
+	} catch {
+		ok = false;
+	}
+	if (!ok) throw new BadRequest(`${name} must be an absolute http(s) URL (got '${value}')`);
+}
+
+interface CommonOptions {
+	dltEntityId?: string;
+	encodingType?: string;
+	priority?: string;
+	shortenUrl?: string;
+	shortenUrlParams?: StoredSmsMessage['shortenUrlParams'];
+	statusCallback?: string;
+	customField?: string;
+}
+
+/** Request-level options both endpoints share; validates their values. */
+function commonOptions(form: FormObject): CommonOptions {
+	const options: CommonOptions = {
+		dltEntityId: scalar(form.DltEntityId, 'DltEntityId'),
+		encodingType: scalar(form.EncodingType, 'EncodingType'),
+		priority: scalar(form.Priority, 'Priority'),
+		shortenUrl: scalar(form.ShortenUrl, 'ShortenUrl'),
+		statusCallback: nonEmpty(scalar(form.StatusCallback, 'StatusCallback')),
+		customField: scalar(form.CustomField, 'CustomField'),
+	};
+	checkEnum(options.encodingType, 'EncodingType', SMS_ENUMS.EncodingType);
+	checkEnum(options.priority, 'Priority', SMS_ENUMS.Priority);
+	checkEnum(options.shortenUrl, 'ShortenUrl', SMS_ENUMS.ShortenUrl);
+	checkUrl(options.statusCallback, 'StatusCallback');
+	const params = form.ShortenUrlParams;
+	if (params !== undefined) {
+		if (!isFormObject(params)) {
+			throw new BadRequest(
+				'ShortenUrlParams must be sent as ShortenUrlParams[Header], ShortenUrlParams[Tracking], ShortenUrlParams[ClickTrackingCallbackUrl]',
+			);
+		}
+		options.shortenUrlParams = {
+			header: scalar(params.Header, 'ShortenUrlParams[Header]'),
+			tracking: scalar(params.Tracking, 'ShortenUrlParams[Tracking]'),
+			clickTrackingCallbackUrl: nonEmpty(
+				scalar(params.ClickTrackingCallbackUrl, 'ShortenUrlParams[ClickTrackingCallbackUrl]'),
+			),
+		};
+		checkEnum(options.shortenUrlParams.tracking, 'ShortenUrlParams[Tracking]', SMS_ENUMS['ShortenUrlParams[Tracking]']);
+		checkUrl(options.shortenUrlParams.clickTrackingCallbackUrl, 'ShortenUrlParams[ClickTrackingCallbackUrl]');
+	}
+	return options;
+}
+
+/** One planned entry of the answer: accepted or failed with a detailed status. */
+interface Entry {
+	from?: string;
+	to?: string;
+	body: string;
+	failure?: DetailedFailure;
+	smsType?: string;
+	dltTemplateId?: string;
+}
+
+function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Entry[], options: CommonOptions): Reply {
+	const now = v1Timestamp();
+	const accountSid = ctx.params.sid;
+	const sids = randomBytes(16 * entries.length).toString('hex');
+	let anyFailed = false;
+	const out = entries.map((entry, i) => {
+		if (entry.failure) {
+			anyFailed = true;
+			const detail = SMS_DETAILED_STATUS[entry.failure];
+			return {
+				SMSMessage: {
+					Sid: null,
+					AccountSid: accountSid,
+					From: entry.from ?? null,
+					To: entry.to ?? null,
+					DateCreated: now,
+					DateUpdated: now,
+					DateSent: null,
+					Body: entry.body,
+					Direction: null,
+					Uri: null,
+					ApiVersion: null,
+					Price: null,
+					Status: 'failed',
+					DetailedStatusCode: detail.code,
+					DetailedStatus: detail.name,
+					SmsUnits: null,
+				},
+			};
+		}
+		const sid = sids.slice(i * 32, i * 32 + 32);
+		const from = entry.from as string;
+		const to = normaliseDestination(entry.to as string);
+		const stored: StoredSmsMessage = {
+			sid,
+			accountSid,
+			endpoint,
+			requestId: ctx.request.id,
+			from,
+			to,
+			body: entry.body,
+			status: 'queued',
+			detailedStatusCode: SMS_DETAILED_STATUS.queued.code,
+			detailedStatus: SMS_DETAILED_STATUS.queued.name,
+			dateCreated: now,
+			dateUpdated: now,
+			dateSent: null,
+			smsUnits: null,
+			...options,
+			smsType: entry.smsType,
+			dltTemplateId: entry.dltTemplateId,
+		};
+		ctx.state.smsMessages.set(sid, stored);
+		return {
+			SMSMessage: {
+				Sid: sid,
+				AccountSid: accountSid,
+				From: `${from}/${SMS_FROM_SUFFIX}`,
+				To: to,
+				DateCreated: now,
+				DateUpdated: now,
+				DateSent: null,
+				Body: entry.body,
+				Direction: 'outbound-api',
+				Uri: `/v1/Accounts/${accountSid}/SMS/Messages/${sid}.json`,
+				ApiVersion: null,
+				Price: null,
+				Status: 'queued',
+				DetailedStatusCode: SMS_DETAILED_STATUS.queued.code,
+				DetailedStatus: SMS_DETAILED_STATUS.queued.name,
+				SmsUnits: null,
+			},
+		};
+	});
+	return json(anyFailed ? 207 : 200, out);
+}
+
+function guarded(handler: (ctx: RequestContext) => Reply): (ctx: RequestContext) => Reply {
+	return (ctx) => {
+		try {
+			return handler(ctx);
+		} catch (error) {
+			if (error instanceof BadRequest) {
+				return fail(ctx, 400, error.message, error.code !== undefined ? { code: error.code } : {});
+			}
+			throw error;
+		}
+	};
+}
+
+/** POST Sms/send: one `To`, or `To[]` repeated (static bulk); `To[0]`, `To[1]`... are read as a list too. */
+export const sendSms = guarded((ctx) => {
+	const form = readForm(ctx);
+	const from = nonEmpty(scalar(form.From, 'From'));
+	if (from === undefined) throw new BadRequest('Missing parameter: From');
+
+	const toValue = form.To;
+	let recipients: string[];
+	if (toValue === undefined) throw new BadRequest("Missing parameter: To (one 'To', or 'To[]' repeated per recipient)");
+	if (typeof toValue === 'string') {
+		recipients = [toValue];
+	} else if (Array.isArray(toValue)) {
+		recipients = toValue.map((v) => scalar(v, 'To[]') as string);
+	} else {
+		const entries = indexedEntries(toValue);
+		if (!entries) throw new BadRequest("To must be one value or a list sent as 'To[]'");
+		recipients = entries.map(([i, v]) => scalar(v, `To[${i}]`) as string);
+	}
+
+	const body = scalar(form.Body, 'Body');
+	if (body === undefined || body === '') throw new BadRequest('Missing parameter: Body');
+	if (recipients.length > SMS_LIMITS.staticRecipients) {
+		throw new BadRequest(
+			`Too many recipients: ${recipients.length} given, at most ${SMS_LIMITS.staticRecipients} are allowed in one request`,
+			SMS_ERROR_CODES.tooManyRecipients,
+		);
+	}
+	const length = bodyLength(body);
+	if (length > SMS_LIMITS.bodyChars) {
+		throw new BadRequest(`Body is ${length} characters long; at most ${SMS_LIMITS.bodyChars} are allowed`);
+	}
+	const smsType = scalar(form.SmsType, 'SmsType');
+	checkEnum(smsType, 'SmsType', SMS_ENUMS.SmsType);
+	const dltTemplateId = scalar(form.DltTemplateId, 'DltTemplateId');
+	const options = commonOptions(form);
+
+	const entries: Entry[] = recipients.map((to) => ({
+		from,
+		to: nonEmpty(to) === undefined ? undefined : to,
+		body,
+		failure: isValidDestination(to) ? undefined : 'invalidDestination',
+		smsType,
+		dltTemplateId,
+	}));
+	return answer(ctx, 'send', entries, options);
+});
+
+/** POST Sms/bulksend: `Messages[N][To|Body|From|SmsType|DltTemplateId]`, answered in index order. */
+export const bulkSendSms = guarded((ctx) => {
+	const form = readForm(ctx);
+	const outerFrom = nonEmpty(scalar(form.From, 'From'));
+	const messages = form.Messages;
+	if (messages === undefined) throw new BadRequest('Missing parameter: Messages (send Messages[0][To], Messages[0][Body], ...)');
+	const indexed = isFormObject(messages) ? indexedEntries(messages) : undefined;
+	if (!indexed) {
+		throw new BadRequest('Messages must be indexed as Messages[N][To], Messages[N][Body] with N = 0, 1, 2, ...');
+	}
+	if (indexed.length > SMS_LIMITS.dynamicMessages) {
+		throw new BadRequest(
+			`Too many messages: ${indexed.length} given, at most ${SMS_LIMITS.dynamicMessages} are allowed in one request`,
+			SMS_ERROR_CODES.tooManyMessages,
+		);
+	}
+	const options = commonOptions(form);
+
+	const entries: Entry[] = indexed.map(([n, value]) => {
+		if (!isFormObject(value)) throw new BadRequest(`Messages[${n}] must carry fields: Messages[${n}][To], Messages[${n}][Body]`);
+		const to = nonEmpty(scalar(value.To, `Messages[${n}][To]`));
+		const body = scalar(value.Body, `Messages[${n}][Body]`) ?? '';
+		const from = nonEmpty(scalar(value.From, `Messages[${n}][From]`)) ?? outerFrom;
+		const smsType = scalar(value.SmsType, `Messages[${n}][SmsType]`);
+		checkEnum(smsType, `Messages[${n}][SmsType]`, SMS_ENUMS.SmsType);
+		const dltTemplateId = scalar(value.DltTemplateId, `Messages[${n}][DltTemplateId]`);
+		let failure: DetailedFailure | undefined;
+		if (body === '') failure = 'missingBody';
+		else if (bodyLength(body) > SMS_LIMITS.bodyChars) failure = 'bodyTooLong';
+		else if (to === undefined || !isValidDestination(to)) failure = 'invalidDestination';
+		else if (from === undefined) failure = 'missingSender';
+		return { from, to, body, failure, smsType, dltTemplateId };
+	});
+	return answer(ctx, 'bulksend', entries, options);
+});
+
+export const smsRoutes: RouteDefinition[] = [
+	{ base: 'base', method: 'POST', path: '/v1/Accounts/:sid/Sms/send', auth: 'basic', handler: sendSms },
+	{ base: 'base', method: 'POST', path: '/v1/Accounts/:sid/Sms/bulksend', auth: 'basic', handler: bulkSendSms },
+];

@@ -1,0 +1,398 @@
+/**
+ * A local HTTP simulator of the Exotel service, written from the spec (Node built-ins only).
+ *
+ * One origin serves every base URL of the spec under a path prefix (see fixtures.ts); requests are
+ * recorded, faults can be injected, and `/__sandbox/` is a control API for other processes.
+ * Routes live in handlers/ (one file per group); this file holds only the request pipeline.
+ */
+import * as http from 'http';
+import type { AddressInfo, Socket } from 'net';
+
+import { BASE_DEFAULT_POLICY, evaluateAuth } from './auth';
+import { handleControl } from './control';
+import { describeFault, FaultQueue } from './faults';
+import { SANDBOX_BASE_PREFIX } from './fixtures';
+import { allRoutes } from './handlers';
+import {
+	apiError,
+	errorStyleFor,
+	isFormType,
+	mediaTypeOf,
+	parseFormPairs,
+	statusText,
+	unauthorizedMessage,
+} from './http';
+import { Router } from './router';
+import { SandboxState } from './state';
+import type { Allocation, StoredSmsMessage } from './state';
+import type {
+	AuthOutcome,
+	ErrorStyle,
+	Fault,
+	FaultMatch,
+	RecordedRequest,
+	Reply,
+	RequestContext,
+	RouteDefinition,
+	SandboxBase,
+	SandboxOptions,
+} from './types';
+
+export type { Fault, FaultMatch, RecordedRequest, SandboxBase, SandboxOptions } from './types';
+export type { Allocation, StoredSmsMessage } from './state';
+
+/** Bodies above this are answered 413 without being processed. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export type RequestFilter = Partial<Pick<RecordedRequest, 'base' | 'method'>> & { pathIncludes?: string };
+
+const CONTROL_PREFIX = '/__sandbox';
+
+function splitBase(pathname: string): { base: SandboxBase; path: string } {
+	for (const [base, prefix] of Object.entries(SANDBOX_BASE_PREFIX) as Array<[SandboxBase, string]>) {
+		if (prefix && (pathname === prefix || pathname.startsWith(`${prefix}/`))) {
+			return { base, path: pathname.slice(prefix.length) || '/' };
+		}
+	}
+	return { base: 'base', path: pathname };
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value === undefined) continue;
+		out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return out;
+}
+
+function queryOf(params: URLSearchParams): Record<string, string | string[]> {
+	const out: Record<string, string | string[]> = {};
+	for (const [key, value] of params) {
+		const existing = out[key];
+		if (existing === undefined) out[key] = value;
+		else if (Array.isArray(existing)) existing.push(value);
+		else out[key] = [existing, value];
+	}
+	return out;
+}
+
+function readBody(req: http.IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+		});
+		req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge: size > MAX_BODY_BYTES }));
+		req.on('error', reject);
+	});
+}
+
+export function matchesFilter(record: RecordedRequest, filter: RequestFilter = {}): boolean {
+	if (filter.base !== undefined && record.base !== filter.base) return false;
+	if (filter.method !== undefined && record.method.toUpperCase() !== filter.method.toUpperCase()) return false;
+	if (filter.pathIncludes !== undefined && !record.path.includes(filter.pathIncludes)) return false;
+	return true;
+}
+
+export class ExotelSandbox {
+	private server?: http.Server;
+
+	private originValue?: string;
+
+	private readonly sockets = new Set<Socket>();
+
+	private readonly timers = new Set<NodeJS.Timeout>();
+
+	private readonly router = new Router();
+
+	private readonly state = new SandboxState();
+
+	private readonly faults = new FaultQueue();
+
+	private log: RecordedRequest[] = [];
+
+	private nextId = 1;
+
+	private latencyMs: number;
+
+	private readonly port: number;
+
+	private readonly timeScale: number;
+
+	constructor(options: SandboxOptions = {}) {
+		this.port = options.port ?? 0;
+		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
+		this.timeScale = Math.max(0, options.timeScale ?? 1);
+		this.router.addAll(allRoutes);
+	}
+
+	/** e.g. 'http://127.0.0.1:43123'; throws before start(). */
+	get origin(): string {
+		if (!this.originValue) throw new Error('The sandbox is not started');
+		return this.originValue;
+	}
+
+	/** Successful contact-center logins since the last reset. */
+	get loginCount(): number {
+		return this.state.loginCount;
+	}
+
+	get latency(): number {
+		return this.latencyMs;
+	}
+
+	/** How many faulted answers are still pending. */
+	get pendingFaults(): number {
+		return this.faults.size;
+	}
+
+	async start(): Promise<string> {
+		if (this.server) throw new Error('The sandbox is already started');
+		const server = http.createServer((req, res) => {
+			this.handle(req, res).catch((error: unknown) => {
+				if (!res.headersSent && !res.destroyed) {
+					res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+					res.end(JSON.stringify({ error: `Sandbox failure: ${(error as Error)?.message ?? String(error)}` }));
+				}
+			});
+		});
+		server.on('connection', (socket: Socket) => {
+			this.sockets.add(socket);
+			socket.on('close', () => this.sockets.delete(socket));
+		});
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(this.port, '127.0.0.1', () => {
+				server.off('error', reject);
+				resolve();
+			});
+		});
+		this.server = server;
+		this.originValue = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		return this.originValue;
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		this.server = undefined;
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		await new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			for (const socket of this.sockets) socket.destroy();
+			this.sockets.clear();
+			server.closeAllConnections();
+		});
+	}
+
+	requests(filter?: RequestFilter): RecordedRequest[] {
+		return this.log.filter((record) => matchesFilter(record, filter));
+	}
+
+	clearRequests(): void {
+		this.log = [];
+	}
+
+	/** The next `count` requests matching `match` get `fault` (one fault per request, oldest first). */
+	injectFaults(fault: Fault, count = 1, match: FaultMatch = {}): void {
+		this.faults.add(fault, count, match);
+	}
+
+	clearFaults(): void {
+		this.faults.clear();
+	}
+
+	/** Every issued contact-center session id becomes invalid (401). Returns how many were live. */
+	expireSessions(): number {
+		return this.state.expireSessions();
+	}
+
+	/** Clears state, the request log and pending faults (latency stays as set). */
+	reset(): void {
+		this.state.reset();
+		this.log = [];
+		this.nextId = 1;
+		this.faults.clear();
+	}
+
+	setLatency(ms: number): void {
+		this.latencyMs = Math.max(0, ms);
+	}
+
+	/** Every SMS accepted since the last reset, in acceptance order (with StatusCallback and CustomField). */
+	messages(): StoredSmsMessage[] {
+		return [...this.state.smsMessages.values()];
+	}
+
+	message(sid: string): StoredSmsMessage | undefined {
+		return this.state.smsMessages.get(sid);
+	}
+
+	/** Every allocation since the last reset (active and vault). */
+	allocations(): Allocation[] {
+		return [...this.state.allocations.values()].map((record) => ({ ...record.allocation }));
+	}
+
+	liveSessionCount(): number {
+		let n = 0;
+		for (const session of this.state.sessions.values()) if (session.live) n++;
+		return n;
+	}
+
+	/** Adds a route (checked after the built-in ones). */
+	addRoute(route: RouteDefinition): void {
+		this.router.add(route);
+	}
+
+	private sleep(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				this.timers.delete(timer);
+				resolve();
+			}, ms);
+			this.timers.add(timer);
+		});
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		const { body, tooLarge } = await readBody(req);
+		if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+			const reply = handleControl(this, req.method ?? 'GET', url.pathname.slice(CONTROL_PREFIX.length) || '/', url.searchParams, body);
+			res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' });
+			res.end(JSON.stringify(reply.json));
+			return;
+		}
+
+		const { base, path } = splitBase(url.pathname);
+		const method = (req.method ?? 'GET').toUpperCase();
+		const headers = flattenHeaders(req.headers);
+		const contentType = mediaTypeOf(headers['content-type']);
+		const rawBody = body.toString('utf8');
+		const record: RecordedRequest = {
+			id: this.nextId++,
+			time: Date.now(),
+			base,
+			method,
+			path,
+			query: queryOf(url.searchParams),
+			headers,
+			auth: { scheme: 'none', ok: false },
+			rawBody,
+			status: 0,
+		};
+		if (contentType) record.contentType = contentType;
+		if (isFormType(contentType)) {
+			record.form = parseFormPairs(rawBody);
+		} else if (rawBody.trim() && contentType !== 'multipart/form-data') {
+			try {
+				record.json = JSON.parse(rawBody);
+			} catch {
+				// not JSON: the raw body is recorded
+			}
+		}
+		this.log.push(record);
+
+		const fault = this.faults.take(base, method, path);
+		if (fault) record.fault = describeFault(fault);
+		const match = this.router.match(base, method, path);
+		const route = match.kind === 'found' ? match.route : undefined;
+		const params = match.kind === 'found' ? match.params : {};
+		const policy = route?.auth ?? BASE_DEFAULT_POLICY[base];
+		record.auth = evaluateAuth(policy, headers, this.state, params, route?.checkAccount ?? true);
+		const errorStyle: ErrorStyle = route?.errorStyle ?? errorStyleFor(base, path);
+
+		const wait = this.latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
+		if (wait > 0) await this.sleep(wait);
+		if (!this.server) return;
+
+		if (fault?.kind === 'reset' && fault.when !== 'after') {
+			this.resetConnection(req);
+			return;
+		}
+
+		let reply: Reply;
+		if (fault?.kind === 'status') {
+			reply = this.faultReply(fault, errorStyle, method);
+		} else if (tooLarge) {
+			reply = apiError(errorStyle, 413, `The body is larger than ${MAX_BODY_BYTES} bytes`, { method });
+		} else if (match.kind === 'none') {
+			reply = apiError(errorStyle, 404, `No such endpoint: ${method} ${SANDBOX_BASE_PREFIX[base]}${path}`, { method });
+		} else if (match.kind === 'method') {
+			reply = apiError(errorStyle, 405, `${method} is not allowed here; allowed: ${match.allowed.join(', ')}`, {
+				method,
+				headers: { allow: match.allowed.join(', ') },
+			});
+		} else if (!record.auth.ok && policy !== 'none') {
+			reply = apiError(errorStyle, 401, unauthorizedMessage(errorStyle), { method });
+		} else {
+			const ctx: RequestContext = {
+				request: record,
+				params,
+				state: this.state,
+				rawBody: body,
+				errorStyle,
+				origin: this.originValue ?? '',
+				timeScale: this.timeScale,
+				setAuth: (outcome: AuthOutcome) => {
+					record.auth = outcome;
+				},
+			};
+			try {
+				reply = await match.route.handler(ctx);
+			} catch (error) {
+				reply = apiError(errorStyle, 500, `Sandbox handler failed: ${(error as Error)?.message ?? String(error)}`, {
+					method,
+				});
+			}
+		}
+
+		if (fault?.kind === 'reset') {
+			// 'after': the work is done (state changed), the answer is lost.
+			this.resetConnection(req);
+			return;
+		}
+		this.send(res, record, reply);
+	}
+
+	private faultReply(fault: Extract<Fault, { kind: 'status' }>, style: ErrorStyle, method: string): Reply {
+		const headers: Record<string, string> = {};
+		if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
+		if (fault.body !== undefined) {
+			return typeof fault.body === 'string'
+				? { status: fault.status, body: fault.body, contentType: 'text/plain; charset=utf-8', headers }
+				: { status: fault.status, json: fault.body, headers };
+		}
+		return apiError(style, fault.status, `${statusText(fault.status)} (injected by the sandbox)`, { method, headers });
+	}
+
+	private resetConnection(req: http.IncomingMessage): void {
+		const socket = req.socket;
+		try {
+			socket.resetAndDestroy();
+		} catch {
+			socket.destroy();
+		}
+	}
+
+	private send(res: http.ServerResponse, record: RecordedRequest, reply: Reply): void {
+		const headers: Record<string, string> = { 'x-sandbox-request-id': String(record.id) };
+		for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
+		let payload: string | Buffer = '';
+		if (reply.json !== undefined) {
+			payload = JSON.stringify(reply.json);
+			headers['content-type'] = 'application/json; charset=utf-8';
+		} else if (reply.body !== undefined) {
+			payload = reply.body;
+			if (reply.contentType) headers['content-type'] = reply.contentType;
+		}
+		record.status = reply.status;
+		if (res.destroyed) return;
+		res.writeHead(reply.status, headers);
+		res.end(payload);
+	}
+}

@@ -1,0 +1,121 @@
+/**
+ * Types shared by the sandbox core, its router and the handler groups.
+ * The public ones (RecordedRequest, Fault, FaultMatch, SandboxOptions) are re-exported by server.ts.
+ */
+import type { SandboxBase } from './fixtures';
+import type { SandboxState } from './state';
+
+export type { SandboxBase };
+
+export type AuthScheme = 'basic' | 'bearer' | 'session' | 'none';
+
+export interface AuthOutcome {
+	scheme: AuthScheme;
+	/** Basic user name, or the contact-center user of a session (never a password or token). */
+	user?: string;
+	ok: boolean;
+}
+
+export interface RecordedRequest {
+	id: number;
+	/** ms epoch */
+	time: number;
+	/** which prefix it hit */
+	base: SandboxBase;
+	method: string;
+	/** without prefix and query, e.g. '/v1/Accounts/exotelsandbox1/Sms/bulksend' */
+	path: string;
+	query: Record<string, string | string[]>;
+	/** lower-cased names */
+	headers: Record<string, string>;
+	/** media type only, e.g. 'application/x-www-form-urlencoded' */
+	contentType?: string;
+	auth: AuthOutcome;
+	/** utf8 */
+	rawBody: string;
+	/** ordered decoded pairs for form bodies (order and duplicates kept) */
+	form?: Array<[string, string]>;
+	json?: unknown;
+	/** what the sandbox answered (0 when reset) */
+	status: number;
+	/** e.g. 'status:429', 'delay:200', 'reset:before' */
+	fault?: string;
+}
+
+export type Fault =
+	| { kind: 'status'; status: number; retryAfterSeconds?: number; body?: unknown }
+	/** waits, then processes normally */
+	| { kind: 'delay'; ms: number }
+	/** destroys the socket; 'after' = the request was processed but the answer is lost */
+	| { kind: 'reset'; when?: 'before' | 'after' };
+
+export interface FaultMatch {
+	base?: SandboxBase;
+	method?: string;
+	pathIncludes?: string;
+}
+
+export interface SandboxOptions {
+	/** 0 (or unset) = a random free port */
+	port?: number;
+	/** fixed delay added to every answer */
+	latencyMs?: number;
+	/**
+	 * Real milliseconds per simulated millisecond for work the service does over time
+	 * (contact-upload processing today, callback schedules later). Default 1; 0 = instantly.
+	 */
+	timeScale?: number;
+}
+
+/** Which error body family a path answers with. */
+export type ErrorStyle = 'v1' | 'v2' | 'cms' | 'integrations' | 'cc' | 'alloc';
+
+/**
+ * How a route authenticates:
+ * - basic: API key and token (HTTP basic), and a `:sid` path parameter must be the sandbox account
+ * - basicOrBearer: the same, or `Authorization: Bearer <bearerToken>`
+ * - bearer: `Authorization: Bearer <bearerToken>`
+ * - session: header `sessionId` holding a live contact-center session
+ * - allocBasic: HTTP basic with the allocation user name and password
+ * - none: no check (the handler may record its own outcome, e.g. the session login)
+ */
+export type AuthPolicy = 'basic' | 'basicOrBearer' | 'bearer' | 'session' | 'allocBasic' | 'none';
+
+/** What a handler answers. `json` is serialised; `body` is sent as is. */
+export interface Reply {
+	status: number;
+	json?: unknown;
+	body?: string | Buffer;
+	contentType?: string;
+	headers?: Record<string, string>;
+}
+
+export interface RequestContext {
+	/** The record being built for this request; handlers may read it (form, json, query...). */
+	readonly request: RecordedRequest;
+	/** Decoded `:name` parameters of the route pattern. */
+	readonly params: Record<string, string>;
+	readonly state: SandboxState;
+	/** The body as received (the record keeps its utf8 text). */
+	readonly rawBody: Buffer;
+	readonly errorStyle: ErrorStyle;
+	readonly origin: string;
+	readonly timeScale: number;
+	/** Replace the recorded auth outcome (for routes that authenticate in the body). */
+	setAuth(outcome: AuthOutcome): void;
+}
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+
+export interface RouteDefinition {
+	base: SandboxBase;
+	method: string;
+	/** Path under the base prefix; `:name` matches one segment (or part of one: `:callSid.json`). */
+	path: string;
+	auth: AuthPolicy;
+	/** Defaults from the base and the path version (see errorStyleFor). */
+	errorStyle?: ErrorStyle;
+	/** Whether a `:sid` parameter must equal the sandbox account (default true; basic policies only). */
+	checkAccount?: boolean;
+	handler: Handler;
+}
