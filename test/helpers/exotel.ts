@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { ExotelSandbox } from '../sandbox/server';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
@@ -19,8 +19,11 @@ export function sandboxCredentials(
 	sandbox: ExotelSandbox,
 	overrides: Partial<Record<string, IDataObject>> = {},
 ): HarnessCredential[] {
-	const data = sandboxCredentialData(sandbox.origin) as Record<string, IDataObject>;
-	return Object.entries(data).map(([type, fields]) => ({ type, data: { ...fields, ...(overrides[type] ?? {}) } }));
+	const data = sandboxCredentialData(sandbox.origin) as unknown as Record<string, ICredentialDataDecryptedObject>;
+	return Object.entries(data).map(([type, fields]) => ({
+		type,
+		data: { ...fields, ...(overrides[type] ?? {}) } as ICredentialDataDecryptedObject,
+	}));
 }
 
 let counter = 0;

@@ -1,0 +1,184 @@
+/**
+ * The package as users get it: packed, installed into a real n8n 2.8.4's nodes folder, its
+ * credentials imported and tested through n8n's own credential tester, and a workflow executed
+ * by the n8n CLI against the sandbox.
+ */
+import path from 'path';
+
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
+import {
+	JEST_TIMEOUTS,
+	makeWorkflow,
+	N8nInstance,
+	nodeJson,
+	packPackage,
+	removeTempDir,
+	setNode,
+	type CredentialSpec,
+	type WorkflowNode,
+} from './n8n';
+
+const PACKAGE = 'n8n-nodes-exotel';
+
+let sandbox: ExotelSandbox;
+let instance: N8nInstance;
+let tarball: string;
+
+const credentialData = () => sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+
+function credentialSpecs(): CredentialSpec[] {
+	return Object.entries(credentialData()).map(([type, data]) => ({ id: `cred-${type}`, name: `Sandbox ${type}`, type, data }));
+}
+
+const credentialRef = (type: string) => ({ [type]: { id: `cred-${type}`, name: `Sandbox ${type}` } });
+
+beforeAll(async () => {
+	sandbox = new ExotelSandbox();
+	await sandbox.start();
+	tarball = await packPackage();
+	instance = await N8nInstance.create({ tarball });
+	await instance.importCredentials(credentialSpecs());
+}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + 60_000);
+
+afterAll(async () => {
+	await instance?.dispose();
+	if (tarball) await removeTempDir(path.dirname(tarball));
+	await sandbox?.stop();
+}, JEST_TIMEOUTS.dispose);
+
+beforeEach(() => sandbox.reset());
+
+test(
+	'SMS Send: items from the workflow go out as one dynamic bulk request and come back paired',
+	async () => {
+		const phones = ['+919876543210', '+919876543211', '+919876543212'];
+		const split: WorkflowNode = {
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'phones', options: {} },
+		};
+		const exotel: WorkflowNode = {
+			name: 'Exotel Messaging',
+			type: `${PACKAGE}.exotelMessaging`,
+			typeVersion: 1,
+			parameters: {
+				resource: 'sms',
+				operation: 'send',
+				from: 'EXOTEL',
+				to: '={{ $json.phones }}',
+				body: '=Hello {{ $json.phones }}, your order has shipped.',
+				statusCallback: 'https://example.com/webhook/exotel-messaging',
+			},
+			credentials: credentialRef('exotelApi'),
+		};
+		const workflow = makeWorkflow(
+			[{ ...setNode('Recipients', {}), parameters: setArray('phones', phones) }, split, exotel],
+			{ name: 'SMS Send e2e' },
+		);
+		const [id] = await instance.importWorkflows([workflow]);
+		const result = await instance.executeOk(id);
+
+		const requests = sandbox.requests();
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`,
+			contentType: 'application/x-www-form-urlencoded',
+			auth: { scheme: 'basic', user: SANDBOX_ACCOUNT.apiKey, ok: true },
+		});
+		expect(requests[0].form).toEqual([
+			['From', 'EXOTEL'],
+			...phones.flatMap((phone, i) => [
+				[`Messages[${i}][To]`, phone],
+				[`Messages[${i}][Body]`, `Hello ${phone}, your order has shipped.`],
+			]),
+			['StatusCallback', 'https://example.com/webhook/exotel-messaging'],
+		]);
+
+		const out = nodeJson(result, 'Exotel Messaging');
+		expect(out.map((item) => [item.To, item.Status])).toEqual(phones.map((phone) => [phone, 'queued']));
+		expect(JSON.stringify(result)).not.toContain(SANDBOX_ACCOUNT.apiToken);
+	},
+	JEST_TIMEOUTS.execute,
+);
+
+test(
+	'SMS Send with a wrong API token fails with a clear 401 error and no secret in the output',
+	async () => {
+		const wrong: CredentialSpec = {
+			id: 'cred-wrong',
+			name: 'Wrong token',
+			type: 'exotelApi',
+			data: { ...credentialData().exotelApi, apiToken: 'wrong-SECRET-token-e2e' },
+		};
+		await instance.importCredentials([wrong]);
+		const workflow = makeWorkflow([
+			{
+				name: 'Exotel Messaging',
+				type: `${PACKAGE}.exotelMessaging`,
+				typeVersion: 1,
+				parameters: { resource: 'sms', operation: 'send', from: 'EXOTEL', to: '+919876543210', body: 'Hi' },
+				credentials: { exotelApi: { id: 'cred-wrong', name: 'Wrong token' } },
+			},
+		]);
+		const [id] = await instance.importWorkflows([workflow]);
+		const run = await instance.execute(id);
+		expect(run.ok).toBe(false);
+		expect(run.error).toMatch(/Authentication is required/);
+		expect(run.stdout + run.stderr).not.toContain('wrong-SECRET-token-e2e');
+		expect(sandbox.requests()).toHaveLength(1);
+		expect(sandbox.requests()[0].status).toBe(401);
+	},
+	JEST_TIMEOUTS.execute,
+);
+
+describe('credential tests through n8n’s own tester', () => {
+	beforeAll(async () => {
+		await instance.start();
+	}, JEST_TIMEOUTS.server);
+
+	afterAll(async () => {
+		await instance.stop();
+	}, JEST_TIMEOUTS.dispose);
+
+	async function testCredential(type: string, data: Record<string, unknown>) {
+		const res = await instance.rest<{ data: { status: string; message: string } }>('POST', '/credentials/test', {
+			credentials: { id: `cred-${type}`, name: `Sandbox ${type}`, type, data },
+		});
+		expect(res.status).toBe(200);
+		return res.data.data;
+	}
+
+	const wrongSecrets: Record<string, Record<string, unknown>> = {
+		exotelApi: { apiToken: 'wrong-token' },
+		exotelBearerTokenApi: { token: 'wrong-token' },
+		exotelContactCenterApi: { token: 'wrong-token' },
+		exotelAllocationApi: { password: 'wrong-password' },
+	};
+
+	test.each(Object.keys(wrongSecrets))(
+		'%s: valid secrets pass, a wrong secret fails',
+		async (type) => {
+			const valid = credentialData()[type];
+			expect(await testCredential(type, valid)).toEqual({ status: 'OK', message: 'Connection successful!' });
+			const failed = await testCredential(type, { ...valid, ...wrongSecrets[type] });
+			expect(failed.status).toBe('Error');
+			expect(failed.message).not.toContain('wrong-');
+			// the sandbox saw the attempt with the wrong secret and refused it
+			expect(sandbox.requests().some((r) => r.status === 401 && !r.auth.ok)).toBe(true);
+		},
+		JEST_TIMEOUTS.execute,
+	);
+});
+
+/** A Set node parameter block that sets one array field (Split Out then makes one item per entry). */
+function setArray(name: string, values: string[]) {
+	return {
+		mode: 'manual',
+		includeOtherFields: false,
+		assignments: { assignments: [{ id: 'a1', name, value: JSON.stringify(values), type: 'array' }] },
+		options: {},
+	};
+}
