@@ -836,6 +836,10 @@ export interface CreateInstanceOptions {
 	tarball: string;
 	/** Extra environment for every n8n process of this instance (wins over the defaults). */
 	env?: Record<string, string>;
+	/** A user folder that outlives the instance (`npm run dev`); default: a temp folder removed on dispose. */
+	userFolder?: string;
+	/** A fixed editor port; default: a free one. */
+	port?: number;
 }
 
 interface ServerProcess {
@@ -858,6 +862,7 @@ export class N8nInstance {
 	private server?: ServerProcess;
 	private apiKey?: string;
 	private cookie?: string;
+	private ownsUserFolder = true;
 	private cliCount = 0;
 	private disposed = false;
 
@@ -875,11 +880,13 @@ export class N8nInstance {
 
 	static async create(opts: CreateInstanceOptions): Promise<N8nInstance> {
 		const n8n = await ensureN8n();
-		const userFolder = await makeTempDir();
-		const port = await freePort();
+		const userFolder = opts.userFolder ?? (await makeTempDir());
+		if (opts.userFolder) await fsp.mkdir(userFolder, { recursive: true });
+		const port = opts.port ?? (await freePort());
 		let brokerPort = await freePort();
 		while (brokerPort === port) brokerPort = await freePort();
 		const instance = new N8nInstance(n8n, userFolder, { port, brokerPort }, opts.env ?? {});
+		instance.ownsUserFolder = !opts.userFolder;
 		try {
 			await instance.installPackage(opts.tarball);
 		} catch (error) {
@@ -890,7 +897,7 @@ export class N8nInstance {
 	}
 
 	/** `npm install --omit=peer <tarball>` in `<userFolder>/.n8n/nodes`, as users get it. */
-	private async installPackage(tarball: string): Promise<void> {
+	async installPackage(tarball: string): Promise<void> {
 		await fsp.mkdir(this.nodesDir, { recursive: true });
 		await fsp.writeFile(path.join(this.nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
 		const r = await runCommand('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', path.resolve(tarball)], {
@@ -1275,7 +1282,9 @@ export class N8nInstance {
 		try {
 			await this.stop();
 		} finally {
-			if (process.env.N8N_E2E_KEEP_TMP === '1') {
+			if (!this.ownsUserFolder) {
+				// a caller-owned folder (npm run dev) keeps its database between runs
+			} else if (process.env.N8N_E2E_KEEP_TMP === '1') {
 				process.stderr.write(`[n8n-e2e] keeping ${this.userFolder} (N8N_E2E_KEEP_TMP=1)\n`);
 			} else {
 				await removeTempDir(this.userFolder);
