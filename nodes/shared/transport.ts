@@ -249,6 +249,11 @@ async function send(
 				},
 			};
 		}
+		// A failed login inside n8n's re-login path arrives as a NodeApiError with only its HTTP code.
+		const httpCode = Number((error as { httpCode?: unknown }).httpCode);
+		if (Number.isInteger(httpCode) && httpCode >= 400) {
+			return { response: { statusCode: httpCode, headers: {}, body: undefined } };
+		}
 		return {
 			networkError: {
 				code: cause.code ?? 'UNKNOWN',
