@@ -3,7 +3,7 @@
  * (generic authenticate, preAuthentication with an expirable session id, re-login on 401).
  * A test-only node calls the transport the way the package's nodes do.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { exotelRequest, type ExotelBase } from '../../nodes/shared/transport';
@@ -61,7 +61,7 @@ function probe(parameters: IDataObject, items: IDataObject[] = [{}], store?: Cre
 	return runWorkflow({
 		nodes: [
 			itemsNode('Items', items),
-			{ id: 'probe', name: 'Probe', type: 'transportProbe', typeVersion: 1, position: [200, 0], parameters },
+			{ id: 'probe', name: 'Probe', type: 'transportProbe', typeVersion: 1, position: [200, 0], parameters: parameters as INodeParameters },
 		],
 		connections: chain('Items', 'Probe'),
 		nodeTypes: [new TransportProbe()],

@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import {
 	basicAuthHeader,
@@ -41,7 +43,7 @@ async function sendSms(
 	credentialOverrides: Parameters<typeof sandboxCredentials>[1] = {},
 ) {
 	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelMessaging', parameters, settings)],
+		nodes: [itemsNode('Items', items), packageNode('exotelMessaging', parameters as INodeParameters, settings)],
 		connections: chain('Items', 'Exotel'),
 		credentials: sandboxCredentials(sandbox, credentialOverrides),
 	});
