@@ -1,0 +1,46 @@
+/** What users install: only dist/, README, LICENSE and package.json, and no runtime dependency. */
+import { execFileSync } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+
+const root = path.resolve(__dirname, '..', '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+describe('package contract', () => {
+	it('declares no runtime dependencies, only n8n-workflow as a peer, and no install scripts', () => {
+		expect(pkg.dependencies ?? {}).toEqual({});
+		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish']) {
+			expect(pkg.scripts?.[script]).toBeUndefined();
+		}
+		const ls = JSON.parse(
+			execFileSync('npm', ['ls', '--omit=dev', '--omit=peer', '--json', '--depth=0'], { cwd: root, encoding: 'utf8' }),
+		);
+		expect(Object.keys(ls.dependencies ?? {})).toEqual([]);
+	});
+
+	it('lists every built node and credential in the n8n block, all under dist/', () => {
+		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
+		expect(pkg.n8n.strict).toBe(true);
+		const listed = [...pkg.n8n.nodes, ...pkg.n8n.credentials] as string[];
+		for (const file of listed) expect(file).toMatch(/^dist\/(nodes|credentials)\/.+\.js$/);
+		const sources = (dir: string, suffix: string) =>
+			fs
+				.readdirSync(path.join(root, dir), { recursive: true })
+				.map(String)
+				.filter((file) => file.endsWith(suffix))
+				.map((file) => `dist/${dir}/${file.replace(/\.ts$/, '.js')}`);
+		expect([...pkg.n8n.nodes].sort()).toEqual(sources('nodes', '.node.ts').sort());
+		expect([...pkg.n8n.credentials].sort()).toEqual(sources('credentials', '.credentials.ts').sort());
+	});
+
+	it('packs only dist/, README, LICENSE and package.json', () => {
+		const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }));
+		const files = (pack.files as Array<{ path: string }>).map((file) => file.path);
+		expect(files.filter((file) => !file.startsWith('dist/'))).toEqual(['LICENSE', 'README.md', 'package.json'].sort());
+		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials, 'dist/icons/exotel.svg', 'dist/icons/exotel.dark.svg']) {
+			expect(files).toContain(file);
+		}
+		expect(files.some((file) => /\.test\.|sandbox|\/test\//.test(file))).toBe(false);
+	});
+});
