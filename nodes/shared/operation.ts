@@ -76,6 +76,48 @@ export function outputOf(context: IExecuteFunctions, outcomes: ItemOutcome[]): I
 	});
 }
 
+/** Requests in flight at once: enough to hide latency, well inside the ~200 requests a minute limit. */
+export const REQUESTS_IN_FLIGHT = 3;
+
+/**
+ * Prepares every item before anything is sent, so bad input never half-sends a batch: an item that
+ * cannot be prepared stops the node, or with "continue" becomes that item's failure.
+ */
+export function prepareItems<T>(
+	context: IExecuteFunctions,
+	count: number,
+	prepare: (itemIndex: number) => T | NodeOperationError,
+): { prepared: T[]; failures: ItemOutcome[] } {
+	const prepared: T[] = [];
+	const failures: ItemOutcome[] = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const result = prepare(itemIndex);
+		if (result instanceof NodeOperationError) {
+			if (!context.continueOnFail()) throw result;
+			failures.push({ itemIndex, json: {}, error: result });
+		} else {
+			prepared.push(result);
+		}
+	}
+	return { prepared, failures };
+}
+
+/** Groups entries that may share a request (same key), then cuts each group to the service's size limit. */
+export function batchesOf<T>(entries: T[], keyOf: (entry: T) => string, size: number): T[][] {
+	const groups = new Map<string, T[]>();
+	for (const entry of entries) {
+		const key = keyOf(entry);
+		const group = groups.get(key);
+		if (group) group.push(entry);
+		else groups.set(key, [entry]);
+	}
+	const batches: T[][] = [];
+	for (const group of groups.values()) {
+		for (let start = 0; start < group.length; start += size) batches.push(group.slice(start, start + size));
+	}
+	return batches;
+}
+
 /** Runs tasks with at most `limit` in flight, keeping results in task order. */
 export async function inParallel<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
 	const results = new Array<T>(tasks.length);

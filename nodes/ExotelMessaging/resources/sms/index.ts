@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ExotelOperation } from '../../../shared/operation';
 import * as send from './send';
+import * as sendToMany from './sendToMany';
 
-export const operations: Record<string, ExotelOperation> = { send };
+export const operations: Record<string, ExotelOperation> = { send, sendToMany };
 
 export const description: INodeProperties[] = [
 	{
@@ -19,8 +20,15 @@ export const description: INodeProperties[] = [
 				action: 'Send an SMS',
 				description: 'Send one SMS per input item, batched 100 to a request',
 			},
+			{
+				name: 'Send to Many',
+				value: 'sendToMany',
+				action: 'Send an SMS to many recipients',
+				description: 'Send the same SMS to a list of recipients, 100 to a request',
+			},
 		],
 		default: 'send',
 	},
 	...send.description,
+	...sendToMany.description,
 ];

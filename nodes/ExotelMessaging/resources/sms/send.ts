@@ -1,12 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormValue } from '../../../shared/encoding';
 import { LIMITS, PRIORITIES, SMS_TYPES, ENCODING_TYPES } from '../../../shared/limits';
-import { inParallel, outputOf, type ItemOutcome } from '../../../shared/operation';
+import { batchesOf, inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
-import { smsRequestOptions, readSmsRequestOptions, type SmsRequestOptions } from './shared';
+import { readSmsRequestOptions, smsOutcome, smsRequestOptions, type SmsRequestOptions } from './shared';
 
 const show = { resource: ['sms'], operation: ['send'] };
 
@@ -71,42 +71,19 @@ interface PreparedMessage {
 	batchKey: string;
 }
 
-const IN_FLIGHT = 3;
-
 /**
  * One message per input item, sent through dynamic bulk: items that share the request-level
  * options go out 100 to a request, a few requests at a time, and each answer entry comes back
  * to the item it was made from.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const outcomes: ItemOutcome[] = [];
-	const batches = new Map<string, PreparedMessage[]>();
-
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const prepared = prepare(this, itemIndex);
-		if (prepared instanceof NodeOperationError) {
-			// Every item is checked before the first request, so bad input sends nothing.
-			if (!this.continueOnFail()) throw prepared;
-			outcomes.push({ itemIndex, json: {}, error: prepared });
-			continue;
-		}
-		const batch = batches.get(prepared.batchKey);
-		if (batch) batch.push(prepared);
-		else batches.set(prepared.batchKey, [prepared]);
-	}
-
-	const requests: PreparedMessage[][] = [];
-	for (const batch of batches.values()) {
-		for (let start = 0; start < batch.length; start += LIMITS.sms.messagesPerDynamicBulk) {
-			requests.push(batch.slice(start, start + LIMITS.sms.messagesPerDynamicBulk));
-		}
-	}
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
+	const batches = batchesOf(prepared, (message) => message.batchKey, LIMITS.sms.messagesPerDynamicBulk);
 	const answered = await inParallel(
-		requests.map((chunk) => () => sendChunk(this, chunk)),
-		IN_FLIGHT,
+		batches.map((batch) => () => sendChunk(this, batch)),
+		REQUESTS_IN_FLIGHT,
 	);
-	for (const chunkOutcomes of answered) outcomes.push(...chunkOutcomes);
-	return outputOf(this, outcomes);
+	return outputOf(this, [...failures, ...answered.flat()]);
 }
 
 function prepare(context: IExecuteFunctions, itemIndex: number): PreparedMessage | NodeOperationError {
@@ -168,33 +145,4 @@ async function sendChunk(context: IExecuteFunctions, chunk: PreparedMessage[]): 
 			error,
 		}));
 	}
-}
-
-/** One SMSMessage answer entry as the item's output; a `failed` entry becomes that item's error. */
-export function smsOutcome(context: IExecuteFunctions, itemIndex: number, entry: IDataObject | undefined): ItemOutcome {
-	const message = (entry?.SMSMessage ?? entry) as IDataObject | undefined;
-	if (!message || typeof message !== 'object') {
-		return {
-			itemIndex,
-			json: {},
-			error: new NodeApiError(context.getNode(), {}, {
-				message: 'The service answered without an entry for this message',
-				description: 'Its answer had fewer SMSMessage entries than messages sent; the message may or may not have been accepted.',
-				itemIndex,
-			}),
-		};
-	}
-	if (message.Status === 'failed') {
-		return {
-			itemIndex,
-			json: message,
-			error: new NodeApiError(context.getNode(), { ...message } as JsonObject, {
-				message: `Message not accepted: ${String(message.DetailedStatus)} (${String(message.DetailedStatusCode)})`,
-				description: `To ${String(message.To ?? '')}: the service reported Status "failed" for this message; the other messages of the request are unaffected.`,
-				httpCode: '207',
-				itemIndex,
-			}),
-		};
-	}
-	return { itemIndex, json: message };
 }

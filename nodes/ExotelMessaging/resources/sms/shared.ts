@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ItemOutcome } from '../../../shared/operation';
+
+
 
 /** Request-level parameters of the v1 SMS endpoints, in the service's own names. */
 export interface SmsRequestOptions {
@@ -133,4 +138,33 @@ export function readSmsRequestOptions(context: IExecuteFunctions, itemIndex: num
 		if (Object.keys(params).length > 0) options.ShortenUrlParams = params;
 	}
 	return options;
+}
+
+/** One SMSMessage answer entry as the item's output; a `failed` entry becomes that item's error. */
+export function smsOutcome(context: IExecuteFunctions, itemIndex: number, entry: IDataObject | undefined): ItemOutcome {
+	const message = (entry?.SMSMessage ?? entry) as IDataObject | undefined;
+	if (!message || typeof message !== 'object') {
+		return {
+			itemIndex,
+			json: {},
+			error: new NodeApiError(context.getNode(), {}, {
+				message: 'The service answered without an entry for this message',
+				description: 'Its answer had fewer SMSMessage entries than messages sent; the message may or may not have been accepted.',
+				itemIndex,
+			}),
+		};
+	}
+	if (message.Status === 'failed') {
+		return {
+			itemIndex,
+			json: message,
+			error: new NodeApiError(context.getNode(), { ...message } as JsonObject, {
+				message: `Message not accepted: ${String(message.DetailedStatus)} (${String(message.DetailedStatusCode)})`,
+				description: `To ${String(message.To ?? '')}: the service reported Status "failed" for this message; the other messages of the request are unaffected.`,
+				httpCode: '207',
+				itemIndex,
+			}),
+		};
+	}
+	return { itemIndex, json: message };
 }

@@ -1,0 +1,468 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { jsonParse, NodeOperationError } from 'n8n-workflow';
+
+import { chatAppContentProblem } from '../../../shared/chatAppContent';
+import { envelopeOutcomes } from '../../../shared/envelope';
+import { LIMITS } from '../../../shared/limits';
+import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+
+const show = { resource: ['chatApp'], operation: ['send'] };
+const fields = { ...show, contentMode: ['fields'] };
+const ofType = (...messageType: string[]) => ({ show: { ...fields, messageType } });
+const L = LIMITS.chatApp;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+918047112233',
+		description: 'Business number with the chat app enabled, in E.164 format',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+919876543210',
+		description: 'Recipient in E.164 format; each input item is one message',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Content Mode',
+		name: 'contentMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Using Fields Below', value: 'fields' },
+			{ name: 'Using JSON', value: 'json', description: 'Give the whole content object yourself' },
+		],
+		default: 'fields',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Content (JSON)',
+		name: 'contentJson',
+		type: 'json',
+		required: true,
+		default: '{\n  "type": "text",\n  "text": { "body": "Hello from n8n" }\n}',
+		description: 'The content object of the spec: type plus the object named after it. It is checked against the same limits before sending.',
+		displayOptions: { show: { ...show, contentMode: ['json'] } },
+	},
+	{
+		displayName: 'Message Type',
+		name: 'messageType',
+		type: 'options',
+		options: [
+			{ name: 'Audio', value: 'audio' },
+			{ name: 'Contacts', value: 'contacts' },
+			{ name: 'Document', value: 'document' },
+			{ name: 'Image', value: 'image' },
+			{ name: 'Interactive List', value: 'list', description: 'A button that opens a list of choices' },
+			{ name: 'Interactive Reply Buttons', value: 'button', description: `Up to ${L.replyButtons} quick-reply buttons` },
+			{ name: 'Location', value: 'location' },
+			{ name: 'Sticker', value: 'sticker', description: 'A WebP image, 512x512 px' },
+			{ name: 'Text', value: 'text' },
+			{ name: 'Video', value: 'video' },
+		],
+		default: 'text',
+		displayOptions: { show: fields },
+	},
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		displayOptions: ofType('text'),
+	},
+	{
+		displayName: 'Preview URL',
+		name: 'previewUrl',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to show a preview of the first http:// or https:// link in the text',
+		displayOptions: ofType('text'),
+	},
+	{
+		displayName: 'Media URL',
+		name: 'mediaUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/files/invoice-1042.pdf',
+		description: 'Public URL of the file',
+		displayOptions: ofType('audio', 'document', 'image', 'sticker', 'video'),
+	},
+	{
+		displayName: 'Static stickers: 512x512 px WebP up to 100 KB; animated: up to 500 KB',
+		name: 'stickerNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: ofType('sticker'),
+	},
+	{
+		displayName: 'Caption',
+		name: 'caption',
+		type: 'string',
+		default: '',
+		displayOptions: ofType('document', 'image', 'video'),
+	},
+	{
+		displayName: 'File Name',
+		name: 'filename',
+		type: 'string',
+		default: '',
+		placeholder: 'invoice-1042.pdf',
+		description: 'Name and format shown in the app',
+		displayOptions: ofType('document'),
+	},
+	{
+		displayName: 'Latitude',
+		name: 'latitude',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { numberPrecision: 6 },
+		displayOptions: ofType('location'),
+	},
+	{
+		displayName: 'Longitude',
+		name: 'longitude',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { numberPrecision: 6 },
+		displayOptions: ofType('location'),
+	},
+	{
+		displayName: 'Location Name',
+		name: 'locationName',
+		type: 'string',
+		default: '',
+		displayOptions: ofType('location'),
+	},
+	{
+		displayName: 'Location Address',
+		name: 'locationAddress',
+		type: 'string',
+		default: '',
+		hint: 'The address is shown only when a name is given',
+		displayOptions: ofType('location'),
+	},
+	{
+		displayName: 'Contacts',
+		name: 'contacts',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Contact',
+		default: {},
+		displayOptions: ofType('contacts'),
+		options: [
+			{
+				displayName: 'Contact',
+				name: 'contact',
+				values: [
+					{ displayName: 'Company', name: 'company', type: 'string', default: '' },
+					{ displayName: 'Email', name: 'email', type: 'string', default: '', placeholder: 'name@email.com' },
+					{ displayName: 'Email Type', name: 'emailType', type: 'string', default: 'WORK', placeholder: 'WORK' },
+					{ displayName: 'First Name', name: 'firstName', type: 'string', default: '' },
+					{ displayName: 'Formatted Name', name: 'formattedName', type: 'string', default: '', description: 'Full name as shown' },
+					{ displayName: 'Job Title', name: 'title', type: 'string', default: '' },
+					{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '' },
+					{ displayName: 'Phone', name: 'phone', type: 'string', default: '', placeholder: '+919876543210' },
+					{ displayName: 'Phone Type', name: 'phoneType', type: 'string', default: 'CELL', placeholder: 'CELL' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Header Type',
+		name: 'headerType',
+		type: 'options',
+		options: [
+			{ name: 'Document', value: 'document' },
+			{ name: 'Image', value: 'image' },
+			{ name: 'None', value: 'none' },
+			{ name: 'Text', value: 'text' },
+			{ name: 'Video', value: 'video' },
+		],
+		default: 'none',
+		displayOptions: ofType('button', 'list'),
+	},
+	{
+		displayName: 'Header Text',
+		name: 'headerText',
+		type: 'string',
+		default: '',
+		description: `At most ${L.headerText} characters`,
+		displayOptions: { show: { ...fields, messageType: ['button', 'list'], headerType: ['text'] } },
+	},
+	{
+		displayName: 'Header Media URL',
+		name: 'headerMediaUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/images/offer.jpg',
+		displayOptions: { show: { ...fields, messageType: ['button', 'list'], headerType: ['document', 'image', 'video'] } },
+	},
+	{
+		displayName: 'Body Text',
+		name: 'bodyText',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 3 },
+		description: `At most ${L.body} characters`,
+		displayOptions: ofType('button', 'list'),
+	},
+	{
+		displayName: 'Footer Text',
+		name: 'footerText',
+		type: 'string',
+		default: '',
+		description: `At most ${L.footer} characters`,
+		displayOptions: ofType('button', 'list'),
+	},
+	{
+		displayName: 'Buttons',
+		name: 'buttons',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Button',
+		default: {},
+		description: `Up to ${L.replyButtons} reply buttons`,
+		displayOptions: ofType('button'),
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					{ displayName: 'ID', name: 'id', type: 'string', default: '', description: `Returned when tapped; at most ${L.replyButtonId} characters` },
+					{ displayName: 'Title', name: 'title', type: 'string', default: '', description: `At most ${L.replyButtonTitle} characters` },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'List Button Label',
+		name: 'listButton',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'Choose a slot',
+		description: `Label of the button that opens the list; at most ${L.listButtonLabel} characters`,
+		displayOptions: ofType('list'),
+	},
+	{
+		displayName: 'Rows',
+		name: 'rows',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Row',
+		default: {},
+		description: `Up to ${L.listRowsTotal} rows in up to ${L.listSections} sections; rows with the same section title form one section`,
+		displayOptions: ofType('list'),
+		options: [
+			{
+				displayName: 'Row',
+				name: 'row',
+				values: [
+					{ displayName: 'Description', name: 'description', type: 'string', default: '', description: `At most ${L.listRowDescription} characters` },
+					{ displayName: 'ID', name: 'id', type: 'string', default: '', description: `At most ${L.listRowId} characters` },
+					{
+						displayName: 'Section Title',
+						name: 'sectionTitle',
+						type: 'string',
+						default: '',
+						description: `Required when there are several sections; at most ${L.listSectionTitle} characters`,
+					},
+					{ displayName: 'Title', name: 'title', type: 'string', default: '', description: `At most ${L.listRowTitle} characters` },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Status Callback URL',
+		name: 'statusCallback',
+		type: 'string',
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
+		hint: "Paste the Exotel Messaging Trigger's URL here to receive delivery and read receipts",
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Custom Data',
+				name: 'customData',
+				type: 'string',
+				default: '',
+				description: 'Your own metadata, echoed in the callbacks',
+			},
+		],
+	},
+];
+
+type Param = (name: string, fallback?: unknown) => unknown;
+
+function str(value: unknown): string {
+	return String(value ?? '').trim();
+}
+
+function entries(value: unknown, key: string): IDataObject[] {
+	const collection = (value ?? {}) as IDataObject;
+	return Array.isArray(collection[key]) ? (collection[key] as IDataObject[]) : [];
+}
+
+/** Builds the `content` object from the node's fields, leaving empty optional fields out. */
+function contentFromFields(param: Param): IDataObject {
+	const type = String(param('messageType', 'text'));
+	if (type === 'text') {
+		const text: IDataObject = { body: String(param('text', '')) };
+		if (param('previewUrl', false) === true) text.preview_url = true;
+		return { type, text };
+	}
+	if (['audio', 'document', 'image', 'sticker', 'video'].includes(type)) {
+		const media: IDataObject = { link: str(param('mediaUrl')) };
+		if (['document', 'image', 'video'].includes(type) && str(param('caption'))) media.caption = str(param('caption'));
+		if (type === 'document' && str(param('filename'))) media.filename = str(param('filename'));
+		return { type, [type]: media };
+	}
+	if (type === 'location') {
+		const location: IDataObject = { latitude: Number(param('latitude')), longitude: Number(param('longitude')) };
+		if (str(param('locationName'))) location.name = str(param('locationName'));
+		if (str(param('locationAddress'))) location.address = str(param('locationAddress'));
+		return { type, location };
+	}
+	if (type === 'contacts') {
+		const contacts = entries(param('contacts', {}), 'contact').map((contact) => {
+			const entry: IDataObject = {
+				name: Object.fromEntries(
+					[
+						['formatted_name', str(contact.formattedName) || `${str(contact.firstName)} ${str(contact.lastName)}`.trim()],
+						['first_name', str(contact.firstName)],
+						['last_name', str(contact.lastName)],
+					].filter(([, value]) => value),
+				),
+			};
+			if (str(contact.phone)) entry.phones = [{ phone: str(contact.phone), type: str(contact.phoneType) || 'CELL' }];
+			if (str(contact.email)) entry.emails = [{ email: str(contact.email), type: str(contact.emailType) || 'WORK' }];
+			if (str(contact.company) || str(contact.title)) {
+				entry.org = Object.fromEntries([['company', str(contact.company)], ['title', str(contact.title)]].filter(([, v]) => v));
+			}
+			return entry;
+		});
+		return { type, contacts };
+	}
+	const interactive: IDataObject = { type, body: { text: String(param('bodyText', '')) } };
+	const headerType = String(param('headerType', 'none'));
+	if (headerType === 'text') interactive.header = { type: 'text', text: String(param('headerText', '')) };
+	else if (headerType !== 'none') interactive.header = { type: headerType, [headerType]: { link: str(param('headerMediaUrl')) } };
+	if (str(param('footerText'))) interactive.footer = { text: String(param('footerText', '')) };
+	if (type === 'button') {
+		interactive.action = {
+			buttons: entries(param('buttons', {}), 'button').map((button) => ({
+				type: 'reply',
+				reply: { id: str(button.id), title: str(button.title) },
+			})),
+		};
+	} else {
+		// Consecutive rows with the same section title form one section.
+		const sections: IDataObject[] = [];
+		for (const row of entries(param('rows', {}), 'row')) {
+			const title = str(row.sectionTitle);
+			let section = sections[sections.length - 1];
+			if (!section || section.title !== title) {
+				section = { title, rows: [] };
+				sections.push(section);
+			}
+			const entry: IDataObject = { id: str(row.id), title: str(row.title) };
+			if (str(row.description)) entry.description = str(row.description);
+			(section.rows as IDataObject[]).push(entry);
+		}
+		for (const section of sections) if (!section.title) delete section.title;
+		interactive.action = { button: str(param('listButton')), sections };
+	}
+	return { type: 'interactive', interactive };
+}
+
+interface PreparedChatApp {
+	itemIndex: number;
+	body: IDataObject;
+}
+
+function prepare(context: IExecuteFunctions, itemIndex: number): PreparedChatApp | NodeOperationError {
+	const node = context.getNode();
+	const param: Param = (name, fallback = '') => context.getNodeParameter(name, itemIndex, fallback);
+	const from = str(param('from')).replace(/[\s\-().]/g, '');
+	const to = str(param('to')).replace(/[\s\-().]/g, '');
+	const statusCallback = str(param('statusCallback'));
+	const options = param('options', {}) as IDataObject;
+	let content: IDataObject;
+	if (param('contentMode', 'fields') === 'json') {
+		const raw = param('contentJson', '{}');
+		content = (typeof raw === 'string' ? jsonParse<IDataObject>(raw, { fallbackValue: undefined as unknown as IDataObject }) : raw) as IDataObject;
+		if (!content || typeof content !== 'object' || Array.isArray(content)) {
+			return new NodeOperationError(node, `Content (JSON) is not a JSON object (item ${itemIndex})`, { itemIndex });
+		}
+	} else {
+		content = contentFromFields(param);
+	}
+	content = { recipient_type: 'individual', ...content };
+	const invalid = fieldsError(node, itemIndex, [
+		[from, { label: 'From', required: true, format: 'e164' }],
+		[to, { label: 'To', required: true, format: 'e164' }],
+		[statusCallback, { label: 'Status Callback URL', format: 'url' }],
+	]);
+	if (invalid) return invalid;
+	const problem = chatAppContentProblem(content);
+	if (problem) {
+		return new NodeOperationError(node, `${problem} (item ${itemIndex})`, {
+			itemIndex,
+			description: 'Nothing was sent for this item. The limits are those of the chat app; fix the content or set the node to continue on error.',
+		});
+	}
+	const body: IDataObject = { from, to, content };
+	if (statusCallback) body.status_callback = statusCallback;
+	if (str(options.customData)) body.custom_data = str(options.customData);
+	return { itemIndex, body };
+}
+
+/** One message per item (the chat-app request carries a single message), a few requests at a time. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
+	const answered = await inParallel(
+		prepared.map((message) => () => send(this, message)),
+		REQUESTS_IN_FLIGHT,
+	);
+	return outputOf(this, [...failures, ...answered.flat()]);
+}
+
+async function send(context: IExecuteFunctions, { itemIndex, body }: PreparedChatApp): Promise<ItemOutcome[]> {
+	try {
+		const response = await exotelRequest.call(context, {
+			base: 'base',
+			method: 'POST',
+			path: '/v2/accounts/{accountSid}/messages',
+			body,
+			itemIndex,
+		});
+		return envelopeOutcomes(context.getNode(), 'chatapp', response.body, [itemIndex], [body]);
+	} catch (error) {
+		return [{ itemIndex, json: { to: body.to, status: 'failed', deliveryUnknown: error.context?.deliveryUnknown === true }, error }];
+	}
+}

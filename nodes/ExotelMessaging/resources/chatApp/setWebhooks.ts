@@ -1,0 +1,83 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { outputOf, prepareItems, type ItemOutcome } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+
+const show = { resource: ['chatApp'], operation: ['setWebhooks'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'These URLs are account-wide: they replace the ones set in the dashboard for every chat-app number',
+		name: 'webhookNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Incoming Message URL',
+		name: 'incomingMessageUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
+		description: 'URL that receives incoming messages, for example the Exotel Messaging Trigger URL',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Status Callback URL',
+		name: 'statusCallbackUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
+		description: 'URL that receives delivery and read receipts',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Verify Token',
+		name: 'verifyToken',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'Token for the webhook verification handshake',
+		displayOptions: { show },
+	},
+];
+
+/** PUT chatapp/webhook with the URLs of each item (usually one). */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const incoming = String(this.getNodeParameter('incomingMessageUrl', itemIndex, '')).trim();
+		const status = String(this.getNodeParameter('statusCallbackUrl', itemIndex, '')).trim();
+		const verifyToken = String(this.getNodeParameter('verifyToken', itemIndex, ''));
+		const invalid = fieldsError(this.getNode(), itemIndex, [
+			[incoming, { label: 'Incoming Message URL', required: true, format: 'url' }],
+			[status, { label: 'Status Callback URL', format: 'url' }],
+		]);
+		if (invalid) return invalid;
+		const webhook: IDataObject = { incoming_message_url: incoming };
+		if (status) webhook.status_callback_url = status;
+		if (verifyToken) webhook.verify_token = verifyToken;
+		return { itemIndex, webhook };
+	});
+	const outcomes: ItemOutcome[] = [...failures];
+	for (const { itemIndex, webhook } of prepared) {
+		try {
+			const response = await exotelRequest.call(this, {
+				base: 'base',
+				method: 'PUT',
+				path: '/v2/accounts/{accountSid}/chatapp/webhook',
+				body: { chatapp: { webhook } },
+				itemIndex,
+			});
+			const { verify_token: _secret, ...shown } = webhook;
+			outcomes.push({
+				itemIndex,
+				json: { ...shown, verifyTokenSet: webhook.verify_token !== undefined, response: response.body as IDataObject },
+			});
+		} catch (error) {
+			outcomes.push({ itemIndex, json: {}, error });
+		}
+	}
+	return outputOf(this, outcomes);
+}
