@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { outputOf, prepareItems, type ItemOutcome } from '../../../shared/operation';
+import { redact } from '../../../shared/secrets';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
 
@@ -70,10 +71,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				body: { chatapp: { webhook } },
 				itemIndex,
 			});
-			const { verify_token: _secret, ...shown } = webhook;
+			// The verify token is a secret: the output says whether one was set, never its value.
+			const { verify_token: verifyToken, ...shown } = webhook;
+			const secrets = typeof verifyToken === 'string' ? [verifyToken] : [];
 			outcomes.push({
 				itemIndex,
-				json: { ...shown, verifyTokenSet: webhook.verify_token !== undefined, response: response.body as IDataObject },
+				json: { ...shown, verifyTokenSet: verifyToken !== undefined, response: redact(response.body as IDataObject, secrets) },
 			});
 		} catch (error) {
 			outcomes.push({ itemIndex, json: {}, error });

@@ -1,0 +1,155 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import type { ExotelSandbox } from '../sandbox/server';
+
+let sandbox: ExotelSandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => sandbox.reset());
+
+const MESSAGES_PATH = `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/messages`;
+
+const customers = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ phone: `+9198${String(20000000 + i)}`, name: `Customer ${i}`, order: `A-${1000 + i}` }));
+
+const base = {
+	resource: 'rcs',
+	operation: 'sendTemplate',
+	botId: 'acme_orders_bot',
+	to: '={{ $json.phone }}',
+	templateName: 'order_update',
+	templateVariables: { TemplateParam1: '={{ $json.name }}', TemplateParam2: '={{ $json.order }}' },
+};
+
+function run(items: Array<Record<string, unknown>>, parameters: Record<string, unknown> = {}, onError?: 'continueErrorOutput') {
+	return runWorkflow({
+		nodes: [itemsNode('Items', items), packageNode('exotelMessaging', { ...base, ...parameters } as INodeParameters, { onError })],
+		connections: chain('Items', 'Exotel'),
+		credentials: sandboxCredentials(sandbox),
+	});
+}
+
+describe('Exotel Messaging → RCS → Send Template', () => {
+	it('sends the items as one JSON request with the spec’s message shape and pairs each entry', async () => {
+		const items = customers(3);
+		const result = await run(items);
+		expect(result.error).toBeUndefined();
+		const [request] = sandbox.requests();
+		expect(request).toMatchObject({ method: 'POST', path: MESSAGES_PATH, contentType: 'application/json', status: 202 });
+		expect(request.headers.authorization).toBe(basicAuthHeader(SANDBOX_ACCOUNT.apiKey, SANDBOX_ACCOUNT.apiToken));
+		expect(request.json).toEqual({
+			rcs: {
+				messages: items.map((item) => ({
+					from: 'acme_orders_bot',
+					to: item.phone,
+					content: { type: 'template', template: { name: 'order_update', variables: { TemplateParam1: item.name, TemplateParam2: item.order } } },
+				})),
+			},
+		});
+		const out = result.output('Exotel');
+		expect(out.map((item) => [item.pairedItem, item.json.to, item.json.status, item.json.code, item.json.error_data])).toEqual(
+			items.map((item, i) => [{ item: i }, item.phone, 'success', 200, null]),
+		);
+		expect(out.every((item) => typeof item.json.sid === 'string' && item.json.sid)).toBe(true);
+	});
+
+	it('batches 150 items as 100 + 50, so the service’s 400 above 100 is never reached', async () => {
+		const result = await run(customers(150));
+		expect(result.error).toBeUndefined();
+		const sizes = sandbox.requests().map((r) => (r.json as { rcs: { messages: unknown[] } }).rcs.messages.length);
+		expect(sizes.sort((a, b) => b - a)).toEqual([100, 50]);
+		expect(result.output('Exotel').map((item) => item.json.to)).toEqual(customers(150).map((c) => c.phone));
+	});
+
+	it('adds the SMS fallback with every field of the fallback table', async () => {
+		await run(customers(1), {
+			smsFallback: true,
+			fallbackFrom: 'ACMEIN',
+			fallbackText: '=Hi {{ $json.name }}, order {{ $json.order }} shipped: https://acme.example/t/1',
+			fallbackSmsType: 'transactional',
+			fallbackOptions: {
+				dlt_entity_id: '1101456789012345678',
+				dlt_template_id: '1107161234567890123',
+				encoding_type: 'unicode',
+				priority: 'normal',
+				shorten_url: true,
+				custom_domain: 'go.acme.example',
+				tracking: true,
+				click_tracking_callback_url: 'https://example.com/webhook/clicks',
+			},
+		});
+		expect(sandbox.requests()).toHaveLength(1);
+		const message = (sandbox.requests()[0].json as { rcs: { messages: Array<Record<string, unknown>> } }).rcs.messages[0];
+		expect(message.fallback).toEqual({
+			from: 'ACMEIN',
+			content: {
+				text: 'Hi Customer 0, order A-1000 shipped: https://acme.example/t/1',
+				sms_type: 'transactional',
+				dlt_entity_id: '1101456789012345678',
+				dlt_template_id: '1107161234567890123',
+				encoding_type: 'unicode',
+				priority: 'normal',
+				shorten_url: true,
+				shorten_url_params: {
+					custom_domain: 'go.acme.example',
+					tracking: true,
+					click_tracking_callback_url: 'https://example.com/webhook/clicks',
+				},
+			},
+		});
+	});
+
+	it('puts custom_data and status_callback at request, channel and message level', async () => {
+		await run(customers(1), {
+			statusCallback: 'https://example.com/hook/message',
+			options: {
+				customData: 'message-data',
+				channelCustomData: 'channel-data',
+				channelStatusCallback: 'https://example.com/hook/channel',
+				requestCustomData: 'request-data',
+				requestStatusCallback: 'https://example.com/hook/request',
+			},
+		});
+		const body = sandbox.requests()[0].json as Record<string, any>;
+		expect(body.custom_data).toBe('request-data');
+		expect(body.status_callback).toBe('https://example.com/hook/request');
+		expect(body.rcs.custom_data).toBe('channel-data');
+		expect(body.rcs.status_callback).toBe('https://example.com/hook/channel');
+		expect(body.rcs.messages[0]).toMatchObject({ custom_data: 'message-data', status_callback: 'https://example.com/hook/message' });
+	});
+
+	it('sends items whose request-level options differ in separate requests', async () => {
+		const items = customers(4).map((c, i) => ({ ...c, campaign: i < 2 ? 'spring' : 'summer' }));
+		const result = await run(items, { options: { requestCustomData: '={{ $json.campaign }}' } });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests().map((r) => (r.json as { custom_data: string }).custom_data).sort()).toEqual(['spring', 'summer']);
+		expect(result.output('Exotel').map((item) => item.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+	});
+
+	it('refuses a number that is not E.164 before anything is sent', async () => {
+		const result = await run([...customers(2), { phone: '09876543210', name: 'X', order: 'B' }]);
+		expect(result.error?.message).toBe('To must be an E.164 number such as +919876543210 (got "09876543210") (item 2)');
+		expect(sandbox.requests()).toHaveLength(0);
+	});
+
+	it('refuses a fallback without its mandatory text', async () => {
+		const result = await run(customers(1), { smsFallback: true, fallbackFrom: 'ACMEIN', fallbackText: '={{ "" }}' });
+		expect(result.error?.message).toBe('Fallback Text is required (item 0)');
+		expect(sandbox.requests()).toHaveLength(0);
+	});
+
+	it('a message the service refuses inside a 202 goes to the error output with its error_data', async () => {
+		const items = customers(3);
+		const result = await run(items, { templateName: `={{ $itemIndex === 1 ? 'not_a_template' : 'order_update' }}` }, 'continueErrorOutput');
+		expect(sandbox.requests()).toHaveLength(1);
+		expect(result.output('Exotel', 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		const [failed] = result.output('Exotel', 1);
+		expect(failed.pairedItem).toEqual({ item: 1 });
+		expect(failed.json.phone).toBe(items[1].phone);
+		expect(failed.json.error).toMatchObject({ status: 'failure', sid: null, error_data: expect.objectContaining({ code: expect.anything() }) });
+	});
+});
