@@ -134,6 +134,75 @@ test(
 	JEST_TIMEOUTS.execute,
 );
 
+test(
+	'RCS Send Template with SMS fallback, and Chat App reply buttons, run on real n8n and reach the sandbox as JSON',
+	async () => {
+		const rcs: WorkflowNode = {
+			name: 'RCS',
+			type: `${PACKAGE}.exotelMessaging`,
+			typeVersion: 1,
+			parameters: {
+				resource: 'rcs',
+				operation: 'sendTemplate',
+				botId: 'acme_orders_bot',
+				to: '+919876543210',
+				templateName: 'order_update',
+				templateVariables: { TemplateParam1: 'Asha' },
+				smsFallback: true,
+				fallbackFrom: 'ACMEIN',
+				fallbackText: 'Hi Asha, your order shipped',
+				fallbackSmsType: 'transactional',
+			},
+			credentials: credentialRef('exotelApi'),
+		};
+		const chatApp: WorkflowNode = {
+			name: 'Chat App',
+			type: `${PACKAGE}.exotelMessaging`,
+			typeVersion: 1,
+			parameters: {
+				resource: 'chatApp',
+				operation: 'send',
+				from: '+918047112233',
+				to: '+919876543210',
+				messageType: 'button',
+				bodyText: 'Is now a good time to deliver?',
+				buttons: { button: [{ id: 'yes', title: 'Yes' }, { id: 'later', title: 'Later' }] },
+			},
+			credentials: credentialRef('exotelApi'),
+		};
+		const [id] = await instance.importWorkflows([makeWorkflow([rcs, chatApp], { name: 'RCS and chat app e2e' })]);
+		const result = await instance.executeOk(id);
+
+		const [rcsRequest, chatRequest] = sandbox.requests();
+		expect(rcsRequest).toMatchObject({ method: 'POST', path: `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/messages`, contentType: 'application/json', status: 202 });
+		expect(rcsRequest.json).toEqual({
+			rcs: {
+				messages: [
+					{
+						from: 'acme_orders_bot',
+						to: '+919876543210',
+						content: { type: 'template', template: { name: 'order_update', variables: { TemplateParam1: 'Asha' } } },
+						fallback: { from: 'ACMEIN', content: { text: 'Hi Asha, your order shipped', sms_type: 'transactional' } },
+					},
+				],
+			},
+		});
+		expect(chatRequest).toMatchObject({ method: 'POST', contentType: 'application/json', status: 202 });
+		expect((chatRequest.json as { content: unknown }).content).toEqual({
+			recipient_type: 'individual',
+			type: 'interactive',
+			interactive: {
+				type: 'button',
+				body: { text: 'Is now a good time to deliver?' },
+				action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }, { type: 'reply', reply: { id: 'later', title: 'Later' } }] },
+			},
+		});
+		expect(nodeJson(result, 'RCS')).toEqual([expect.objectContaining({ status: 'success', code: 200, sid: expect.any(String) })]);
+		expect(nodeJson(result, 'Chat App')).toEqual([expect.objectContaining({ status: 'success', code: 200, sid: expect.any(String) })]);
+	},
+	JEST_TIMEOUTS.execute,
+);
+
 describe('credential tests through n8n’s own tester', () => {
 	beforeAll(async () => {
 		await instance.start();
