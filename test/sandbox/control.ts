@@ -11,6 +11,9 @@
  *   POST   /__sandbox/reset               state, log and faults
  *   GET    /__sandbox/messages            accepted SMS messages
  *   GET    /__sandbox/allocations         allocations (active and vault)
+ *   GET    /__sandbox/rcs-messages        accepted RCS messages
+ *   GET    /__sandbox/chatapp-messages    accepted chat-app messages
+ *   GET    /__sandbox/chatapp-webhook     {webhook: <configuration or null>}
  *   POST   /__sandbox/latency             JSON {ms}
  */
 import { parseFaultRequest } from './faults';
@@ -101,6 +104,12 @@ export function handleControl(
 			return { status: 200, json: sandbox.messages() };
 		case 'GET /allocations':
 			return { status: 200, json: sandbox.allocations() };
+		case 'GET /rcs-messages':
+			return { status: 200, json: sandbox.rcsMessages() };
+		case 'GET /chatapp-messages':
+			return { status: 200, json: sandbox.chatAppMessages() };
+		case 'GET /chatapp-webhook':
+			return { status: 200, json: { webhook: sandbox.chatAppWebhook() } };
 		case 'POST /latency': {
 			const parsed = parseJson(body);
 			const ms = (parsed.value as { ms?: unknown } | undefined)?.ms;

@@ -90,3 +90,21 @@ export const SANDBOX_CONTACT_CENTER_ID = 1;
 
 /** User id the integrations (device status) API knows. */
 export const SANDBOX_DEVICE_USER_ID = 'user-1';
+
+/**
+ * RCS templates the sandbox treats as approved for the brand (any bot id): these names, plus any
+ * name starting with SANDBOX_RCS_APPROVED_PREFIX. Another name fails its entry (40006 SETUP_ERROR).
+ */
+export const SANDBOX_RCS_TEMPLATES: readonly string[] = ['order_update', 'otp_code', 'delivery_slot'];
+
+export const SANDBOX_RCS_APPROVED_PREFIX = 'approved_';
+
+export function isApprovedRcsTemplate(name: string): boolean {
+	return SANDBOX_RCS_TEMPLATES.includes(name) || name.startsWith(SANDBOX_RCS_APPROVED_PREFIX);
+}
+
+/**
+ * Valid E.164 numbers that are not on the chat app: a chat-app send to one is accepted (202) but
+ * its entry fails with 30012 INVALID_RECIPIENT.
+ */
+export const SANDBOX_CHATAPP_UNREACHABLE: readonly string[] = ['+919800000000', '+14155550100'];

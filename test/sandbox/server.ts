@@ -24,7 +24,13 @@ import {
 } from './http';
 import { Router } from './router';
 import { SandboxState } from './state';
-import type { Allocation, StoredSmsMessage } from './state';
+import type {
+	Allocation,
+	ChatAppWebhookConfig,
+	StoredChatAppMessage,
+	StoredRcsMessage,
+	StoredSmsMessage,
+} from './state';
 import type {
 	AuthOutcome,
 	ErrorStyle,
@@ -39,7 +45,13 @@ import type {
 } from './types';
 
 export type { Fault, FaultMatch, RecordedRequest, SandboxBase, SandboxOptions } from './types';
-export type { Allocation, StoredSmsMessage } from './state';
+export type {
+	Allocation,
+	ChatAppWebhookConfig,
+	StoredChatAppMessage,
+	StoredRcsMessage,
+	StoredSmsMessage,
+} from './state';
 
 /** Bodies above this are answered 413 without being processed. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -230,6 +242,21 @@ export class ExotelSandbox {
 
 	message(sid: string): StoredSmsMessage | undefined {
 		return this.state.smsMessages.get(sid);
+	}
+
+	/** Every RCS message accepted since the last reset, in acceptance order (effective custom_data and status_callback). */
+	rcsMessages(): StoredRcsMessage[] {
+		return [...this.state.rcsMessages.values()].map((m) => structuredClone(m));
+	}
+
+	/** Every chat-app message accepted since the last reset, in acceptance order. */
+	chatAppMessages(): StoredChatAppMessage[] {
+		return [...this.state.chatAppMessages.values()].map((m) => structuredClone(m));
+	}
+
+	/** The chat-app webhook configuration set by PUT .../chatapp/webhook, or null. */
+	chatAppWebhook(): ChatAppWebhookConfig | null {
+		return this.state.chatAppWebhook ? { ...this.state.chatAppWebhook } : null;
 	}
 
 	/** Every allocation since the last reset (active and vault). */

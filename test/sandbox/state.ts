@@ -105,6 +105,77 @@ export interface ContactUpload {
 	completesAt: number;
 }
 
+export type RcsSmsType = 'transactional' | 'transactional_opt_in' | 'promotional';
+
+/** The SMS fallback of an RCS message, as sent (spec field names). */
+export interface RcsFallback {
+	from: string;
+	content: {
+		text: string;
+		sms_type: RcsSmsType;
+		dlt_entity_id?: string;
+		dlt_template_id?: string;
+		encoding_type?: 'plain' | 'unicode';
+		priority?: 'normal' | 'high';
+		shorten_url?: boolean;
+		shorten_url_params?: { custom_domain?: string; tracking?: boolean; click_tracking_callback_url?: string };
+	};
+}
+
+/** An accepted RCS message (one `status: 'success'` entry of a send). */
+export interface StoredRcsMessage {
+	sid: string;
+	accountSid: string;
+	/** Id of the recorded request that carried it, and its position in `rcs.messages`. */
+	requestId: number;
+	index: number;
+	/** Bot id. */
+	from: string;
+	to: string;
+	template: { name: string; variables: Record<string, string> };
+	fallback?: RcsFallback;
+	/** Effective values: message level, else `rcs` channel level, else request level. */
+	customData?: string;
+	statusCallback?: string;
+	/** ISO 8601 UTC. */
+	acceptedAt: string;
+}
+
+export type ChatAppContentType =
+	| 'text'
+	| 'image'
+	| 'audio'
+	| 'video'
+	| 'document'
+	| 'sticker'
+	| 'location'
+	| 'contacts'
+	| 'interactive';
+
+/** An accepted chat-app message. */
+export interface StoredChatAppMessage {
+	sid: string;
+	accountSid: string;
+	requestId: number;
+	from: string;
+	to: string;
+	contentType: ChatAppContentType;
+	/** `interactive.type` (`button` or `list`) for interactive messages. */
+	interactiveType?: 'button' | 'list';
+	/** The `content` object as sent. */
+	content: Record<string, unknown>;
+	statusCallback?: string;
+	customData?: string;
+	acceptedAt: string;
+}
+
+/** The chat-app webhook configuration as stored (spec field names; absent optional fields are left out). */
+export interface ChatAppWebhookConfig {
+	incoming_message_url: string;
+	status_callback_url?: string;
+	verify_token?: string;
+}
+
 /** Device state the integrations API starts with. */
 export function seededDevices(): DeviceStatus[] {
 	return [
@@ -136,6 +207,13 @@ export class SandboxState {
 
 	readonly contactUploads = new Map<string, ContactUpload>();
 
+	readonly rcsMessages = new Map<string, StoredRcsMessage>();
+
+	readonly chatAppMessages = new Map<string, StoredChatAppMessage>();
+
+	/** Set by PUT .../chatapp/webhook, cleared by DELETE (a sandbox convenience). */
+	chatAppWebhook: ChatAppWebhookConfig | null = null;
+
 	constructor() {
 		this.reset();
 	}
@@ -151,6 +229,9 @@ export class SandboxState {
 		this.devices.clear();
 		for (const device of seededDevices()) this.devices.set(device.userId, device);
 		this.contactUploads.clear();
+		this.rcsMessages.clear();
+		this.chatAppMessages.clear();
+		this.chatAppWebhook = null;
 	}
 
 	/** Invalidates every issued contact-center session; returns how many were live. */

@@ -7,11 +7,13 @@ import { configurationRoutes } from './configuration';
 import { contactCenterRoutes } from './contactCenter';
 import { contactRoutes } from './contacts';
 import { integrationsRoutes } from './integrations';
+import { messagesRoutes } from './messages';
 import { smsRoutes } from './sms';
 import { voiceRoutes } from './voice';
 
 export const allRoutes: readonly RouteDefinition[] = [
 	...smsRoutes,
+	...messagesRoutes,
 	...voiceRoutes,
 	...contactRoutes,
 	...integrationsRoutes,
