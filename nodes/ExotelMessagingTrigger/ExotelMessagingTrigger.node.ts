@@ -1,0 +1,147 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { isValidSignature, SIGNATURE_HEADER } from '../shared/webhookSignature';
+import { eventItems, MESSAGING_EVENTS, STATUSES, type EventItem } from './events';
+import { checkExists, create, remove } from './registration';
+
+const STATUS_EVENTS = ['chatAppStatus', 'rcsDeliveryReport', 'smsStatus'];
+
+export class ExotelMessagingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Exotel Messaging Trigger',
+		name: 'exotelMessagingTrigger',
+		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow on Exotel delivery reports and incoming SMS, RCS and chat-app messages',
+		defaults: { name: 'Exotel Messaging Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'exotelApi', required: true }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			// The verify-token handshake (a GET with a challenge) arrives on the same URL.
+			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },
+		],
+		properties: [
+			{
+				displayName:
+					"Paste this trigger's URL (Production URL above) into the Status Callback URL of an Exotel Messaging send, or register it below for chat-app messages. Requests are verified with the credential's Webhook Signing Secret when it is set; without a secret they are accepted unverified.",
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: [...MESSAGING_EVENTS],
+				default: ['chatAppIncoming', 'chatAppStatus', 'rcsDeliveryReport', 'rcsIncoming', 'smsClick', 'smsStatus'],
+				description: 'Which events start the workflow; each message of a callback becomes one item',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: STATUSES.map((status) => ({ name: status[0].toUpperCase() + status.slice(1), value: status })),
+				default: [],
+				description: 'Only status callbacks with these statuses start the workflow; none selected means all',
+			},
+			{
+				displayName: 'Register Chat App Webhooks on Activation',
+				name: 'registerWebhooks',
+				type: 'boolean',
+				default: false,
+				description: "Whether to set this trigger's URL as the account's chat-app incoming-message and status-callback URL when the workflow is activated",
+			},
+			{
+				displayName:
+					'The chat-app webhook URLs are account-wide: activating replaces the URLs set in the dashboard for every chat-app number. The API cannot remove them, so they stay registered after deactivation until replaced.',
+				name: 'registerNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registerWebhooks: [true] } },
+			},
+			{
+				displayName: 'Verify Token',
+				name: 'verifyToken',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description: 'Token registered with the webhook; a GET with a matching token and a challenge is answered with the challenge',
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject();
+		const res = this.getResponseObject();
+		const answer = (status: number, body: IDataObject | string): IWebhookResponseData => {
+			if (typeof body === 'string') res.status(status).type('text/plain').send(body);
+			else res.status(status).json(body);
+			return { noWebhookResponse: true };
+		};
+
+		if (this.getWebhookName() === 'setup') {
+			// Common challenge pattern: hub.mode/hub.verify_token/hub.challenge, or verify_token/challenge.
+			const query = req.query as IDataObject;
+			const token = query['hub.verify_token'] ?? query.verify_token;
+			const challenge = query['hub.challenge'] ?? query.challenge;
+			const expected = String(this.getNodeParameter('verifyToken', '') ?? '');
+			if (!expected || token !== expected || challenge === undefined) return answer(403, { error: 'verification failed' });
+			return answer(200, String(challenge));
+		}
+
+		const credentials = await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
+		const secret = String(credentials.webhookSigningSecret ?? '');
+		const items = eventItems(req.body);
+		if (!items) return answer(400, { error: 'the body is not a JSON object or form' });
+
+		if (secret) {
+			const request = req as typeof req & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
+			if (!request.rawBody && request.readRawBody) await request.readRawBody();
+			const header = req.headers[SIGNATURE_HEADER];
+			// The service signs chat-app webhooks; any request that carries a signature must carry a valid one.
+			const mustBeSigned = items.some((entry) => entry.channel === 'chatapp') || header !== undefined;
+			if (mustBeSigned && !isValidSignature(request.rawBody ?? Buffer.alloc(0), header, secret)) {
+				return answer(401, { error: 'invalid or missing X-Service-Signature' });
+			}
+		}
+
+		const events = this.getNodeParameter('events', []) as string[];
+		const statuses = this.getNodeParameter('statuses', []) as string[];
+		const wanted = items.filter(
+			(entry: EventItem) =>
+				events.includes(entry.event) &&
+				(statuses.length === 0 || !STATUS_EVENTS.includes(entry.event) || statuses.includes(String(entry.status))),
+		);
+		// Acknowledge at once: the service retries anything that is not a 200 within 5 seconds.
+		res.status(200).json({ received: items.length, accepted: wanted.length });
+		if (wanted.length === 0) return { noWebhookResponse: true };
+		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray(wanted)] };
+	}
+}

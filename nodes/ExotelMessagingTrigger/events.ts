@@ -1,0 +1,155 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** Event names the trigger emits, in the service's terms. */
+export const MESSAGING_EVENTS = [
+	{ name: 'Chat App Incoming Message', value: 'chatAppIncoming', description: 'A user wrote to your chat-app number' },
+	{ name: 'Chat App Status Callback', value: 'chatAppStatus', description: 'Sent, delivered, seen or failed' },
+	{ name: 'RCS Delivery Report', value: 'rcsDeliveryReport', description: 'RCS status, and the SMS fallback when it fired' },
+	{ name: 'RCS Incoming Message', value: 'rcsIncoming', description: 'A reply or a message to your bot' },
+	{ name: 'SMS Click', value: 'smsClick', description: 'A click on a tracked short link' },
+	{ name: 'SMS Status Callback', value: 'smsStatus', description: 'Terminal status of an SMS' },
+	{ name: 'Unrecognized Payload', value: 'unknown', description: 'Any other JSON object, passed through whole' },
+] as const;
+
+export type MessagingEvent = (typeof MESSAGING_EVENTS)[number]['value'];
+
+/** Statuses users filter on, from the chat-app and RCS code tables (30001/40001 sent, ...). */
+export const STATUSES = ['sent', 'delivered', 'seen', 'failed'] as const;
+
+export function statusOfCode(code: unknown): string | undefined {
+	const value = Number(code);
+	if (!Number.isFinite(value)) return undefined;
+	const last = value % 10000;
+	if (value >= 30000 && value < 50000) {
+		if (last === 1) return 'sent';
+		if (last === 2) return 'delivered';
+		if (last === 3) return 'seen';
+		return 'failed';
+	}
+	return undefined;
+}
+
+/** SMS status words of the status callback, folded onto the same four. */
+function smsStatus(status: unknown): string | undefined {
+	const value = String(status ?? '').toLowerCase();
+	if (!value) return undefined;
+	if (value.startsWith('failed')) return 'failed';
+	if (value === 'sent' || value === 'delivered') return 'delivered';
+	return value;
+}
+
+export interface EventItem extends IDataObject {
+	event: MessagingEvent;
+	channel: string;
+	sid: string | null;
+	from: string | null;
+	to: string | null;
+	status: string | null;
+	code: number | string | null;
+	timestamp: string | null;
+	customData: string | null;
+	payload: IDataObject;
+}
+
+const pick = (value: unknown): string | null => (value === undefined || value === null || value === '' ? null : String(value));
+
+function item(event: MessagingEvent, channel: string, entry: IDataObject, fields: Partial<EventItem>): EventItem {
+	return {
+		event,
+		channel,
+		sid: pick(entry.sid),
+		from: pick(entry.from),
+		to: pick(entry.to),
+		status: null,
+		code: null,
+		timestamp: pick(entry.timestamp),
+		customData: pick(entry.custom_data),
+		...fields,
+		payload: entry,
+	};
+}
+
+function list(value: unknown): IDataObject[] {
+	return Array.isArray(value) ? (value.filter((entry) => entry && typeof entry === 'object') as IDataObject[]) : [];
+}
+
+function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataObject): EventItem {
+	return item(event, channel, entry, {
+		status: statusOfCode(entry.exo_status_code) ?? pick(entry.exo_detailed_status),
+		code: (entry.exo_status_code as number) ?? null,
+	});
+}
+
+/**
+ * One item per message of a callback body, whichever family sent it. Returns undefined when the
+ * body is not an object at all (the caller answers 400).
+ */
+export function eventItems(body: unknown): EventItem[] | undefined {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+	const root = body as IDataObject;
+	const items: EventItem[] = [];
+
+	if (root.event === 'incoming_message' && root.message && typeof root.message === 'object') {
+		const message = root.message as IDataObject;
+		const contact = (root.contact ?? {}) as IDataObject;
+		const type = String(message.type ?? '');
+		const typed = (message[type] ?? {}) as IDataObject;
+		items.push(
+			item('chatAppIncoming', 'chatapp', root, {
+				sid: pick(message.id),
+				from: pick(message.from),
+				to: pick(message.to),
+				timestamp: pick(message.timestamp ?? root.timestamp),
+				status: 'received',
+				messageType: type || null,
+				text: pick(typed.body ?? typed.text ?? typed.caption),
+				contactName: pick((contact.profile as IDataObject | undefined)?.name),
+				accountSid: pick(root.account_sid),
+			}),
+		);
+		return items;
+	}
+	if (root.chatapp && typeof root.chatapp === 'object') {
+		for (const entry of list((root.chatapp as IDataObject).messages)) {
+			items.push(channelStatusItem(entry.callback_type === 'icm' ? 'chatAppIncoming' : 'chatAppStatus', 'chatapp', entry));
+		}
+	}
+	if (root.rcs && typeof root.rcs === 'object') {
+		for (const entry of list((root.rcs as IDataObject).messages)) {
+			if (entry.callback_type === 'incoming_message') {
+				const content = (entry.content ?? {}) as IDataObject;
+				items.push(
+					item('rcsIncoming', 'rcs', entry, {
+						status: 'received',
+						messageType: pick(content.type),
+						text: pick(content.text),
+					}),
+				);
+			} else {
+				items.push(channelStatusItem('rcsDeliveryReport', 'rcs', entry));
+			}
+		}
+		// The SMS fallback fired: its entries describe the SMS channel of the same messages.
+		for (const entry of list((root.sms as IDataObject | undefined)?.messages)) {
+			items.push({ ...channelStatusItem('rcsDeliveryReport', 'sms', entry), fallback: true });
+		}
+	}
+	if (items.length > 0) return items;
+
+	if (root.SmsSid !== undefined) {
+		const isClick = Object.keys(root).some((key) => /click/i.test(key));
+		items.push(
+			item(isClick ? 'smsClick' : 'smsStatus', 'sms', root, {
+				sid: pick(root.SmsSid),
+				to: pick(root.To),
+				from: pick(root.From),
+				status: isClick ? 'clicked' : smsStatus(root.Status) ?? null,
+				code: (root.DetailedStatusCode as string) ?? null,
+				timestamp: pick(root.DateSent ?? root.ClickedAt ?? root.Timestamp),
+				customData: pick(root.CustomField),
+			}),
+		);
+		return items;
+	}
+	return [item('unknown', 'unknown', root, {})];
+}

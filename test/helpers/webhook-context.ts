@@ -1,0 +1,101 @@
+/**
+ * Calls a trigger node's `webhook()` / webhook lifecycle methods with a context shaped like the
+ * one n8n builds for a webhook request: the request as n8n's body parser leaves it (parsed body
+ * plus `rawBody`), a response object that records what the node answered, parameters,
+ * credentials, static data and the node's webhook URL.
+ */
+import { parse as parseQuery } from 'querystring';
+
+import type { IDataObject, IHookFunctions, INodeType, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { exotelRequest } from '../../nodes/shared/transport';
+
+export interface WebhookCall {
+	method?: 'GET' | 'POST';
+	/** Raw bytes as sent; parsed like n8n does by content type. */
+	rawBody?: string | Buffer;
+	contentType?: string;
+	headers?: Record<string, string>;
+	query?: IDataObject;
+	parameters?: IDataObject;
+	credentials?: IDataObject;
+}
+
+export interface WebhookAnswer {
+	status: number;
+	body: unknown;
+	workflowData?: IDataObject[];
+	response: IWebhookResponseData;
+}
+
+function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+	if (!raw.length) return {};
+	if (contentType === 'application/json') return JSON.parse(raw.toString('utf8'));
+	if (contentType === 'application/x-www-form-urlencoded') return { ...parseQuery(raw.toString('utf8')) };
+	if (contentType === 'text/plain') return raw.toString('utf8');
+	return {};
+}
+
+const node = { id: 'trigger', name: 'Trigger', type: 'n8n-nodes-exotel.exotelMessagingTrigger', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+
+export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promise<WebhookAnswer> {
+	const raw = Buffer.isBuffer(call.rawBody) ? call.rawBody : Buffer.from(call.rawBody ?? '');
+	const contentType = call.contentType ?? 'application/json';
+	const headers: Record<string, string> = { 'content-type': contentType };
+	for (const [key, value] of Object.entries(call.headers ?? {})) headers[key.toLowerCase()] = value;
+	const req = { method: call.method ?? 'POST', headers, query: call.query ?? {}, body: parseBody(raw, contentType), rawBody: raw };
+	const sent = { status: 200, body: undefined as unknown };
+	const res = {
+		status(code: number) {
+			sent.status = code;
+			return res;
+		},
+		type() {
+			return res;
+		},
+		json(body: unknown) {
+			sent.body = body;
+			return res;
+		},
+		send(body: unknown) {
+			sent.body = body;
+			return res;
+		},
+	};
+	const parameters = call.parameters ?? {};
+	const context = {
+		getRequestObject: () => req,
+		getResponseObject: () => res,
+		getWebhookName: () => (call.method === 'GET' ? 'setup' : 'default'),
+		getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+		getCredentials: async () => call.credentials ?? {},
+		getNode: () => node,
+		helpers: { returnJsonArray: (items: IDataObject[]) => items.map((json) => ({ json })) },
+	} as unknown as IWebhookFunctions;
+	const response = await nodeType.webhook!.call(context);
+	const workflowData = response.workflowData?.[0]?.map((item) => item.json);
+	return { status: sent.status, body: sent.body, workflowData, response };
+}
+
+/** A hook context (activation / deactivation) whose requests go through the real transport and `httpRequestWithAuthentication`-like auth. */
+export function hookContext(options: {
+	parameters: IDataObject;
+	credentials: IDataObject;
+	webhookUrl: string;
+	staticData: IDataObject;
+	request: (requestOptions: IDataObject) => Promise<unknown>;
+}): IHookFunctions {
+	const context = {
+		getNodeParameter: (name: string, fallback?: unknown) => (name in options.parameters ? options.parameters[name] : fallback),
+		getCredentials: async () => options.credentials,
+		getNodeWebhookUrl: () => options.webhookUrl,
+		getWorkflowStaticData: () => options.staticData,
+		getNode: () => node,
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, requestOptions: IDataObject) => await options.request(requestOptions),
+		},
+	};
+	return context as unknown as IHookFunctions;
+}
+
+export { exotelRequest };

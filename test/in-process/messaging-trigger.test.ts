@@ -1,0 +1,284 @@
+import axios from 'axios';
+import type { IDataObject } from 'n8n-workflow';
+
+import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
+import { signPayload } from '../../nodes/shared/webhookSignature';
+import { SANDBOX_ACCOUNT, startSandbox } from '../helpers/exotel';
+import { callWebhook, hookContext } from '../helpers/webhook-context';
+import { sandboxCredentialData } from '../sandbox/fixtures';
+import type { ExotelSandbox } from '../sandbox/server';
+
+const trigger = new ExotelMessagingTrigger();
+const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;
+const ALL_EVENTS = ['chatAppIncoming', 'chatAppStatus', 'rcsDeliveryReport', 'rcsIncoming', 'smsClick', 'smsStatus', 'unknown'];
+
+function post(body: unknown, options: { signature?: string | null; secret?: string; parameters?: IDataObject; contentType?: string } = {}) {
+	const raw = typeof body === 'string' ? body : JSON.stringify(body);
+	const secret = options.secret ?? SECRET;
+	const signature = options.signature === undefined ? signPayload(raw, SECRET) : options.signature;
+	return callWebhook(trigger, {
+		rawBody: raw,
+		contentType: options.contentType,
+		headers: signature === null ? {} : { 'X-Service-Signature': signature },
+		parameters: { events: ALL_EVENTS, statuses: [], ...options.parameters },
+		credentials: { ...sandboxCredentialData('http://127.0.0.1:1').exotelApi, webhookSigningSecret: secret },
+	});
+}
+
+const incoming = (type: string, typed: IDataObject, extra: IDataObject = {}) => ({
+	event: 'incoming_message',
+	timestamp: '2026-11-22T10:15:00+05:30',
+	account_sid: SANDBOX_ACCOUNT.accountSid,
+	message: { id: `wamid.${type}`, from: '+919876543210', to: '+918047112233', timestamp: '2026-11-22T10:14:59+05:30', type, [type]: typed, ...extra },
+	contact: { wa_id: '919876543210', profile: { name: 'Asha Rao' } },
+});
+
+describe('Exotel Messaging Trigger: chat-app incoming messages (signed)', () => {
+	it.each([
+		['text', { body: 'Where is my order?' }, {}, 'Where is my order?'],
+		['image', { id: 'img-1', mime_type: 'image/jpeg', sha256: 'abc', caption: 'Broken box' }, {}, 'Broken box'],
+		['video', { id: 'vid-1', mime_type: 'video/mp4', caption: 'Unboxing' }, {}, 'Unboxing'],
+		['audio', { id: 'aud-1', mime_type: 'audio/ogg' }, {}, null],
+		['document', { id: 'doc-1', mime_type: 'application/pdf', filename: 'invoice.pdf', caption: 'Invoice' }, {}, 'Invoice'],
+		['location', { latitude: 12.97, longitude: 77.59, name: 'Home', address: 'MG Road' }, {}, null],
+		['contacts', { }, { contacts: [{ name: { formatted_name: 'Ravi' }, phones: [{ phone: '+919812345678' }] }] }, null],
+		['sticker', { id: 'stk-1', mime_type: 'image/webp' }, {}, null],
+		['button', { text: 'Yes', payload: 'yes' }, { context: { from: '+918047112233', id: 'wamid.original' } }, 'Yes'],
+		['list_reply', { id: 'slot-1', title: 'Monday 10am' }, {}, null],
+		['order', { catalog_id: 'cat-1', product_items: [{ product_retailer_id: 'sku-1', quantity: 2 }] }, {}, null],
+	])('%s: one item with flat fields and the whole payload', async (type, typed, extra, text) => {
+		const body = incoming(type, typed, extra);
+		const answer = await post(body);
+		expect(answer.status).toBe(200);
+		expect(answer.workflowData).toEqual([
+			expect.objectContaining({
+				event: 'chatAppIncoming',
+				channel: 'chatapp',
+				sid: `wamid.${type}`,
+				from: '+919876543210',
+				to: '+918047112233',
+				messageType: type,
+				text,
+				contactName: 'Asha Rao',
+				payload: body,
+			}),
+		]);
+		expect(JSON.stringify(answer.workflowData)).not.toContain(SECRET);
+	});
+
+	it('a forged signature gets 401 and starts nothing', async () => {
+		const answer = await post(incoming('text', { body: 'hi' }), { signature: signPayload('something else', SECRET) });
+		expect(answer.status).toBe(401);
+		expect(answer.workflowData).toBeUndefined();
+	});
+
+	it('a missing or malformed signature gets 401 and starts nothing', async () => {
+		for (const signature of [null, 'sha256=', 'md5=abc', 'sha256=zz']) {
+			const answer = await post(incoming('text', { body: 'hi' }), { signature });
+			expect([signature, answer.status, answer.workflowData]).toEqual([signature, 401, undefined]);
+		}
+	});
+
+	it('the signature covers the raw bytes: re-serialised JSON with the same data does not pass', async () => {
+		const raw = JSON.stringify(incoming('text', { body: 'hi' }), null, 2);
+		const answer = await post(raw, { signature: signPayload(JSON.stringify(JSON.parse(raw)), SECRET) });
+		expect(answer.status).toBe(401);
+	});
+
+	it('without a signing secret, requests are accepted unverified', async () => {
+		const answer = await post(incoming('text', { body: 'hi' }), { secret: '', signature: null });
+		expect(answer.status).toBe(200);
+		expect(answer.workflowData).toHaveLength(1);
+	});
+});
+
+describe('Exotel Messaging Trigger: status callbacks and delivery reports', () => {
+	const chatStatus = (code: number, status: string, sid = 'chat-1') => ({
+		callback_type: 'dlr', sid, to: '+919876543210', exo_status_code: code, exo_detailed_status: status,
+		description: status, timestamp: '2026-11-22T10:15:00+05:30', custom_data: 'ticket-7',
+	});
+
+	it('chat-app status callback: one item per message, statuses named', async () => {
+		const body = { chatapp: { messages: [chatStatus(30001, 'EX_MESSAGE_SENT'), chatStatus(30002, 'EX_MESSAGE_DELIVERED', 'chat-2'), chatStatus(30012, 'INVALID_RECIPIENT', 'chat-3')] } };
+		const answer = await post(body);
+		expect(answer.workflowData?.map((item) => [item.event, item.sid, item.status, item.code, item.customData])).toEqual([
+			['chatAppStatus', 'chat-1', 'sent', 30001, 'ticket-7'],
+			['chatAppStatus', 'chat-2', 'delivered', 30002, 'ticket-7'],
+			['chatAppStatus', 'chat-3', 'failed', 30012, 'ticket-7'],
+		]);
+	});
+
+	it('filters on statuses', async () => {
+		const body = { chatapp: { messages: [chatStatus(30001, 'EX_MESSAGE_SENT'), chatStatus(30002, 'EX_MESSAGE_DELIVERED', 'chat-2')] } };
+		const answer = await post(body, { parameters: { statuses: ['delivered'] } });
+		expect(answer.workflowData?.map((item) => item.sid)).toEqual(['chat-2']);
+		const none = await post(body, { parameters: { statuses: ['failed'] } });
+		expect(none.status).toBe(200);
+		expect(none.workflowData).toBeUndefined();
+	});
+
+	it('RCS delivery report with the SMS fallback: one item per channel entry, the channel named', async () => {
+		const body = {
+			rcs: { messages: [{ callback_type: 'dlr', sid: 'rcs-1', to: '+919876543210', exo_status_code: 40004, exo_detailed_status: 'EX_SYSTEM_ERROR', description: 'failed', timestamp: '2026-11-22T10:15:00+05:30', custom_data: 'order-9' }] },
+			sms: { messages: [{ callback_type: 'dlr', sid: 'sms-1', channel_sid: 'ch-1', to: '+919876543210', exo_status_code: 20005, exo_detailed_status: 'DELIVERED_TO_HANDSET', description: 'ok', sms_units: 1, timestamp: '2026-11-22T10:15:05+05:30', custom_data: 'order-9' }] },
+		};
+		const answer = await post(body, { signature: null });
+		expect(answer.status).toBe(200);
+		expect(answer.workflowData?.map((item) => [item.event, item.channel, item.sid, item.status, item.fallback])).toEqual([
+			['rcsDeliveryReport', 'rcs', 'rcs-1', 'failed', undefined],
+			['rcsDeliveryReport', 'sms', 'sms-1', 'DELIVERED_TO_HANDSET', true],
+		]);
+		expect(answer.workflowData?.[1].payload).toEqual(body.sms.messages[0]);
+	});
+
+	it.each([
+		['text', { type: 'text', text: 'Yes please' }, 'Yes please'],
+		['file', { type: 'file', file: { url: 'https://files.example/a.jpg', name: 'a.jpg', type: 'image/jpeg', size: 2048 } }, null],
+		['location', { type: 'location', location: { latitude: 12.9, longitude: 77.5 } }, null],
+		['suggested', { type: 'suggested', suggested: { response: { reply: { text: 'Track', postback_data: 'track' } } } }, null],
+		['error', { type: 'error', error: { code: 1, message: 'bad' } }, null],
+	])('RCS incoming %s message', async (type, content, text) => {
+		const entry = { callback_type: 'incoming_message', sid: `in-${type}`, from: '+919876543210', to: 'acme_orders_bot', timestamp: '2026-11-22T10:15:00+05:30', content };
+		const answer = await post({ rcs: { messages: [entry] } }, { signature: null });
+		expect(answer.workflowData).toEqual([
+			expect.objectContaining({ event: 'rcsIncoming', channel: 'rcs', sid: `in-${type}`, from: '+919876543210', to: 'acme_orders_bot', messageType: type, text, payload: entry }),
+		]);
+	});
+
+	it('SMS status callback, form-encoded, with the known fields easy to reach', async () => {
+		const form = 'SmsSid=sms-9&To=%2B919876543210&Status=sent&SmsUnits=1&DetailedStatus=DELIVERED_TO_HANDSET&DetailedStatusCode=20005&DateSent=2026-11-22+10%3A15%3A00&CustomField=order-9';
+		const answer = await post(form, { contentType: 'application/x-www-form-urlencoded', signature: null });
+		expect(answer.workflowData).toEqual([
+			expect.objectContaining({ event: 'smsStatus', channel: 'sms', sid: 'sms-9', to: '+919876543210', status: 'delivered', code: '20005', customData: 'order-9', timestamp: '2026-11-22 10:15:00' }),
+		]);
+		expect(answer.workflowData?.[0].payload).toMatchObject({ SmsSid: 'sms-9', DetailedStatus: 'DELIVERED_TO_HANDSET', SmsUnits: '1' });
+	});
+
+	it('SMS status callback as JSON, failed', async () => {
+		const answer = await post({ SmsSid: 'sms-8', To: '+919876543210', Status: 'failed_dnd', DetailedStatusCode: 24003 }, { signature: null });
+		expect(answer.workflowData?.[0]).toMatchObject({ event: 'smsStatus', status: 'failed', code: 24003 });
+	});
+
+	it('SMS click-tracking callback is passed through whole', async () => {
+		const body = { SmsSid: 'sms-7', To: '+919876543210', Url: 'https://acme.example/o/1', ClickedAt: '2026-11-22 10:20:00' };
+		const answer = await post(body, { signature: null });
+		expect(answer.workflowData).toEqual([expect.objectContaining({ event: 'smsClick', status: 'clicked', sid: 'sms-7', payload: body })]);
+	});
+
+	it('unrecognised JSON objects are passed through as "unknown" when selected, and ignored otherwise', async () => {
+		const body = { something: 'new', nested: { a: 1 } };
+		const answer = await post(body, { signature: null });
+		expect(answer.workflowData).toEqual([expect.objectContaining({ event: 'unknown', payload: body })]);
+		const ignored = await post(body, { signature: null, parameters: { events: ['smsStatus'] } });
+		expect([ignored.status, ignored.workflowData]).toEqual([200, undefined]);
+	});
+
+	it('a body that is not an object gets 400 and starts nothing', async () => {
+		for (const raw of ['"just a string"', '[1,2,3]']) {
+			const answer = await post(raw, { signature: null });
+			expect([raw, answer.status, answer.workflowData]).toEqual([raw, 400, undefined]);
+		}
+		const text = await post('hello', { contentType: 'text/plain', signature: null });
+		expect([text.status, text.workflowData]).toEqual([400, undefined]);
+	});
+
+	it('any request that carries a signature must carry a valid one, whatever its family', async () => {
+		const answer = await post({ SmsSid: 'sms-6', Status: 'sent' }, { signature: 'sha256=deadbeef' });
+		expect(answer.status).toBe(401);
+	});
+});
+
+describe('Exotel Messaging Trigger: verify-token handshake', () => {
+	const handshake = (query: IDataObject, verifyToken = 'verify-SECRET-1') =>
+		callWebhook(trigger, { method: 'GET', query, parameters: { verifyToken } });
+
+	it('answers the challenge when the token matches (hub.* and plain forms)', async () => {
+		expect(await handshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-SECRET-1', 'hub.challenge': '1158201444' })).toMatchObject({ status: 200, body: '1158201444' });
+		expect(await handshake({ verify_token: 'verify-SECRET-1', challenge: 'abc' })).toMatchObject({ status: 200, body: 'abc' });
+	});
+
+	it('refuses a wrong or missing token, and any handshake when no token is configured', async () => {
+		expect((await handshake({ 'hub.verify_token': 'nope', 'hub.challenge': '1' })).status).toBe(403);
+		expect((await handshake({ 'hub.challenge': '1' })).status).toBe(403);
+		expect((await handshake({ 'hub.verify_token': '', 'hub.challenge': '1' }, '')).status).toBe(403);
+	});
+});
+
+describe('Exotel Messaging Trigger: registration on activation', () => {
+	let sandbox: ExotelSandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => await sandbox.stop());
+	beforeEach(() => sandbox.reset());
+
+	function hooks(parameters: IDataObject, staticData: IDataObject, webhookUrl = 'http://127.0.0.1:5678/webhook/abc/webhook') {
+		const credentials = sandboxCredentialData(sandbox.origin).exotelApi as IDataObject;
+		return hookContext({
+			parameters,
+			credentials,
+			webhookUrl,
+			staticData,
+			// Basic auth as the credential's `authenticate` adds it.
+			request: async (options) => {
+				const response = await axios.request({
+					url: String(options.url),
+					method: String(options.method),
+					params: options.qs,
+					data: options.body,
+					headers: options.headers as Record<string, string>,
+					auth: { username: String(credentials.apiKey), password: String(credentials.apiToken) },
+					validateStatus: () => true,
+				});
+				return { statusCode: response.status, headers: response.headers, body: response.data };
+			},
+		});
+	}
+
+	it('registers this trigger’s URL for incoming messages and status callbacks, once', async () => {
+		const staticData: IDataObject = {};
+		const context = hooks({ registerWebhooks: true, verifyToken: 'verify-SECRET-1' }, staticData);
+		const methods = trigger.webhookMethods.default;
+		expect(await methods.checkExists.call(context)).toBe(false);
+		expect(await methods.create.call(context)).toBe(true);
+		const [request] = sandbox.requests();
+		expect(request).toMatchObject({ method: 'PUT', path: `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/chatapp/webhook` });
+		expect(request.json).toEqual({
+			chatapp: {
+				webhook: {
+					incoming_message_url: 'http://127.0.0.1:5678/webhook/abc/webhook',
+					status_callback_url: 'http://127.0.0.1:5678/webhook/abc/webhook',
+					verify_token: 'verify-SECRET-1',
+				},
+			},
+		});
+		expect(await methods.checkExists.call(context)).toBe(true);
+		// a changed URL (e.g. a new WEBHOOK_URL) registers again
+		expect(await methods.checkExists.call(hooks({ registerWebhooks: true }, staticData, 'http://127.0.0.1:5678/webhook/new/webhook'))).toBe(false);
+		expect(await methods.delete.call(context)).toBe(true);
+		expect(staticData).toEqual({});
+	});
+
+	it('does nothing at the service when registration is off', async () => {
+		const context = hooks({ registerWebhooks: false }, {});
+		const methods = trigger.webhookMethods.default;
+		expect(await methods.checkExists.call(context)).toBe(true);
+		expect(await methods.create.call(context)).toBe(true);
+		expect(sandbox.requests()).toHaveLength(0);
+	});
+
+	it('a failed registration fails the activation with the service’s message', async () => {
+		const credentials = { ...(sandboxCredentialData(sandbox.origin).exotelApi as IDataObject), apiToken: 'wrong' };
+		const context = hookContext({
+			parameters: { registerWebhooks: true },
+			credentials,
+			webhookUrl: 'http://127.0.0.1:5678/webhook/abc/webhook',
+			staticData: {},
+			request: async (options) => {
+				const response = await axios.request({ url: String(options.url), method: String(options.method), data: options.body, auth: { username: 'x', password: 'wrong' }, validateStatus: () => true });
+				return { statusCode: response.status, headers: response.headers, body: response.data };
+			},
+		});
+		await expect(trigger.webhookMethods.default.create.call(context)).rejects.toMatchObject({ httpCode: '401' });
+	});
+});
