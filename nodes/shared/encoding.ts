@@ -28,3 +28,37 @@ export function toFormPairs(fields: Record<string, FormValue>): Array<[string, s
 export function encodeForm(fields: Record<string, FormValue>): string {
 	return new URLSearchParams(toFormPairs(fields)).toString();
 }
+
+export interface MultipartFile {
+	name: string;
+	filename: string;
+	contentType: string;
+	data: Buffer;
+}
+
+/**
+ * A multipart/form-data body built by hand, so the bytes on the wire do not depend on which
+ * FormData implementation the n8n instance ships.
+ */
+export function encodeMultipart(
+	fields: Record<string, string | undefined>,
+	files: MultipartFile[],
+	boundary = `----n8nExotel${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`,
+): { body: Buffer; contentType: string } {
+	const parts: Buffer[] = [];
+	for (const [name, value] of Object.entries(fields)) {
+		if (value === undefined || value === '') continue;
+		parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+	}
+	for (const file of files) {
+		parts.push(
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename.replace(/"/g, '')}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+			),
+			file.data,
+			Buffer.from('\r\n'),
+		);
+	}
+	parts.push(Buffer.from(`--${boundary}--\r\n`));
+	return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}

@@ -46,6 +46,8 @@ export interface ExotelRequest {
 	form?: Record<string, FormValue>;
 	/** v2/v3 body: sent as JSON. */
 	body?: IDataObject | IDataObject[];
+	/** A body already encoded (multipart uploads), sent as is with its content type. */
+	rawBody?: { data: Buffer; contentType: string };
 	/** Answer as raw bytes (recordings) instead of parsed JSON. */
 	binary?: boolean;
 	/** Another credential for the same base, e.g. a bearer token for contact upload on `ccm`. */
@@ -169,6 +171,9 @@ export async function exotelRequest<T = unknown>(
 	if (request.form) {
 		options.headers!['Content-Type'] = 'application/x-www-form-urlencoded';
 		options.body = encodeForm(request.form);
+	} else if (request.rawBody) {
+		options.headers!['Content-Type'] = request.rawBody.contentType;
+		options.body = request.rawBody.data;
 	} else if (request.body !== undefined) {
 		options.headers!['Content-Type'] = 'application/json';
 		options.body = request.body as IDataObject;
@@ -260,5 +265,26 @@ async function send(
 				message: cause.code ? `${cause.code}` : cause.message ?? 'request failed',
 			},
 		};
+	}
+}
+
+/**
+ * Every item of an offset/limit listing (v2 campaigns, lists, users, call details): pages of
+ * `pageSize` until `limit` items or a short page. `itemsOf` picks the items out of one answer.
+ */
+export async function exotelRequestAllItems(
+	this: ExotelContext,
+	request: ExotelRequest,
+	options: { pageSize: number; limit?: number; itemsOf: (body: unknown) => IDataObject[] },
+): Promise<IDataObject[]> {
+	const items: IDataObject[] = [];
+	let offset = Number(request.qs?.offset ?? 0);
+	for (;;) {
+		const wanted = options.limit === undefined ? options.pageSize : Math.min(options.pageSize, options.limit - items.length);
+		const response = await exotelRequest.call(this, { ...request, qs: { ...request.qs, offset, limit: wanted } });
+		const page = options.itemsOf(response.body);
+		items.push(...page);
+		offset += page.length;
+		if (page.length < wanted || (options.limit !== undefined && items.length >= options.limit)) return items;
 	}
 }
