@@ -118,6 +118,32 @@ export function batchesOf<T>(entries: T[], keyOf: (entry: T) => string, size: nu
 	return batches;
 }
 
+/**
+ * Sends one request per prepared item, a few at a time. A result that is a list gives one output
+ * item per entry (list operations); a thrown error becomes that item's failure, marked when the
+ * service may have acted on it anyway.
+ */
+export async function sendEach<T extends { itemIndex: number }>(
+	prepared: T[],
+	send: (entry: T) => Promise<IDataObject | IDataObject[]>,
+	inFlight = REQUESTS_IN_FLIGHT,
+): Promise<ItemOutcome[]> {
+	const results = await inParallel(
+		prepared.map((entry) => async (): Promise<ItemOutcome[]> => {
+			try {
+				const result = await send(entry);
+				const list = Array.isArray(result) ? result : [result];
+				return list.map((json) => ({ itemIndex: entry.itemIndex, json }));
+			} catch (error) {
+				const json: IDataObject = error.context?.deliveryUnknown === true ? { deliveryUnknown: true } : {};
+				return [{ itemIndex: entry.itemIndex, json, error }];
+			}
+		}),
+		inFlight,
+	);
+	return results.flat();
+}
+
 /** Runs tasks with at most `limit` in flight, keeping results in task order. */
 export async function inParallel<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
 	const results = new Array<T>(tasks.length);

@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { route } from '../shared/operation';
+import { resourceDescription, resources } from './resources';
+
+export class ExotelVoice implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Exotel Voice',
+		name: 'exotelVoice',
+		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Place calls, run call campaigns and manage lists, contacts, users and devices with Exotel',
+		defaults: { name: 'Exotel Voice' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'exotelApi',
+				required: true,
+				displayOptions: { show: { resource: ['call', 'campaign', 'list', 'user', 'voiceLog'] } },
+			},
+			{
+				name: 'exotelBearerTokenApi',
+				required: true,
+				displayOptions: { show: { resource: ['userDevice'] } },
+			},
+		],
+		properties: resourceDescription,
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await route.call(this, resources);
+	}
+}

@@ -1,0 +1,150 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { FormValue } from '../../../shared/encoding';
+import { LIMITS } from '../../../shared/limits';
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError, normalizePhone } from '../../../shared/validation';
+
+const show = { resource: ['call'], operation: ['connect'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+919876543210',
+		description: 'Number called first; once answered it is connected to the flow',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Caller ID',
+		name: 'callerId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+918047112233',
+		description: 'Your virtual number, shown to the called party',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Flow URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'http://my.exotel.com/acme1/exoml/start_voice/926',
+		description: 'URL of the call flow (applet or IVR); its app ID is in the dashboard app list',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Status Callback URL',
+		name: 'statusCallback',
+		type: 'string',
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/exotel-voice',
+		hint: "Paste the Exotel Voice Trigger's URL here to receive this call's status",
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Call Type',
+				name: 'callType',
+				type: 'options',
+				options: [{ name: 'Transactional', value: 'trans' }],
+				default: 'trans',
+			},
+			{
+				displayName: 'Custom Field',
+				name: 'customField',
+				type: 'string',
+				default: '',
+				description: 'Metadata passed to the applet and echoed in the status callback',
+			},
+			{
+				displayName: 'Status Callback Events',
+				name: 'statusCallbackEvents',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Answered', value: 'answered' },
+					{ name: 'Terminal', value: 'terminal' },
+				],
+				default: ['terminal'],
+				description: 'Which call events are posted to the status callback',
+			},
+			{
+				displayName: 'Time Limit (Seconds)',
+				name: 'timeLimit',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: LIMITS.voice.timeLimitSeconds },
+				default: 3600,
+				description: `Longest the call may last, at most ${LIMITS.voice.timeLimitSeconds} seconds (4 hours)`,
+			},
+			{
+				displayName: 'Time Out (Seconds)',
+				name: 'timeOut',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 30,
+				description: 'How long to ring before the call counts as unanswered',
+			},
+		],
+	},
+];
+
+interface PreparedCall {
+	itemIndex: number;
+	form: Record<string, FormValue>;
+}
+
+function prepare(context: IExecuteFunctions, itemIndex: number) {
+	const param = (name: string, fallback: unknown = '') => context.getNodeParameter(name, itemIndex, fallback);
+	const extra = param('additionalFields', {}) as IDataObject;
+	const form: Record<string, FormValue> = {
+		From: normalizePhone(String(param('from'))),
+		CallerId: normalizePhone(String(param('callerId'))),
+		Url: String(param('url')).trim(),
+		CallType: extra.callType as string | undefined,
+		TimeLimit: extra.timeLimit as number | undefined,
+		TimeOut: extra.timeOut as number | undefined,
+		StatusCallback: String(param('statusCallback')).trim(),
+		StatusCallbackEvents: extra.statusCallbackEvents as string[] | undefined,
+		CustomField: extra.customField as string | undefined,
+	};
+	const invalid = fieldsError(context.getNode(), itemIndex, [
+		[form.From, { label: 'From', required: true, format: 'phone' }],
+		[form.CallerId, { label: 'Caller ID', required: true }],
+		[form.Url, { label: 'Flow URL', required: true, format: 'url' }],
+		[form.StatusCallback, { label: 'Status Callback URL', format: 'url' }],
+		[form.TimeLimit, { label: 'Time Limit', integer: true, min: 1, max: LIMITS.voice.timeLimitSeconds }],
+		[form.TimeOut, { label: 'Time Out', integer: true, min: 1 }],
+		[form.StatusCallbackEvents, { label: 'Status Callback Events', oneOf: ['answered', 'terminal'] }],
+	]);
+	return invalid ?? { itemIndex, form };
+}
+
+/** Places one call per item and connects it to the flow once From answers. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
+	const outcomes = await sendEach(prepared, async (call: PreparedCall) => {
+		const response = await exotelRequest.call(this, {
+			base: 'base',
+			method: 'POST',
+			path: '/v1/Accounts/{accountSid}/Calls/connect',
+			form: call.form,
+			itemIndex: call.itemIndex,
+		});
+		const body = response.body as IDataObject;
+		return (body.Call ?? body) as IDataObject;
+	});
+	return outputOf(this, [...failures, ...outcomes]);
+}

@@ -1,0 +1,47 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+
+const show = { resource: ['call'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Call SID',
+		name: 'callSid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'c9f3a1d2e4b5a6c7d8e9f0a1b2c3d4e5',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Include Leg Details',
+		name: 'details',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to add conversation duration and the status and duration of each leg',
+		displayOptions: { show },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const callSid = String(this.getNodeParameter('callSid', itemIndex, '')).trim();
+		const details = this.getNodeParameter('details', itemIndex, true) === true;
+		return fieldsError(this.getNode(), itemIndex, [[callSid, { label: 'Call SID', required: true }]]) ?? { itemIndex, callSid, details };
+	});
+	const outcomes = await sendEach(prepared, async ({ itemIndex, callSid, details }) => {
+		const response = await exotelRequest.call(this, {
+			base: 'base',
+			method: 'GET',
+			path: `/v1/Accounts/{accountSid}/Calls/${encodeURIComponent(callSid)}.json`,
+			qs: details ? { details: 'true' } : undefined,
+			itemIndex,
+		});
+		const body = response.body as IDataObject;
+		return (body.Call ?? body) as IDataObject;
+	});
+	return outputOf(this, [...failures, ...outcomes]);
+}

@@ -1,0 +1,150 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { returnAllOrLimit } from '../../../shared/descriptions';
+import { LIMITS } from '../../../shared/limits';
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError, type FieldCheck } from '../../../shared/validation';
+
+const show = { resource: ['call'], operation: ['getMany'] };
+const V = LIMITS.voice;
+
+export const description: INodeProperties[] = [
+	...returnAllOrLimit(show, V.bulkQueryPageSize),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{ displayName: 'Call SIDs', name: 'sid', type: 'string', default: '', description: `Comma-separated call SIDs, at most ${V.bulkQuerySids}` },
+			{ displayName: 'Created After', name: 'dateCreatedFrom', type: 'dateTime', default: '', hint: 'At most one month per query, within the last six months' },
+			{ displayName: 'Created Before', name: 'dateCreatedTo', type: 'dateTime', default: '' },
+			{
+				displayName: 'Direction',
+				name: 'direction',
+				type: 'options',
+				options: [
+					{ name: 'Inbound', value: 'inbound' },
+					{ name: 'Outbound API', value: 'outbound-api' },
+					{ name: 'Outbound Dial', value: 'outbound-dial' },
+				],
+				default: 'inbound',
+			},
+			{ displayName: 'From', name: 'from', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },
+			{ displayName: 'Max Duration (Seconds)', name: 'durationMax', type: 'number', default: 0 },
+			{ displayName: 'Max Price', name: 'priceMax', type: 'number', typeOptions: { numberPrecision: 4 }, default: 0 },
+			{ displayName: 'Min Duration (Seconds)', name: 'durationMin', type: 'number', default: 0 },
+			{ displayName: 'Min Price', name: 'priceMin', type: 'number', typeOptions: { numberPrecision: 4 }, default: 0 },
+			{ displayName: 'Oldest First', name: 'oldestFirst', type: 'boolean', default: true, description: 'Whether to sort by creation date ascending (the default order is newest first)' },
+			{ displayName: 'Page Size', name: 'pageSize', type: 'number', typeOptions: { minValue: 1, maxValue: V.bulkQueryPageSize }, default: 50, description: `Calls per request, at most ${V.bulkQueryPageSize}` },
+			{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: '+918047112233', description: `Virtual numbers, comma-separated, at most ${V.bulkQueryNumbers}` },
+			{
+				displayName: 'Recording URL Validity (Minutes)',
+				name: 'recordingUrlValidity',
+				type: 'number',
+				typeOptions: { minValue: V.recordingUrlValidityMin, maxValue: V.recordingUrlValidityMax },
+				default: 10,
+				description: `How long the pre-signed recording URLs stay valid, ${V.recordingUrlValidityMin} to ${V.recordingUrlValidityMax} minutes`,
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Busy', value: 'busy' },
+					{ name: 'Completed', value: 'completed' },
+					{ name: 'Failed', value: 'failed' },
+					{ name: 'No Answer', value: 'no-answer' },
+				],
+				default: 'completed',
+			},
+			{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },
+		],
+	},
+];
+
+const list = (value: unknown) =>
+	String(value ?? '')
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+
+/** `YYYY-MM-DD HH:MM:SS`, the service's date format. */
+function serviceDate(value: unknown): string {
+	const text = String(value);
+	return /^\d{4}-\d{2}-\d{2}T/.test(text) ? text.slice(0, 19).replace('T', ' ') : text;
+}
+
+function range(min: string | undefined, max: string | undefined): string | undefined {
+	const parts = [min && `gte:${min}`, max && `lte:${max}`].filter(Boolean);
+	return parts.length ? parts.join(';') : undefined;
+}
+
+function query(context: IExecuteFunctions, itemIndex: number) {
+	const f = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const sids = list(f.sid);
+	const to = list(f.to);
+	const from = list(f.from);
+	const phoneNumbers = list(f.phoneNumber);
+	const checks: FieldCheck[] = [
+		[sids, { label: 'Call SIDs', maxItems: V.bulkQuerySids }],
+		[to, { label: 'To', maxItems: V.bulkQueryNumbers }],
+		[from, { label: 'From', maxItems: V.bulkQueryNumbers }],
+		[phoneNumbers, { label: 'Phone Number', maxItems: V.bulkQueryNumbers }],
+		[f.pageSize, { label: 'Page Size', integer: true, min: 1, max: V.bulkQueryPageSize }],
+		[f.recordingUrlValidity, { label: 'Recording URL Validity', integer: true, min: V.recordingUrlValidityMin, max: V.recordingUrlValidityMax }],
+	];
+	const qs: IDataObject = { PageSize: f.pageSize ?? 50 };
+	if (sids.length) qs.Sid = sids.join(',');
+	if (to.length) qs.To = to.join(',');
+	if (from.length) qs.From = from.join(',');
+	if (phoneNumbers.length) qs.PhoneNumber = phoneNumbers.join(',');
+	if (f.status) qs.Status = f.status;
+	if (f.direction) qs.Direction = f.direction;
+	if (f.oldestFirst === true) qs.SortBy = 'DateCreated:asc';
+	if (f.recordingUrlValidity !== undefined) qs.RecordingUrlValidity = f.recordingUrlValidity;
+	const created = range(f.dateCreatedFrom ? serviceDate(f.dateCreatedFrom) : undefined, f.dateCreatedTo ? serviceDate(f.dateCreatedTo) : undefined);
+	if (created) qs.DateCreated = created;
+	const duration = range(f.durationMin ? `${Number(f.durationMin)}s` : undefined, f.durationMax ? `${Number(f.durationMax)}s` : undefined);
+	if (duration) qs.Duration = duration;
+	const price = range(f.priceMin ? String(f.priceMin) : undefined, f.priceMax ? String(f.priceMax) : undefined);
+	if (price) qs.Price = price;
+	return fieldsError(context.getNode(), itemIndex, checks) ?? qs;
+}
+
+/** Follows `Metadata.NextPageUri` (its `After` cursor) until the limit or the last page. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const qs = query(this, itemIndex);
+		if (qs instanceof NodeOperationError) return qs;
+		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
+		const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
+		return { itemIndex, qs: qs as IDataObject, limit };
+	});
+	const outcomes = await sendEach(prepared, async ({ itemIndex, qs, limit }) => {
+		const calls: IDataObject[] = [];
+		let pageQuery: IDataObject = { ...qs };
+		if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(qs.PageSize), limit);
+		for (;;) {
+			const response = await exotelRequest.call(this, {
+				base: 'base',
+				method: 'GET',
+				path: '/v1/Accounts/{accountSid}/Calls.json',
+				qs: pageQuery,
+				itemIndex,
+			});
+			const body = response.body as IDataObject;
+			calls.push(...((body.Calls ?? []) as IDataObject[]));
+			const next = (body.Metadata as IDataObject | undefined)?.NextPageUri;
+			if (!next || calls.length >= limit) break;
+			// The next page is the same query with the cursor the service gives in NextPageUri.
+			pageQuery = Object.fromEntries(new URL(String(next), 'http://cursor.invalid').searchParams.entries());
+		}
+		return calls.slice(0, limit);
+	});
+	return outputOf(this, [...failures, ...outcomes]);
+}

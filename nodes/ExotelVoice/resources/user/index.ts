@@ -1,0 +1,112 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { returnAllOrLimit } from '../../../shared/descriptions';
+import { LIMITS } from '../../../shared/limits';
+import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
+import { exotelRequest, exotelRequestAllItems } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+
+const showGet = { resource: ['user'], operation: ['get'] };
+const showGetMany = { resource: ['user'], operation: ['getMany'] };
+
+/** Users come wrapped as `response: [{code, status, data: User}]`. */
+const usersOf = (body: unknown) =>
+	(((body ?? {}) as IDataObject).response as IDataObject[] | undefined ?? []).map((entry) => (entry.data ?? entry) as IDataObject);
+
+const fieldsOption: INodeProperties = {
+	displayName: 'Extra Fields',
+	name: 'fields',
+	type: 'multiOptions',
+	options: [
+		{ name: 'Active Call', value: 'active_call' },
+		{ name: 'Devices', value: 'devices' },
+		{ name: 'Last Login', value: 'last_login' },
+	],
+	default: [],
+	description: 'Fields the service adds to each user only when asked',
+};
+
+const get: ExotelOperation = {
+	description: [
+		{ displayName: 'User ID', name: 'userId', type: 'string', required: true, default: '', displayOptions: { show: showGet } },
+	],
+	async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+			const userId = String(this.getNodeParameter('userId', itemIndex, '')).trim();
+			return fieldsError(this.getNode(), itemIndex, [[userId, { label: 'User ID', required: true }]]) ?? { itemIndex, userId };
+		});
+		const outcomes = await sendEach(prepared, async ({ itemIndex, userId }) => {
+			const response = await exotelRequest.call(this, {
+				base: 'ccm',
+				method: 'GET',
+				path: `/v2/accounts/{accountSid}/users/${encodeURIComponent(userId)}`,
+				itemIndex,
+			});
+			return usersOf(response.body)[0] ?? {};
+		});
+		return outputOf(this, [...failures, ...outcomes]);
+	},
+};
+
+const getMany: ExotelOperation = {
+	description: [
+		...returnAllOrLimit(showGetMany, LIMITS.users.listLimit),
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			displayOptions: { show: showGetMany },
+			options: [
+				{ displayName: 'Device Number', name: 'contactUri', type: 'string', default: '', placeholder: '+919876543210', description: 'Only the user with a device on this number' },
+				{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+				{ ...fieldsOption },
+			],
+		},
+	],
+	async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
+			const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
+			const qs: IDataObject = {};
+			if (Array.isArray(filters.fields) && filters.fields.length) qs.fields = filters.fields.join(',');
+			if (filters.contactUri) qs['devices.contact_uri'] = String(filters.contactUri).trim();
+			if (filters.email) qs.email = String(filters.email).trim();
+			return (
+				fieldsError(this.getNode(), itemIndex, [
+					[filters.contactUri, { label: 'Device Number', format: 'e164' }],
+					[limit, { label: 'Limit', integer: true, min: 1 }],
+				]) ?? { itemIndex, qs, limit }
+			);
+		});
+		const outcomes = await sendEach(prepared, async ({ itemIndex, qs, limit }) =>
+			await exotelRequestAllItems.call(
+				this,
+				{ base: 'ccm', method: 'GET', path: '/v2/accounts/{accountSid}/users', qs, itemIndex },
+				{ pageSize: LIMITS.users.listLimit, limit, itemsOf: usersOf },
+			),
+		);
+		return outputOf(this, [...failures, ...outcomes]);
+	},
+};
+
+export const operations: Record<string, ExotelOperation> = { get, getMany };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['user'] } },
+		options: [
+			{ name: 'Get', value: 'get', action: 'Get a user', description: 'Get a user with their devices' },
+			{ name: 'Get Many', value: 'getMany', action: 'Get many users', description: 'List users, by device number or email' },
+		],
+		default: 'getMany',
+	},
+	...get.description,
+	...getMany.description,
+];

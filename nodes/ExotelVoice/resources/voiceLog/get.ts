@@ -1,0 +1,104 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+
+const show = { resource: ['voiceLog'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Call SID',
+		name: 'callSid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'c9f3a1d2e4b5a6c7d8e9f0a1b2c3d4e5',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Format',
+		name: 'format',
+		type: 'options',
+		options: [
+			{ name: 'MP3', value: 'mp3' },
+			{ name: 'WAV', value: 'wav' },
+		],
+		default: 'mp3',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Channel',
+		name: 'channel',
+		type: 'options',
+		options: [
+			{ name: 'Dual', value: 'dual', description: 'Agent and customer on separate tracks' },
+			{ name: 'Single', value: 'single', description: 'Both parties mixed in one track' },
+		],
+		default: 'single',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Download Recording',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to download the recording into a binary property (the URL expires at expires_at)',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		hint: 'The name of the output binary field to put the recording in',
+		displayOptions: { show: { ...show, download: [true] } },
+	},
+];
+
+const MIME: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav' };
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const callSid = String(this.getNodeParameter('callSid', itemIndex, '')).trim();
+		const format = String(this.getNodeParameter('format', itemIndex, 'mp3'));
+		const channel = String(this.getNodeParameter('channel', itemIndex, 'single'));
+		const download = this.getNodeParameter('download', itemIndex, false) === true;
+		const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+		return (
+			fieldsError(this.getNode(), itemIndex, [
+				[callSid, { label: 'Call SID', required: true }],
+				[format, { label: 'Format', oneOf: ['mp3', 'wav'] }],
+				[channel, { label: 'Channel', oneOf: ['single', 'dual'] }],
+			]) ?? { itemIndex, callSid, format, channel, download, binaryPropertyName }
+		);
+	});
+	const binaries = new Map<number, INodeExecutionData['binary']>();
+	const outcomes = await sendEach(prepared, async ({ itemIndex, callSid, format, channel, download, binaryPropertyName }) => {
+		const response = await exotelRequest.call(this, {
+			base: 'base',
+			method: 'GET',
+			path: `/v3/accounts/{accountSid}/calls/${encodeURIComponent(callSid)}/voice-logs`,
+			qs: { format, channel },
+			itemIndex,
+		});
+		const body = (response.body ?? {}) as IDataObject;
+		const voiceLog = ((body.response as IDataObject | undefined)?.voice_log ?? {}) as IDataObject;
+		if (download && voiceLog.recording_url) {
+			// The recording URL is pre-signed and time-limited: it carries its own authorisation.
+			const data = (await this.helpers.httpRequest({
+				method: 'GET',
+				url: String(voiceLog.recording_url),
+				encoding: 'arraybuffer',
+			})) as Buffer;
+			const fileFormat = String(voiceLog.format ?? format);
+			const binary = await this.helpers.prepareBinaryData(Buffer.from(data), `${callSid}.${fileFormat}`, MIME[fileFormat] ?? 'application/octet-stream');
+			binaries.set(itemIndex, { [binaryPropertyName]: binary });
+		}
+		return voiceLog;
+	});
+	return outputOf(this, [...failures, ...outcomes]).map((item) => {
+		const binary = binaries.get((item.pairedItem as { item: number }).item);
+		return binary && !item.json.error ? { ...item, binary } : item;
+	});
+}
