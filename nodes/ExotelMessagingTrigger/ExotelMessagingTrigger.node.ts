@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { answerNow, startWith } from '../shared/webhook';
 import { isValidSignature, SIGNATURE_HEADER } from '../shared/webhookSignature';
 import { eventItems, MESSAGING_EVENTS, STATUSES, type EventItem } from './events';
 import { checkExists, create, remove } from './registration';
@@ -99,12 +100,7 @@ export class ExotelMessagingTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();
-		const res = this.getResponseObject();
-		const answer = (status: number, body: IDataObject | string): IWebhookResponseData => {
-			if (typeof body === 'string') res.status(status).type('text/plain').send(body);
-			else res.status(status).json(body);
-			return { noWebhookResponse: true };
-		};
+		const answer = (status: number, body: IDataObject | string) => answerNow(this, status, body);
 
 		if (this.getWebhookName() === 'setup') {
 			// Common challenge pattern: hub.mode/hub.verify_token/hub.challenge, or verify_token/challenge.
@@ -140,8 +136,6 @@ export class ExotelMessagingTrigger implements INodeType {
 				(statuses.length === 0 || !STATUS_EVENTS.includes(entry.event) || statuses.includes(String(entry.status))),
 		);
 		// Acknowledge at once: the service retries anything that is not a 200 within 5 seconds.
-		res.status(200).json({ received: items.length, accepted: wanted.length });
-		if (wanted.length === 0) return { noWebhookResponse: true };
-		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray(wanted)] };
+		return startWith(this, items.length, wanted);
 	}
 }

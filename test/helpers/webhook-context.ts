@@ -36,7 +36,7 @@ function parseBody(raw: Buffer, contentType: string | undefined): unknown {
 	return {};
 }
 
-const node = { id: 'trigger', name: 'Trigger', type: 'n8n-nodes-exotel.exotelMessagingTrigger', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+const node = { id: 'trigger', name: 'Trigger', type: 'n8n-nodes-exotel.trigger', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 
 export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promise<WebhookAnswer> {
 	const raw = Buffer.isBuffer(call.rawBody) ? call.rawBody : Buffer.from(call.rawBody ?? '');

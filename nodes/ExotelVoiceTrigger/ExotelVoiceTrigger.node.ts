@@ -1,0 +1,79 @@
+import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { answerNow, startWith } from '../shared/webhook';
+import { voiceEventItem, VOICE_EVENTS } from './events';
+
+export class ExotelVoiceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Exotel Voice Trigger',
+		name: 'exotelVoiceTrigger',
+		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow on Exotel call and campaign status callbacks',
+		defaults: { name: 'Exotel Voice Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: [
+			{
+				displayName:
+					"Paste this trigger's URL into the Status Callback URL of Exotel Voice → Call → Connect to Flow. For campaigns, paste it into the callback fields with ?callback=campaignStatus, ?callback=campaignCallStatus or ?callback=campaignCallSchedule added, so each callback is named. The service does not sign voice callbacks: keep the URL private.",
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: [...VOICE_EVENTS],
+				default: ['callStatus', 'callStatusManagement', 'campaignCallSchedule', 'campaignCallStatus', 'campaignStatus'],
+				description: 'Which callbacks start the workflow',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'string',
+				default: '',
+				placeholder: 'completed, no-answer, busy',
+				description: 'Comma-separated statuses that start the workflow; empty means all',
+			},
+		],
+	};
+
+	// Voice callback URLs are given per call and per campaign, so there is nothing to register at
+	// the service on activation and nothing to remove on deactivation.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return this.getNodeWebhookUrl('default') !== undefined;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject();
+		const hint = typeof req.query.callback === 'string' ? req.query.callback : undefined;
+		const item = voiceEventItem(req.body, hint);
+		if (!item) return answerNow(this, 400, { error: 'the body is not a form or JSON object' });
+		const events = this.getNodeParameter('events', []) as string[];
+		const statuses = String(this.getNodeParameter('statuses', '') ?? '')
+			.split(',')
+			.map((status) => status.trim().toLowerCase())
+			.filter(Boolean);
+		const wanted: IDataObject[] =
+			events.includes(String(item.event)) && (statuses.length === 0 || statuses.includes(String(item.status ?? '').toLowerCase()))
+				? [item]
+				: [];
+		return startWith(this, 1, wanted);
+	}
+}
