@@ -76,6 +76,30 @@ export function outputOf(context: IExecuteFunctions, outcomes: ItemOutcome[]): I
 	});
 }
 
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (value && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+export type ParameterReader = (name: string, itemIndex: number, fallback?: unknown) => unknown;
+
+/**
+ * Reads node parameters per item, but reads a parameter that holds no expression only once:
+ * its value is the same for every item, and at 10,000 items the repeated reads cost more than
+ * the requests.
+ */
+export function parameterReader(context: IExecuteFunctions): ParameterReader {
+	const raw = context.getNode().parameters;
+	const constant = new Map<string, unknown>();
+	return (name, itemIndex, fallback) => {
+		if (constant.has(name)) return constant.get(name);
+		const value = context.getNodeParameter(name, itemIndex, fallback);
+		if (!holdsExpression(raw[name])) constant.set(name, value);
+		return value;
+	};
+}
+
 /** Requests in flight at once: enough to hide latency, well inside the ~200 requests a minute limit. */
 export const REQUESTS_IN_FLIGHT = 3;
 

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { envelopeOutcomes } from '../../../shared/envelope';
 import { ENCODING_TYPES, LIMITS, PRIORITIES, SMS_TYPES } from '../../../shared/limits';
-import { batchesOf, inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
+import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, type FieldCheck } from '../../../shared/validation';
 
@@ -234,7 +234,9 @@ interface PreparedRcs {
 
 /** Template messages, one per item, batched up to 100 a request so the service's 400 above 100 is never reached. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
+	const node = this.getNode();
+	const read = parameterReader(this);
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(node, read, itemIndex));
 	const batches = batchesOf(prepared, (message) => message.batchKey, LIMITS.rcs.messagesPerRequest);
 	const answered = await inParallel(
 		batches.map((batch) => () => sendChunk(this, batch)),
@@ -248,9 +250,8 @@ function text(value: unknown): string | undefined {
 	return trimmed ? trimmed : undefined;
 }
 
-function prepare(context: IExecuteFunctions, itemIndex: number): PreparedRcs | NodeOperationError {
-	const node = context.getNode();
-	const param = (name: string, fallback: unknown = '') => context.getNodeParameter(name, itemIndex, fallback);
+function prepare(node: INode, read: ParameterReader, itemIndex: number): PreparedRcs | NodeOperationError {
+	const param = (name: string, fallback: unknown = '') => read(name, itemIndex, fallback);
 	const botId = text(param('botId'));
 	const to = text(param('to'))?.replace(/[\s\-().]/g, '');
 	const templateName = text(param('templateName'));
@@ -288,7 +289,7 @@ function prepare(context: IExecuteFunctions, itemIndex: number): PreparedRcs | N
 	if (withFallback) {
 		const fallbackText = String(param('fallbackText'));
 		const fallbackOptions = param('fallbackOptions', {}) as IDataObject;
-		const content: IDataObject = { text: fallbackText, sms_type: param('fallbackSmsType') };
+		const content: IDataObject = { text: fallbackText, sms_type: String(param('fallbackSmsType')) };
 		for (const key of ['dlt_entity_id', 'dlt_template_id', 'encoding_type', 'priority']) {
 			if (text(fallbackOptions[key])) content[key] = text(fallbackOptions[key]);
 		}

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormValue } from '../../../shared/encoding';
 import { LIMITS, PRIORITIES, SMS_TYPES, ENCODING_TYPES } from '../../../shared/limits';
-import { batchesOf, inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
+import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
 import { readSmsRequestOptions, smsOutcome, smsRequestOptions, type SmsRequestOptions } from './shared';
@@ -77,7 +77,9 @@ interface PreparedMessage {
  * to the item it was made from.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
+	const node = this.getNode();
+	const param = parameterReader(this);
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(node, param, itemIndex));
 	const batches = batchesOf(prepared, (message) => message.batchKey, LIMITS.sms.messagesPerDynamicBulk);
 	const answered = await inParallel(
 		batches.map((batch) => () => sendChunk(this, batch)),
@@ -86,13 +88,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return outputOf(this, [...failures, ...answered.flat()]);
 }
 
-function prepare(context: IExecuteFunctions, itemIndex: number): PreparedMessage | NodeOperationError {
-	const from = String(context.getNodeParameter('from', itemIndex, '')).trim();
-	const to = normalizePhone(String(context.getNodeParameter('to', itemIndex, '')));
-	const body = String(context.getNodeParameter('body', itemIndex, ''));
-	const extra = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const request = readSmsRequestOptions(context, itemIndex);
-	const invalid = fieldsError(context.getNode(), itemIndex, [
+function prepare(node: INode, param: ParameterReader, itemIndex: number): PreparedMessage | NodeOperationError {
+	const from = String(param('from', itemIndex, '')).trim();
+	const to = normalizePhone(String(param('to', itemIndex, '')));
+	const body = String(param('body', itemIndex, ''));
+	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
+	const request = readSmsRequestOptions(param, itemIndex);
+	const invalid = fieldsError(node, itemIndex, [
 		[from, { label: 'From', required: true }],
 		[to, { label: 'To', required: true, format: 'phone' }],
 		[body, { label: 'Body', required: true, maxLength: LIMITS.sms.bodyLength }],
@@ -105,7 +107,7 @@ function prepare(context: IExecuteFunctions, itemIndex: number): PreparedMessage
 	if (invalid) return invalid;
 	if (extra.shortenUrlTracking === true && extra.shortenUrl !== true) {
 		// The service tracks clicks only on shortened links.
-		return new NodeOperationError(context.getNode(), `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
+		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 	}
 	const message: PreparedMessage['message'] = { To: to, Body: body, From: from };
 	if (extra.smsType) message.SmsType = String(extra.smsType);

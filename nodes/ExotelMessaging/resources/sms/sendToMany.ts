@@ -95,7 +95,10 @@ function prepare(context: IExecuteFunctions, itemIndex: number): StaticBulkReque
 	const recipients = recipientList(context.getNodeParameter('recipients', itemIndex, ''));
 	const body = String(context.getNodeParameter('body', itemIndex, ''));
 	const extra = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const request: SmsRequestOptions & { SmsType?: string; DltTemplateId?: string } = readSmsRequestOptions(context, itemIndex);
+	const request: SmsRequestOptions & { SmsType?: string; DltTemplateId?: string } = readSmsRequestOptions(
+		(name, index, fallback) => context.getNodeParameter(name, index, fallback),
+		itemIndex,
+	);
 	const invalid = fieldsError(node, itemIndex, [
 		[from, { label: 'From', required: true }],
 		[recipients, { label: 'To', required: true, format: 'phone' }],

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ItemOutcome } from '../../../shared/operation';
+import type { ItemOutcome, ParameterReader } from '../../../shared/operation';
 
 
 
@@ -120,9 +120,9 @@ export function smsRequestOptions(show: Show, operationFields: INodeProperties[]
 }
 
 /** Reads the request-level parameters of one item; unset ones stay out of the request. */
-export function readSmsRequestOptions(context: IExecuteFunctions, itemIndex: number): SmsRequestOptions {
-	const extra = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const statusCallback = String(context.getNodeParameter('statusCallback', itemIndex, '')).trim();
+export function readSmsRequestOptions(param: ParameterReader, itemIndex: number): SmsRequestOptions {
+	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
+	const statusCallback = String(param('statusCallback', itemIndex, '')).trim();
 	const options: SmsRequestOptions = {};
 	if (extra.customField) options.CustomField = String(extra.customField);
 	if (extra.dltEntityId) options.DltEntityId = String(extra.dltEntityId);

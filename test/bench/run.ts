@@ -1,0 +1,161 @@
+/**
+ * Runs every bench in turn: `npm run bench` (= build, then `ts-node --transpile-only test/bench/run.ts`).
+ *
+ *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--skip-baseline] [--skip-breakdown] [--only NAME]
+ *
+ *   --items N               items per run (env BENCH_ITEMS, default 10000)
+ *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
+ *   --baseline-latency MS   sandbox latency for the one-request-per-item baseline
+ *                           (env BENCH_BASELINE_LATENCY_MS, default: --latency)
+ *   --skip-baseline         no baseline run (for profiling the package node)
+ *   --skip-breakdown        no latency-0 CPU breakdown runs
+ *   --only NAME             run one bench (names: sms-bulk)
+ *
+ * Re-executes itself with --expose-gc when `global.gc` is missing, so that memory is measured
+ * from a collected heap. Prints a table per bench and a `BENCH_JSON {...}` line with every figure.
+ * Exit code 0 when the benches ran (a missed target is reported, not failed), 1 on an error or a
+ * broken pairing, 2 on bad arguments.
+ *
+ * Profiling: node --cpu-prof --cpu-prof-dir=/tmp/prof --expose-gc -r ts-node/register/transpile-only \
+ *   test/bench/run.ts --skip-baseline
+ */
+import { spawn } from 'node:child_process';
+
+import { BenchFailure, formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
+
+interface BenchOptions {
+	items: number;
+	latencyMs: number;
+	baselineLatencyMs: number;
+	skipBaseline: boolean;
+	skipBreakdown: boolean;
+	only?: string;
+}
+
+interface Bench {
+	name: string;
+	run(options: BenchOptions, log: (line: string) => void): Promise<{ text: string; json: unknown }>;
+}
+
+const BENCHES: Bench[] = [
+	{
+		name: 'sms-bulk',
+		async run(options, log) {
+			const report = await runSmsBulkBench({ ...options, log });
+			return { text: formatSmsBulkReport(report), json: report };
+		},
+	},
+];
+
+function argValue(args: string[], name: string): string | undefined {
+	const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+	if (i < 0) return undefined;
+	const arg = args[i];
+	return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
+}
+
+function numberOption(text: string | undefined, what: string, fallback: number, { integer = false, min = 0 } = {}): number {
+	if (text === undefined || text === '') return fallback;
+	const value = Number(text);
+	if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+		throw new Error(`${what} must be ${integer ? 'an integer' : 'a number'} >= ${min} (got '${text}')`);
+	}
+	return value;
+}
+
+export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptions {
+	const known = ['--items', '--latency', '--baseline-latency', '--skip-baseline', '--skip-breakdown', '--only'];
+	for (let i = 0; i < args.length; i++) {
+		const name = args[i].split('=')[0];
+		if (!known.includes(name)) throw new Error(`Unknown argument '${args[i]}' (known: ${known.join(', ')})`);
+		if (!args[i].includes('=') && !name.startsWith('--skip-')) i++;
+	}
+	const latencyMs = numberOption(argValue(args, '--latency') ?? env.BENCH_LATENCY_MS, 'latency', 20);
+	const only = argValue(args, '--only');
+	if (only !== undefined && !BENCHES.some((b) => b.name === only)) {
+		throw new Error(`Unknown bench '${only}' (known: ${BENCHES.map((b) => b.name).join(', ')})`);
+	}
+	return {
+		items: numberOption(argValue(args, '--items') ?? env.BENCH_ITEMS, 'items', 10_000, { integer: true, min: 1 }),
+		latencyMs,
+		baselineLatencyMs: numberOption(argValue(args, '--baseline-latency') ?? env.BENCH_BASELINE_LATENCY_MS, 'baseline latency', latencyMs),
+		skipBaseline: args.includes('--skip-baseline'),
+		skipBreakdown: args.includes('--skip-breakdown'),
+		only,
+	};
+}
+
+async function main(): Promise<number> {
+	let options: BenchOptions;
+	try {
+		options = parseOptions(process.argv.slice(2), process.env);
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n`);
+		return 2;
+	}
+	const log = (line: string) => process.stderr.write(`${line}\n`);
+	let failed = false;
+	for (const bench of BENCHES) {
+		if (options.only && bench.name !== options.only) continue;
+		try {
+			const { text, json } = await bench.run(options, log);
+			process.stdout.write(`${text}\n`);
+			process.stdout.write(`BENCH_JSON ${JSON.stringify(json)}\n`);
+		} catch (error) {
+			failed = true;
+			const kind = error instanceof BenchFailure ? 'BROKEN' : 'ERROR';
+			process.stderr.write(`${kind} in bench ${bench.name}: ${(error as Error)?.stack ?? String(error)}\n`);
+		}
+	}
+	return failed ? 1 : 0;
+}
+
+/** Runs this file again in a child node with --expose-gc (and ts-node), passing arguments and exit code through. */
+function reexecWithGc(): void {
+	const args = [
+		'--expose-gc',
+		...process.execArgv,
+		'-r',
+		require.resolve('ts-node/register/transpile-only'),
+		__filename,
+		...process.argv.slice(2),
+	];
+	const child = spawn(process.execPath, args, {
+		stdio: 'inherit',
+		env: { ...process.env, BENCH_REEXECUTED: '1', TS_NODE_TRANSPILE_ONLY: 'true' },
+	});
+	const forward = (signal: NodeJS.Signals) => () => {
+		if (child.exitCode === null) child.kill(signal);
+	};
+	process.on('SIGINT', forward('SIGINT'));
+	process.on('SIGTERM', forward('SIGTERM'));
+	child.on('error', (error) => {
+		process.stderr.write(`Could not re-execute with --expose-gc: ${error.message}\n`);
+		process.exit(1);
+	});
+	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+if (require.main === module) {
+	if (typeof (globalThis as { gc?: unknown }).gc !== 'function' && process.env.BENCH_REEXECUTED !== '1') {
+		reexecWithGc();
+	} else {
+		main().then(
+			(code) => {
+				process.exitCode = code;
+				// The sandbox child is stopped by now and nothing else should hold the process open;
+				// should n8n-core or the HTTP client leave something (keep-alive socket, timer), list
+				// it and exit anyway rather than hang.
+				setTimeout(() => {
+					const left = process.getActiveResourcesInfo().filter((r) => !['TTYWrap', 'PipeWrap', 'Timeout'].includes(r));
+					process.stderr.write(`Still open 2 s after the benches ended (forcing exit): ${left.join(', ') || 'unknown'}\n`);
+					process.exit(code);
+				}, 2000).unref();
+			},
+			(error: unknown) => {
+				process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+				process.exit(1);
+			},
+		);
+	}
+}

@@ -1,0 +1,189 @@
+/**
+ * The Exotel sandbox in a child process, driven through its control API, so that benches measure
+ * only this process's CPU (the node, n8n-core, the HTTP client) and not the simulated service's.
+ *
+ * Started as `node -r ts-node/register/transpile-only test/sandbox/cli.ts --port 0 --latency MS --json`
+ * (127.0.0.1 only); the first stdout line is `{origin, baseUrls, credentials}`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import type { HarnessCredential } from '../helpers/n8n-core-harness';
+import type { RecordedRequest } from '../sandbox/types';
+
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(PACKAGE_ROOT, 'test', 'sandbox', 'cli.ts');
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+export interface SandboxHealth {
+	ok: boolean;
+	origin: string;
+	requests: number;
+	messages: number;
+	pendingFaults: number;
+	latencyMs: number;
+}
+
+export interface RequestQuery {
+	base?: string;
+	method?: string;
+	pathIncludes?: string;
+}
+
+/** Every child started here, killed on exit whatever happens. */
+const children = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function installExitHook() {
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	process.once('exit', () => {
+		for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	});
+}
+
+export class SandboxProcess {
+	private constructor(
+		private readonly child: ChildProcess,
+		readonly origin: string,
+		private readonly credentialData: Record<string, ICredentialDataDecryptedObject>,
+		private stderr: () => string,
+	) {}
+
+	/** pid of the child, for the report. */
+	get pid(): number | undefined {
+		return this.child.pid;
+	}
+
+	static async start(options: { latencyMs?: number } = {}): Promise<SandboxProcess> {
+		installExitHook();
+		const args = ['-r', require.resolve('ts-node/register/transpile-only'), CLI, '--port', '0', '--json'];
+		if (options.latencyMs !== undefined) args.push('--latency', String(options.latencyMs));
+		const child = spawn(process.execPath, args, {
+			cwd: PACKAGE_ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+		});
+		children.add(child);
+		child.once('exit', () => children.delete(child));
+
+		let stderr = '';
+		child.stderr!.setEncoding('utf8');
+		child.stderr!.on('data', (chunk: string) => {
+			stderr = (stderr + chunk).slice(-4000);
+		});
+
+		const line = await new Promise<string>((resolve, reject) => {
+			let buffered = '';
+			const timer = setTimeout(() => fail(new Error(`The sandbox did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+			const onData = (chunk: string) => {
+				buffered += chunk;
+				const newline = buffered.indexOf('\n');
+				if (newline >= 0) {
+					cleanup();
+					resolve(buffered.slice(0, newline));
+				}
+			};
+			const onExit = (code: number | null, signal: string | null) =>
+				fail(new Error(`The sandbox exited before it started (code ${code}, signal ${signal}): ${stderr.trim()}`));
+			const onError = (error: Error) => fail(error);
+			function cleanup() {
+				clearTimeout(timer);
+				child.stdout!.off('data', onData);
+				child.off('exit', onExit);
+				child.off('error', onError);
+			}
+			function fail(error: Error) {
+				cleanup();
+				if (child.exitCode === null) child.kill('SIGKILL');
+				reject(error);
+			}
+			child.stdout!.setEncoding('utf8');
+			child.stdout!.on('data', onData);
+			child.once('exit', onExit);
+			child.once('error', onError);
+		});
+		// Keep draining stdout (it prints a line on stop) so the pipe never fills.
+		child.stdout!.resume();
+
+		const info = JSON.parse(line) as { origin: string; credentials: Record<string, ICredentialDataDecryptedObject> };
+		const sandbox = new SandboxProcess(child, info.origin, info.credentials, () => stderr);
+		const health = await sandbox.health();
+		if (!health.ok) throw new Error(`The sandbox at ${info.origin} is not healthy`);
+		return sandbox;
+	}
+
+	/** Credentials of every type pointing at this sandbox, as the harness takes them. */
+	credentials(): HarnessCredential[] {
+		return Object.entries(this.credentialData).map(([type, data]) => ({ type, data: { ...data } }));
+	}
+
+	async health(): Promise<SandboxHealth> {
+		return (await this.control('GET', '/health')) as SandboxHealth;
+	}
+
+	async requests(query: RequestQuery = {}): Promise<RecordedRequest[]> {
+		const search = new URLSearchParams(query as Record<string, string>).toString();
+		return (await this.control('GET', `/requests${search ? `?${search}` : ''}`)) as RecordedRequest[];
+	}
+
+	async reset(): Promise<void> {
+		await this.control('POST', '/reset');
+	}
+
+	async setLatency(ms: number): Promise<void> {
+		await this.control('POST', '/latency', { ms });
+	}
+
+	/** SIGTERM (the CLI closes its server and exits), SIGKILL if it has not exited within 5 s. */
+	async stop(): Promise<void> {
+		const child = this.child;
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		await new Promise<void>((resolve) => {
+			const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+			child.once('exit', () => {
+				clearTimeout(timer);
+				resolve();
+			});
+			child.kill('SIGTERM');
+		});
+		child.stdout?.destroy();
+		child.stderr?.destroy();
+	}
+
+	/** One control call on a fresh connection (no keep-alive socket left behind). */
+	private control(method: string, urlPath: string, body?: unknown): Promise<unknown> {
+		const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+		return new Promise((resolve, reject) => {
+			const req = http.request(
+				`${this.origin}/__sandbox${urlPath}`,
+				{
+					method,
+					agent: false,
+					headers: payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {},
+				},
+				(res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (chunk: Buffer) => chunks.push(chunk));
+					res.on('end', () => {
+						const text = Buffer.concat(chunks).toString('utf8');
+						if ((res.statusCode ?? 0) >= 400) {
+							reject(new Error(`Sandbox control ${method} ${urlPath} answered ${res.statusCode}: ${text.slice(0, 300)}`));
+							return;
+						}
+						try {
+							resolve(JSON.parse(text));
+						} catch (error) {
+							reject(error);
+						}
+					});
+					res.on('error', reject);
+				},
+			);
+			req.on('error', (error) => reject(new Error(`Sandbox control ${method} ${urlPath}: ${error.message}. ${this.stderr().trim()}`)));
+			req.end(payload);
+		});
+	}
+}

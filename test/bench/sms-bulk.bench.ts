@@ -1,0 +1,627 @@
+/**
+ * SMS bulk bench: Exotel Messaging → SMS → Send over N personalised items (dynamic bulk, 100
+ * messages a request, 3 requests in flight) against a one-request-per-item baseline written the
+ * way the SMS nodes that ship with n8n are (Twilio / Vonage: a loop over the items, one awaited
+ * HTTP request each), both through n8n-core's real WorkflowExecute and the package's shared
+ * transport `exotelRequest`, against the Exotel sandbox running in a child process with a fixed
+ * simulated latency.
+ *
+ * Measured per run in this process: requests made (the sandbox's request log, control API), wall
+ * time, CPU time per message (`process.cpuUsage()` around `runWorkflow`, divided by N; this
+ * includes n8n-core's engine, parameter and expression work and the HTTP client, not the
+ * sandbox), peak rss and peak heapUsed over the pre-run (post-GC) figure, output count and
+ * pairing (every output's `To` is the number of the input item it is paired to).
+ *
+ * A CPU breakdown runs the same workflows with the sandbox at 0 ms latency: the items node
+ * alone, a node with the package node's description that only reads the parameters the SMS send
+ * operation reads (n8n-core's parameter and expression cost), and the package node itself.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import * as os from 'node:os';
+import { performance } from 'node:perf_hooks';
+
+import { exotelRequest } from '../../nodes/shared/transport';
+import {
+	chain,
+	itemsNode,
+	packageNodeType,
+	packageNodeTypes,
+	runWorkflow,
+	type HarnessCredential,
+	type RunWorkflowOptions,
+} from '../helpers/n8n-core-harness';
+import { measure, mib, type Measurement } from './measure';
+import { SandboxProcess } from './sandbox-process';
+
+export const MESSAGES_PER_REQUEST = 100;
+
+export const TARGETS = {
+	/** Package node requests must equal ceil(N / 100). */
+	requestsPerMessage: 1 / MESSAGES_PER_REQUEST,
+	/** Package node at least this many times faster (wall) than one request per item. */
+	minSpeedup: 20,
+	/** Package node CPU per message in this process, µs. */
+	maxCpuPerMessageUs: 50,
+};
+
+export interface SmsBulkOptions {
+	items: number;
+	/** Sandbox latency for the package node run. */
+	latencyMs: number;
+	/** Sandbox latency for the baseline run (defaults to latencyMs). */
+	baselineLatencyMs: number;
+	skipBaseline: boolean;
+	skipBreakdown: boolean;
+	log: (line: string) => void;
+}
+
+export class BenchFailure extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// Items and workflows
+// ---------------------------------------------------------------------------------------------
+
+export interface Recipient {
+	phone: string;
+	name: string;
+	orderId: string;
+	[key: string]: string;
+}
+
+/** Distinct E.164 numbers +9198XXXXXXXX, a name and an order id per item. */
+export function recipients(count: number): Recipient[] {
+	return Array.from({ length: count }, (_, i) => ({
+		phone: `+9198${String(i).padStart(8, '0')}`,
+		name: `Customer ${i}`,
+		orderId: `ORD-${String(100000 + i)}`,
+	}));
+}
+
+const SEND_PARAMETERS = {
+	from: 'EXOTEL',
+	to: '={{ $json.phone }}',
+	body: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped',
+};
+
+const expectedBody = (r: Recipient) => `Hi ${r.name}, order ${r.orderId} has shipped`;
+
+function packageSmsNode(): INode {
+	return {
+		id: 'bench-exotel',
+		name: 'Exotel',
+		type: packageNodeType('exotelMessaging'),
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { resource: 'sms', operation: 'send', ...SEND_PARAMETERS } as INodeParameters,
+	};
+}
+
+/**
+ * The baseline: one request per item, awaited in turn, as n8n's Twilio and Vonage nodes do; same
+ * parameters read with getNodeParameter, same shared transport, the single-message endpoint.
+ */
+export class OnePerItemSms implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Bench: SMS One Request per Item',
+		name: 'benchOnePerItemSms',
+		group: ['output'],
+		version: 1,
+		description: 'Sends each item as its own request (bench baseline)',
+		defaults: { name: 'One per item' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'exotelApi', required: true }],
+		properties: [
+			{ displayName: 'From', name: 'from', type: 'string', default: '' },
+			{ displayName: 'To', name: 'to', type: 'string', default: '' },
+			{ displayName: 'Body', name: 'body', type: 'string', default: '' },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const out: INodeExecutionData[] = [];
+		for (let i = 0; i < items.length; i++) {
+			const from = this.getNodeParameter('from', i) as string;
+			const to = this.getNodeParameter('to', i) as string;
+			const body = this.getNodeParameter('body', i) as string;
+			const response = await exotelRequest.call(this, {
+				base: 'base',
+				method: 'POST',
+				path: '/v1/Accounts/{accountSid}/Sms/send',
+				form: { From: from, To: to, Body: body },
+				itemIndex: i,
+			});
+			// The service answers one SMSMessage (the sandbox: a list of one, as for static bulk).
+			const answer = Array.isArray(response.body) ? (response.body[0] as IDataObject) : (response.body as IDataObject);
+			out.push({ json: (answer?.SMSMessage ?? answer) as IDataObject, pairedItem: { item: i } });
+		}
+		return [out];
+	}
+}
+
+function onePerItemNode(): INode {
+	return {
+		id: 'bench-one-per-item',
+		name: 'One per item',
+		type: 'benchOnePerItemSms',
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { ...SEND_PARAMETERS },
+	};
+}
+
+/**
+ * For the CPU breakdown: the package node's description (so n8n-core's parameter resolution and
+ * schema validation see the same properties), an execute that only reads what the SMS send
+ * operation reads per item (from, to, body, additionalFields twice, statusCallback) and sends
+ * nothing.
+ */
+/** Wall time inside the parameters-only node (a synchronous loop, so close to its CPU time). */
+const parameterTimings = { plainReads: 0, expressionReads: 0, plainMs: 0, expressionMs: 0 };
+
+function parametersOnlyNodeType(): INodeType {
+	const packageType = packageNodeTypes().getByNameAndVersion(packageNodeType('exotelMessaging'), 1);
+	return {
+		description: { ...packageType.description, name: 'benchParametersOnly', displayName: 'Bench: Parameters Only' },
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const items = this.getInputData();
+			const out: INodeExecutionData[] = [];
+			// The plain values first (from, additionalFields twice, statusCallback), then the two
+			// expressions (to, body), timed apart.
+			const t0 = performance.now();
+			for (let i = 0; i < items.length; i++) {
+				String(this.getNodeParameter('from', i, ''));
+				this.getNodeParameter('additionalFields', i, {});
+				this.getNodeParameter('additionalFields', i, {});
+				this.getNodeParameter('statusCallback', i, '');
+			}
+			const t1 = performance.now();
+			for (let i = 0; i < items.length; i++) {
+				const to = String(this.getNodeParameter('to', i, ''));
+				String(this.getNodeParameter('body', i, ''));
+				out.push({ json: { To: to }, pairedItem: { item: i } });
+			}
+			const t2 = performance.now();
+			Object.assign(parameterTimings, {
+				plainReads: 4 * items.length,
+				expressionReads: 2 * items.length,
+				plainMs: t1 - t0,
+				expressionMs: t2 - t1,
+			});
+			return [out];
+		},
+	};
+}
+
+function parametersOnlyNode(): INode {
+	return { ...packageSmsNode(), id: 'bench-parameters-only', name: 'Parameters only', type: 'benchParametersOnly' };
+}
+
+type Shape = 'package' | 'baseline' | 'parametersOnly' | 'itemsOnly';
+
+function workflowOf(shape: Shape, inputs: Recipient[], credentials: HarnessCredential[]): { options: RunWorkflowOptions; node?: string } {
+	const items = itemsNode('Items', inputs);
+	const nodeTypes: INodeType[] = [];
+	let node: INode | undefined;
+	if (shape === 'package') node = packageSmsNode();
+	if (shape === 'baseline') {
+		node = onePerItemNode();
+		nodeTypes.push(new OnePerItemSms());
+	}
+	if (shape === 'parametersOnly') {
+		node = parametersOnlyNode();
+		nodeTypes.push(parametersOnlyNodeType());
+	}
+	return {
+		options: {
+			nodes: node ? [items, node] : [items],
+			connections: node ? chain('Items', node.name) : {},
+			credentials,
+			nodeTypes,
+		},
+		node: node?.name,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// One measured run
+// ---------------------------------------------------------------------------------------------
+
+export interface RunFigures {
+	label: string;
+	items: number;
+	sandboxLatencyMs: number;
+	requests: number;
+	requestPaths: Record<string, number>;
+	acceptedMessages: number;
+	wallMs: number;
+	/** n8n's own executionTime of the measured node (ms). */
+	nodeExecutionMs?: number;
+	cpuTotalMs: number;
+	cpuUserMs: number;
+	cpuSystemMs: number;
+	cpuPerMessageUs: number;
+	peakRssMiB: number;
+	peakRssDeltaMiB: number;
+	peakHeapDeltaMiB: number;
+	rssBeforeMiB: number;
+	heapBeforeMiB: number;
+	/** heapUsed samples (main thread) and rss samples (worker thread) */
+	memorySamples: number;
+	rssSamples: number;
+	outputs: number;
+	paired: boolean;
+	/** Breakdown runs are repeated and the lowest-CPU run kept: CPU per message of every repeat. */
+	cpuPerMessageUsRepeats?: number[];
+	/** Parameters-only runs: time inside the node per getNodeParameter (µs). */
+	plainParameterReadUs?: number;
+	expressionParameterReadUs?: number;
+}
+
+/** Every output is paired to a distinct input item and carries that item's number (and body). */
+function checkPairing(label: string, out: INodeExecutionData[], inputs: Recipient[], checkBody: boolean) {
+	if (out.length !== inputs.length) {
+		throw new BenchFailure(`${label}: ${out.length} outputs for ${inputs.length} inputs`);
+	}
+	const seen = new Uint8Array(inputs.length);
+	out.forEach((item, position) => {
+		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+		const index = typeof paired === 'number' ? paired : paired?.item;
+		if (typeof index !== 'number' || index < 0 || index >= inputs.length) {
+			throw new BenchFailure(`${label}: output ${position} has no usable pairedItem (${JSON.stringify(item.pairedItem)})`);
+		}
+		if (seen[index]) throw new BenchFailure(`${label}: input item ${index} is paired to two outputs`);
+		seen[index] = 1;
+		const input = inputs[index];
+		if (item.json.To !== input.phone) {
+			throw new BenchFailure(
+				`${label}: output ${position} (paired to item ${index}) has To ${JSON.stringify(item.json.To)}, the item's number is ${input.phone}`,
+			);
+		}
+		if (item.json.error !== undefined || item.json.Status === 'failed') {
+			throw new BenchFailure(`${label}: output ${position} failed: ${JSON.stringify(item.json).slice(0, 300)}`);
+		}
+		if (checkBody && item.json.Body !== expectedBody(input)) {
+			throw new BenchFailure(`${label}: output ${position} has Body ${JSON.stringify(item.json.Body)}, expected ${JSON.stringify(expectedBody(input))}`);
+		}
+	});
+}
+
+async function measuredRun(
+	label: string,
+	shape: Shape,
+	inputs: Recipient[],
+	sandbox: SandboxProcess,
+	credentials: HarnessCredential[],
+	latencyMs: number,
+): Promise<RunFigures> {
+	await sandbox.reset();
+	await sandbox.setLatency(latencyMs);
+	const { options, node } = workflowOf(shape, inputs, credentials);
+	let measurement: Measurement<Awaited<ReturnType<typeof runWorkflow>>> | undefined = await measure(() => runWorkflow(options));
+	const result = measurement.value;
+	if (result.error) throw new BenchFailure(`${label}: the workflow failed: ${result.error.message} ${result.error.description ?? ''}`);
+
+	let outputs = inputs.length;
+	let nodeExecutionMs: number | undefined;
+	if (node) {
+		const out = result.output(node);
+		outputs = out.length;
+		checkPairing(label, out, inputs, shape === 'package' || shape === 'baseline');
+		nodeExecutionMs = result.runData[node]?.[0]?.executionTime;
+	}
+
+	const log = await sandbox.requests();
+	const requestPaths: Record<string, number> = {};
+	for (const record of log) requestPaths[`${record.method} ${record.path}`] = (requestPaths[`${record.method} ${record.path}`] ?? 0) + 1;
+	const health = await sandbox.health();
+
+	const m = measurement;
+	const figures: RunFigures = {
+		label,
+		items: inputs.length,
+		sandboxLatencyMs: latencyMs,
+		requests: log.length,
+		requestPaths,
+		acceptedMessages: health.messages,
+		wallMs: round(m.wallMs, 1),
+		nodeExecutionMs,
+		cpuTotalMs: round(m.cpuTotalUs / 1000, 1),
+		cpuUserMs: round(m.cpuUserUs / 1000, 1),
+		cpuSystemMs: round(m.cpuSystemUs / 1000, 1),
+		cpuPerMessageUs: round(m.cpuTotalUs / inputs.length, 2),
+		peakRssMiB: round(mib(m.peakRssBytes), 1),
+		peakRssDeltaMiB: round(mib(m.peakRssDeltaBytes), 1),
+		peakHeapDeltaMiB: round(mib(m.peakHeapDeltaBytes), 1),
+		rssBeforeMiB: round(mib(m.rssBeforeBytes), 1),
+		heapBeforeMiB: round(mib(m.heapBeforeBytes), 1),
+		memorySamples: m.samples,
+		rssSamples: m.rssSamples,
+		outputs,
+		paired: node !== undefined,
+	};
+	if (shape === 'parametersOnly') {
+		figures.plainParameterReadUs = round((parameterTimings.plainMs * 1000) / parameterTimings.plainReads, 2);
+		figures.expressionParameterReadUs = round((parameterTimings.expressionMs * 1000) / parameterTimings.expressionReads, 2);
+	}
+	measurement = undefined; // the run's data goes before the next GC baseline
+	if ((shape === 'package' || shape === 'baseline') && figures.acceptedMessages !== inputs.length) {
+		throw new BenchFailure(`${label}: the sandbox accepted ${figures.acceptedMessages} messages for ${inputs.length} items`);
+	}
+	return figures;
+}
+
+function round(n: number, digits: number): number {
+	const f = 10 ** digits;
+	return Math.round(n * f) / f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bench
+// ---------------------------------------------------------------------------------------------
+
+export interface SmsBulkReport {
+	bench: 'sms-bulk';
+	config: {
+		items: number;
+		latencyMs: number;
+		baselineLatencyMs: number | null;
+		node: string;
+		cpus: number;
+		cpuModel: string;
+		/** os.loadavg() at the start and at the end: other work on the machine skews wall and CPU figures */
+		loadAverageStart: number[];
+		loadAverageEnd: number[];
+		gcExposed: boolean;
+		sandbox: string;
+		warmUpItems: number;
+		memorySampleIntervalMs: number;
+		memoryNote: string;
+		cpuNote: string;
+	};
+	package: RunFigures;
+	baseline: RunFigures | null;
+	breakdown: {
+		itemsOnly: RunFigures;
+		parametersOnly: RunFigures;
+		packageLatency0: RunFigures;
+		/** µs per message */
+		engineAndItemsNodeUs: number;
+		parameterReadingUs: number;
+		sendOperationAndHttpUs: number;
+		/** inside the parameters-only node: one getNodeParameter of a plain value / of an expression */
+		plainParameterReadUs: number;
+		expressionParameterReadUs: number;
+	} | null;
+	ratios: {
+		wallSpeedup: number | null;
+		/** baseline wall re-scaled to the package's latency when they differ (baseline + N × Δlatency) */
+		wallSpeedupEstimatedAtSameLatency: number | null;
+		requestsRatio: number | null;
+	};
+	targets: {
+		requests: { expected: number; actual: number; pass: boolean };
+		speedup: { min: number; actual: number | null; likeForLike: boolean; pass: boolean | null };
+		cpuPerMessage: { maxUs: number; actualUs: number; pass: boolean };
+	};
+	totalBenchMs: number;
+}
+
+const WARM_UP_ITEMS = 500;
+const BREAKDOWN_REPEATS = 3;
+
+export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkReport> {
+	const started = Date.now();
+	const { log } = options;
+	const N = options.items;
+	const inputs = recipients(N);
+	const gcExposed = typeof (globalThis as { gc?: unknown }).gc === 'function';
+	const loadAverageStart = os.loadavg().map((l) => round(l, 2));
+
+	log(`sms-bulk: starting the sandbox in a child process (latency ${options.latencyMs} ms)...`);
+	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs });
+	try {
+		const credentials = sandbox.credentials();
+
+		// Warm-up: loads the package from its sources, n8n-core's lazy modules, JIT; not measured.
+		log(`sms-bulk: warm-up (${WARM_UP_ITEMS} items each shape, latency 0)...`);
+		const warm = inputs.slice(0, Math.min(WARM_UP_ITEMS, N));
+		for (const shape of ['itemsOnly', 'parametersOnly', 'package', 'baseline'] as Shape[]) {
+			if (shape === 'baseline' && options.skipBaseline) continue;
+			await measuredRun(`warm-up ${shape}`, shape, warm, sandbox, credentials, 0);
+		}
+
+		log(`sms-bulk: package node, ${N} items, latency ${options.latencyMs} ms...`);
+		const pkg = await measuredRun('package node (bulk)', 'package', inputs, sandbox, credentials, options.latencyMs);
+
+		let breakdown: SmsBulkReport['breakdown'] = null;
+		if (!options.skipBreakdown) {
+			log(`sms-bulk: CPU breakdown runs at latency 0 (items only, parameters only, package node; ${BREAKDOWN_REPEATS} each)...`);
+			// Repeated, lowest CPU kept: short CPU-bound runs on a shared machine are noisy.
+			const best = async (label: string, shape: Shape) => {
+				const runs: RunFigures[] = [];
+				for (let i = 0; i < BREAKDOWN_REPEATS; i++) runs.push(await measuredRun(label, shape, inputs, sandbox, credentials, 0));
+				const kept = runs.reduce((a, b) => (b.cpuPerMessageUs < a.cpuPerMessageUs ? b : a));
+				return { ...kept, cpuPerMessageUsRepeats: runs.map((r) => r.cpuPerMessageUs) };
+			};
+			const itemsOnly = await best('items node only', 'itemsOnly');
+			const parametersOnly = await best('parameters only', 'parametersOnly');
+			const packageLatency0 = await best('package node, latency 0', 'package');
+			breakdown = {
+				itemsOnly,
+				parametersOnly,
+				packageLatency0,
+				engineAndItemsNodeUs: itemsOnly.cpuPerMessageUs,
+				parameterReadingUs: round(parametersOnly.cpuPerMessageUs - itemsOnly.cpuPerMessageUs, 2),
+				sendOperationAndHttpUs: round(packageLatency0.cpuPerMessageUs - parametersOnly.cpuPerMessageUs, 2),
+				plainParameterReadUs: parametersOnly.plainParameterReadUs ?? NaN,
+				expressionParameterReadUs: parametersOnly.expressionParameterReadUs ?? NaN,
+			};
+		}
+
+		let baseline: RunFigures | null = null;
+		if (!options.skipBaseline) {
+			const estimate = (N * (options.baselineLatencyMs + 1.5)) / 1000;
+			log(`sms-bulk: baseline, one request per item, ${N} items, latency ${options.baselineLatencyMs} ms (about ${Math.round(estimate)} s)...`);
+			baseline = await measuredRun('one request per item', 'baseline', inputs, sandbox, credentials, options.baselineLatencyMs);
+		}
+
+		const likeForLike = baseline !== null && options.baselineLatencyMs === options.latencyMs;
+		const wallSpeedup = baseline ? round(baseline.wallMs / pkg.wallMs, 2) : null;
+		const estimatedBaselineWall = baseline ? baseline.wallMs + N * (options.latencyMs - options.baselineLatencyMs) : null;
+		const expectedRequests = Math.ceil(N / MESSAGES_PER_REQUEST);
+		const report: SmsBulkReport = {
+			bench: 'sms-bulk',
+			config: {
+				items: N,
+				latencyMs: options.latencyMs,
+				baselineLatencyMs: options.skipBaseline ? null : options.baselineLatencyMs,
+				node: process.version,
+				cpus: os.cpus().length,
+				cpuModel: os.cpus()[0]?.model ?? 'unknown',
+				loadAverageStart,
+				loadAverageEnd: os.loadavg().map((l) => round(l, 2)),
+				gcExposed,
+				sandbox: `child process pid ${sandbox.pid} at ${sandbox.origin}`,
+				warmUpItems: warm.length,
+				memorySampleIntervalMs: 10,
+				memoryNote:
+					'rss sampled from a worker thread (also during synchronous stretches), heapUsed from the main thread between event-loop turns and at the end; deltas from the figures after a full GC before the run',
+				cpuNote:
+					"CPU is this process's process.cpuUsage() (user+system) around runWorkflow: n8n-core's engine, parameter and expression evaluation, the node, the HTTP client; not the sandbox (child process)",
+			},
+			package: pkg,
+			baseline,
+			breakdown,
+			ratios: {
+				wallSpeedup,
+				wallSpeedupEstimatedAtSameLatency:
+					estimatedBaselineWall !== null && !likeForLike ? round(estimatedBaselineWall / pkg.wallMs, 2) : wallSpeedup,
+				requestsRatio: baseline ? round(baseline.requests / pkg.requests, 2) : null,
+			},
+			targets: {
+				requests: { expected: expectedRequests, actual: pkg.requests, pass: pkg.requests === expectedRequests },
+				speedup: {
+					min: TARGETS.minSpeedup,
+					actual: wallSpeedup,
+					likeForLike,
+					pass: wallSpeedup === null ? null : wallSpeedup >= TARGETS.minSpeedup,
+				},
+				cpuPerMessage: {
+					maxUs: TARGETS.maxCpuPerMessageUs,
+					actualUs: pkg.cpuPerMessageUs,
+					pass: pkg.cpuPerMessageUs < TARGETS.maxCpuPerMessageUs,
+				},
+			},
+			totalBenchMs: 0,
+		};
+		report.totalBenchMs = Date.now() - started;
+		return report;
+	} finally {
+		await sandbox.stop();
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------------------------
+
+function table(rows: string[][]): string {
+	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+	const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+	const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+	return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
+}
+
+const n = (value: number | undefined | null, digits = 1) =>
+	value === undefined || value === null ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const int = (value: number | undefined | null) => (value === undefined || value === null ? 'n/a' : value.toLocaleString('en-US'));
+const verdict = (pass: boolean | null) => (pass === null ? 'SKIPPED' : pass ? 'PASS' : 'FAIL');
+
+export function formatSmsBulkReport(r: SmsBulkReport): string {
+	const runs = [r.package, ...(r.baseline ? [r.baseline] : [])];
+	const rowsOf = (list: RunFigures[]) => [
+		['', ...list.map((f) => f.label)],
+		['items', ...list.map((f) => int(f.items))],
+		['sandbox latency (ms)', ...list.map((f) => int(f.sandboxLatencyMs))],
+		['requests made (sandbox log)', ...list.map((f) => int(f.requests))],
+		['messages accepted (sandbox)', ...list.map((f) => int(f.acceptedMessages))],
+		['wall time (ms)', ...list.map((f) => n(f.wallMs))],
+		['  node executionTime (n8n, ms)', ...list.map((f) => int(f.nodeExecutionMs))],
+		['CPU this process (ms, user+sys)', ...list.map((f) => `${n(f.cpuTotalMs)} (${n(f.cpuUserMs)}+${n(f.cpuSystemMs)})`)],
+		['CPU per message (µs)', ...list.map((f) => n(f.cpuPerMessageUs, 2))],
+		['peak rss (MiB)', ...list.map((f) => n(f.peakRssMiB))],
+		['peak rss delta (MiB)', ...list.map((f) => n(f.peakRssDeltaMiB))],
+		['peak heapUsed delta (MiB)', ...list.map((f) => n(f.peakHeapDeltaMiB))],
+		['outputs', ...list.map((f) => int(f.outputs))],
+		['every output To = its input number', ...list.map((f) => (f.paired ? 'yes' : 'n/a'))],
+	];
+	const out: string[] = [];
+	const c = r.config;
+	out.push('');
+	out.push(`=== SMS bulk bench: Exotel Messaging → SMS → Send vs one request per item ===`);
+	out.push(
+		`items ${int(c.items)}, sandbox latency ${c.latencyMs} ms (baseline ${c.baselineLatencyMs === null ? "skipped" : `${c.baselineLatencyMs} ms`}), ` +
+			`node ${c.node}, ${c.cpus} CPU (${c.cpuModel}), gc ${c.gcExposed ? 'exposed (GC before each run)' : 'NOT exposed'}`,
+	);
+	out.push(`load average ${c.loadAverageStart.join(' ')} at the start, ${c.loadAverageEnd.join(' ')} at the end`);
+	out.push(`sandbox: ${c.sandbox}; warm-up ${c.warmUpItems} items per shape before measuring`);
+	out.push(`memory: every ${c.memorySampleIntervalMs} ms, ${c.memoryNote}.`);
+	out.push(`CPU: ${c.cpuNote}.`);
+	out.push('');
+	out.push(table(rowsOf(runs)));
+	for (const f of runs) out.push(`requests of "${f.label}": ${Object.entries(f.requestPaths).map(([p, k]) => `${k} × ${p}`).join(', ')}`);
+
+	if (r.breakdown) {
+		const b = r.breakdown;
+		out.push('');
+		const repeats = (f: RunFigures) => (f.cpuPerMessageUsRepeats ?? []).map((v) => n(v, 1)).join(' / ');
+		out.push(`CPU per message, breakdown (sandbox latency 0, same items; each run ${BREAKDOWN_REPEATS}×, lowest CPU kept):`);
+		out.push(
+			table([
+				['run', 'CPU/msg (µs)', 'wall (ms)', 'repeats (µs)'],
+				['items node only (engine + test.items)', n(b.itemsOnly.cpuPerMessageUs, 2), n(b.itemsOnly.wallMs), repeats(b.itemsOnly)],
+				['+ reading the send parameters (n8n-core getNodeParameter/expressions)', n(b.parametersOnly.cpuPerMessageUs, 2), n(b.parametersOnly.wallMs), repeats(b.parametersOnly)],
+				['+ the package node itself (send operation + HTTP)', n(b.packageLatency0.cpuPerMessageUs, 2), n(b.packageLatency0.wallMs), repeats(b.packageLatency0)],
+			]),
+		);
+		out.push(
+			`  => engine + items node ${n(b.engineAndItemsNodeUs, 2)} µs, parameter reading ${n(b.parameterReadingUs, 2)} µs, ` +
+				`send operation + HTTP ${n(b.sendOperationAndHttpUs, 2)} µs per message`,
+		);
+		out.push(
+			`  => one getNodeParameter: ${n(b.expressionParameterReadUs, 2)} µs for an expression (to, body), ` +
+				`${n(b.plainParameterReadUs, 2)} µs for a plain value (from, additionalFields, statusCallback)`,
+		);
+	}
+
+	out.push('');
+	const sameLatency = r.targets.speedup.likeForLike;
+	out.push(
+		`wall-time speedup: ${r.ratios.wallSpeedup === null ? 'n/a (baseline skipped)' : `${n(r.ratios.wallSpeedup, 2)}×`}` +
+			(r.baseline && !sameLatency
+				? ` (NOT like for like: baseline at ${c.baselineLatencyMs} ms, package at ${c.latencyMs} ms; estimated at the same latency ${n(r.ratios.wallSpeedupEstimatedAtSameLatency, 2)}×)`
+				: ''),
+	);
+	out.push(`requests ratio (baseline / package): ${r.ratios.requestsRatio === null ? 'n/a' : `${n(r.ratios.requestsRatio, 2)}×`}`);
+	out.push('');
+	const t = r.targets;
+	out.push(`${verdict(t.requests.pass)}  requests == ceil(N/100): ${t.requests.actual} made, ${t.requests.expected} expected`);
+	out.push(
+		`${verdict(t.speedup.pass)}  at least ${t.speedup.min}× faster than one request per item: ${t.speedup.actual === null ? 'baseline skipped' : `${n(t.speedup.actual, 2)}×`}` +
+			(t.speedup.actual !== null && !sameLatency ? ' (different latencies, see above)' : ''),
+	);
+	out.push(`${verdict(t.cpuPerMessage.pass)}  under ${t.cpuPerMessage.maxUs} µs node CPU per message: ${n(t.cpuPerMessage.actualUs, 2)} µs (includes n8n-core parameter/expression work)`);
+	out.push(`bench time ${n(r.totalBenchMs / 1000, 1)} s`);
+	return out.join('\n');
+}
