@@ -73,7 +73,12 @@ async function main(): Promise<void> {
 			lines.push(`  ${type}:`);
 			for (const [field, value] of Object.entries(data)) lines.push(`    ${field.padEnd(22)} ${JSON.stringify(value)}`);
 		}
-		lines.push('', `Control API: ${origin}/__sandbox/health, /__sandbox/requests, /__sandbox/faults, /__sandbox/reset`, 'Ctrl+C stops it.');
+		lines.push(
+			'',
+			`Control API: ${origin}/__sandbox/health, /__sandbox/requests, /__sandbox/faults, /__sandbox/reset`,
+			`Callbacks (loopback URLs only): ${origin}/__sandbox/callbacks, /__sandbox/chatapp-incoming, /__sandbox/rcs-incoming`,
+			'Ctrl+C stops it.',
+		);
 		process.stdout.write(`${lines.join('\n')}\n`);
 	}
 

@@ -15,7 +15,21 @@
  *   GET    /__sandbox/chatapp-messages    accepted chat-app messages
  *   GET    /__sandbox/chatapp-webhook     {webhook: <configuration or null>}
  *   POST   /__sandbox/latency             JSON {ms}
+ *   GET    /__sandbox/callbacks           callback attempts; query kind, url, outcome, messageSid
+ *   DELETE /__sandbox/callbacks           clears the callback log and failing marks
+ *   GET    /__sandbox/failing-webhooks    URLs marked failing (4 retries failed)
+ *   GET    /__sandbox/callbacks/status    {callbacks, pendingCallbacks, failingWebhooks} (counts)
+ *   POST   /__sandbox/chatapp-incoming    JSON, see callbacks.ts postChatAppIncoming  → {ok, callback}
+ *   POST   /__sandbox/chatapp-callback    JSON, see postChatAppCallback               → {ok, callback}
+ *   POST   /__sandbox/rcs-incoming        JSON, see postRcsIncoming                   → {ok, callback}
+ *   POST   /__sandbox/sms-callback        JSON, see postSmsCallback                   → {ok, callback}
+ *   POST   /__sandbox/click-callback      JSON, see postClickCallback                 → {ok, callback}
+ *   POST   /__sandbox/callback            JSON, see postCallback (any payload)        → {ok, callback}
+ * The POST callback endpoints answer once the first attempt has finished (`callback` is that
+ * attempt: status, outcome, body...), 400 {ok: false, error} for a bad body.
  */
+import { CallbackInputError } from './callbacks';
+import type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome } from './callbacks';
 import { parseFaultRequest } from './faults';
 import { SANDBOX_BASE_PREFIX } from './fixtures';
 import type { ExotelSandbox, RequestFilter } from './server';
@@ -44,14 +58,42 @@ function parseJson(body: Buffer): { value?: unknown; error?: string } {
 	}
 }
 
-export function handleControl(
+const CALLBACK_POSTS: Record<string, (sandbox: ExotelSandbox, input: Record<string, unknown>) => Promise<CallbackAttempt>> = {
+	'POST /chatapp-incoming': (sandbox, input) => sandbox.postChatAppIncoming(input),
+	'POST /chatapp-callback': (sandbox, input) => sandbox.postChatAppCallback(input),
+	'POST /rcs-incoming': (sandbox, input) => sandbox.postRcsIncoming(input),
+	'POST /sms-callback': (sandbox, input) => sandbox.postSmsCallback(input),
+	'POST /click-callback': (sandbox, input) => sandbox.postClickCallback(input),
+	'POST /callback': (sandbox, input) => sandbox.postCallback(input),
+};
+
+async function postCallback(
+	sandbox: ExotelSandbox,
+	post: (sandbox: ExotelSandbox, input: Record<string, unknown>) => Promise<CallbackAttempt>,
+	body: Buffer,
+): Promise<ControlReply> {
+	const parsed = parseJson(body);
+	if (parsed.error) return bad(400, parsed.error);
+	const input = parsed.value ?? {};
+	if (typeof input !== 'object' || input === null || Array.isArray(input)) return bad(400, 'body must be a JSON object');
+	try {
+		return ok({ callback: await post(sandbox, input as Record<string, unknown>) });
+	} catch (error) {
+		if (error instanceof CallbackInputError) return bad(400, error.message);
+		throw error;
+	}
+}
+
+export async function handleControl(
 	sandbox: ExotelSandbox,
 	method: string,
 	path: string,
 	query: URLSearchParams,
 	body: Buffer,
-): ControlReply {
+): Promise<ControlReply> {
 	const route = `${method.toUpperCase()} ${path.replace(/\/+$/, '') || '/'}`;
+	const post = CALLBACK_POSTS[route];
+	if (post) return postCallback(sandbox, post, body);
 	switch (route) {
 		case 'GET /health':
 			return ok({
@@ -117,6 +159,29 @@ export function handleControl(
 			sandbox.setLatency(ms);
 			return ok({ latencyMs: ms });
 		}
+		case 'GET /callbacks': {
+			const filter: CallbackFilter = {};
+			const kind = query.get('kind');
+			if (kind !== null) filter.kind = kind as CallbackKind;
+			const url = query.get('url');
+			if (url !== null) filter.url = url;
+			const outcome = query.get('outcome');
+			if (outcome !== null) filter.outcome = outcome as CallbackOutcome;
+			const messageSid = query.get('messageSid');
+			if (messageSid !== null) filter.messageSid = messageSid;
+			return { status: 200, json: sandbox.callbacks(filter) };
+		}
+		case 'GET /callbacks/status':
+			return ok({
+				callbacks: sandbox.callbacks().length,
+				pendingCallbacks: sandbox.pendingCallbacks,
+				failingWebhooks: sandbox.failingWebhooks().length,
+			});
+		case 'DELETE /callbacks':
+			sandbox.clearCallbacks();
+			return ok();
+		case 'GET /failing-webhooks':
+			return { status: 200, json: sandbox.failingWebhooks() };
 		default:
 			return bad(404, `Unknown control endpoint: ${route}`);
 	}

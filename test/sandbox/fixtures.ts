@@ -108,3 +108,46 @@ export function isApprovedRcsTemplate(name: string): boolean {
  * its entry fails with 30012 INVALID_RECIPIENT.
  */
 export const SANDBOX_CHATAPP_UNREACHABLE: readonly string[] = ['+919800000000', '+14155550100'];
+
+/**
+ * Recipients whose delivery reports tell a failure (callbacks.ts). Matched on the last four digits
+ * of the number as accepted (whitespace removed):
+ * - SMS ending in `0099`: Status `failed_dnd`, 23005 FAILED_DND; ending in `0098`: Status `failed`,
+ *   24105 FAILED_HANDSET_ERROR. Any other number: Status `sent`, 20005 DELIVERED_TO_HANDSET.
+ * - RCS ending in `0077`: not RCS capable: 40004 EX_SYSTEM_ERROR, with the SMS fallback's report in
+ *   the same body when the message has a fallback; ending in `0076`: not RCS capable and the fallback
+ *   cannot be triggered (the `sms` entry has `channel_sid` and `sms_units` null, 24010 FAILED_SYSTEM_ERROR).
+ * - Chat app ending in `0088`: 30001 EX_MESSAGE_SENT, then 30004 EX_SYSTEM_ERROR (no 30002/30003).
+ */
+export const SANDBOX_CALLBACK_RULES = {
+	smsDndSuffix: '0099',
+	smsFailedSuffix: '0098',
+	rcsNotCapableSuffix: '0077',
+	rcsFallbackFailsSuffix: '0076',
+	chatAppFailsSuffix: '0088',
+} as const;
+
+/** Default numbers of sandbox-made incoming messages (`from` the end user, `to` the business). */
+export const SANDBOX_CHATAPP_CUSTOMER = '+919812345678';
+export const SANDBOX_CHATAPP_BUSINESS_NUMBER = '+918047090000';
+export const SANDBOX_RCS_BOT_ID = 'exotel_sandbox_bot';
+
+export type SandboxSmsOutcome = 'sent' | 'failed_dnd' | 'failed';
+
+export function smsOutcomeFor(to: string): SandboxSmsOutcome {
+	const n = to.replace(/\s+/g, '');
+	if (n.endsWith(SANDBOX_CALLBACK_RULES.smsDndSuffix)) return 'failed_dnd';
+	if (n.endsWith(SANDBOX_CALLBACK_RULES.smsFailedSuffix)) return 'failed';
+	return 'sent';
+}
+
+/** 'capable', 'not-capable' (fallback triggered when given) or 'fallback-fails'. */
+export function rcsReachabilityOf(to: string): 'capable' | 'not-capable' | 'fallback-fails' {
+	if (to.endsWith(SANDBOX_CALLBACK_RULES.rcsNotCapableSuffix)) return 'not-capable';
+	if (to.endsWith(SANDBOX_CALLBACK_RULES.rcsFallbackFailsSuffix)) return 'fallback-fails';
+	return 'capable';
+}
+
+export function chatAppDeliveryFails(to: string): boolean {
+	return to.endsWith(SANDBOX_CALLBACK_RULES.chatAppFailsSuffix);
+}

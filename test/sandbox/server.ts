@@ -9,9 +9,11 @@ import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
 
 import { BASE_DEFAULT_POLICY, evaluateAuth } from './auth';
+import { CallbackDispatcher } from './callbacks';
+import type { CallbackAttempt, CallbackFilter, FailingWebhook } from './callbacks';
 import { handleControl } from './control';
 import { describeFault, FaultQueue } from './faults';
-import { SANDBOX_BASE_PREFIX } from './fixtures';
+import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
 import { allRoutes } from './handlers';
 import {
 	apiError,
@@ -45,6 +47,7 @@ import type {
 } from './types';
 
 export type { Fault, FaultMatch, RecordedRequest, SandboxBase, SandboxOptions } from './types';
+export type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook } from './callbacks';
 export type {
 	Allocation,
 	ChatAppWebhookConfig,
@@ -134,11 +137,20 @@ export class ExotelSandbox {
 
 	private readonly timeScale: number;
 
+	private readonly dispatcher: CallbackDispatcher;
+
 	constructor(options: SandboxOptions = {}) {
 		this.port = options.port ?? 0;
 		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
 		this.timeScale = Math.max(0, options.timeScale ?? 1);
 		this.router.addAll(allRoutes);
+		this.dispatcher = new CallbackDispatcher({
+			state: this.state,
+			timeScale: this.timeScale,
+			signingSecret: SANDBOX_ACCOUNT.webhookSigningSecret,
+			accountSid: SANDBOX_ACCOUNT.accountSid,
+			ackTimeoutMs: options.callbackTimeoutMs,
+		});
 	}
 
 	/** e.g. 'http://127.0.0.1:43123'; throws before start(). */
@@ -193,6 +205,7 @@ export class ExotelSandbox {
 		this.server = undefined;
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
+		this.dispatcher.cancelAll();
 		await new Promise<void>((resolve) => {
 			server.close(() => resolve());
 			for (const socket of this.sockets) socket.destroy();
@@ -223,8 +236,9 @@ export class ExotelSandbox {
 		return this.state.expireSessions();
 	}
 
-	/** Clears state, the request log and pending faults (latency stays as set). */
+	/** Clears state, the request log, pending faults, the callback log and pending callbacks (latency stays as set). */
 	reset(): void {
+		this.dispatcher.reset();
 		this.state.reset();
 		this.log = [];
 		this.nextId = 1;
@@ -270,6 +284,63 @@ export class ExotelSandbox {
 		return n;
 	}
 
+	// ------------------------------------------------ callbacks (callbacks.ts)
+
+	/** Every callback attempt since the last reset, in the order they finished. */
+	callbacks(filter?: CallbackFilter): CallbackAttempt[] {
+		return this.dispatcher.attempts(filter);
+	}
+
+	/** Clears the callback log and the failing marks (pending deliveries go on). */
+	clearCallbacks(): void {
+		this.dispatcher.clearLog();
+	}
+
+	/** URLs whose callback failed its first try and all 4 retries. */
+	failingWebhooks(): FailingWebhook[] {
+		return this.dispatcher.failingWebhooks();
+	}
+
+	/** Scheduled reports, retries and timeouts plus requests in flight (0 when idle). */
+	get pendingCallbacks(): number {
+		return this.dispatcher.pending;
+	}
+
+	/** Resolves with the callback log once `predicate(log)` holds; rejects after `timeoutMs` (polls every 5 ms). */
+	waitForCallbacks(predicate: (log: CallbackAttempt[]) => boolean, timeoutMs = 5000): Promise<CallbackAttempt[]> {
+		return this.dispatcher.waitFor(predicate, timeoutMs);
+	}
+
+	/** Posts a signed chat-app incoming message (see callbacks.ts); resolves with the first attempt. */
+	postChatAppIncoming(input: Record<string, unknown>): Promise<CallbackAttempt> {
+		return this.dispatcher.postChatAppIncoming(input);
+	}
+
+	/** Posts a signed chat-app status callback; resolves with the first attempt. */
+	postChatAppCallback(input: Record<string, unknown>): Promise<CallbackAttempt> {
+		return this.dispatcher.postChatAppCallback(input);
+	}
+
+	/** Posts an RCS incoming message; resolves with the first attempt. */
+	postRcsIncoming(input: Record<string, unknown>): Promise<CallbackAttempt> {
+		return this.dispatcher.postRcsIncoming(input);
+	}
+
+	/** Posts an SMS StatusCallback; resolves with the first attempt. */
+	postSmsCallback(input: Record<string, unknown>): Promise<CallbackAttempt> {
+		return this.dispatcher.postSmsCallback(input);
+	}
+
+	/** Posts a click-tracking callback; resolves with the first attempt. */
+	postClickCallback(input: Record<string, unknown>): Promise<CallbackAttempt> {
+		return this.dispatcher.postClickCallback(input);
+	}
+
+	/** Posts any payload to a (loopback) URL, kind 'custom' by default; resolves with the first attempt. */
+	postCallback(input: Record<string, unknown>): Promise<CallbackAttempt> {
+		return this.dispatcher.postCallback(input);
+	}
+
 	/** Adds a route (checked after the built-in ones). */
 	addRoute(route: RouteDefinition): void {
 		this.router.add(route);
@@ -289,7 +360,7 @@ export class ExotelSandbox {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const { body, tooLarge } = await readBody(req);
 		if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
-			const reply = handleControl(this, req.method ?? 'GET', url.pathname.slice(CONTROL_PREFIX.length) || '/', url.searchParams, body);
+			const reply = await handleControl(this, req.method ?? 'GET', url.pathname.slice(CONTROL_PREFIX.length) || '/', url.searchParams, body);
 			res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' });
 			res.end(JSON.stringify(reply.json));
 			return;
@@ -365,6 +436,7 @@ export class ExotelSandbox {
 				errorStyle,
 				origin: this.originValue ?? '',
 				timeScale: this.timeScale,
+				callbacks: this.dispatcher,
 				setAuth: (outcome: AuthOutcome) => {
 					record.auth = outcome;
 				},

@@ -3,7 +3,7 @@
  * The public ones (RecordedRequest, Fault, FaultMatch, SandboxOptions) are re-exported by server.ts.
  */
 import type { SandboxBase } from './fixtures';
-import type { SandboxState } from './state';
+import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './state';
 
 export type { SandboxBase };
 
@@ -62,9 +62,25 @@ export interface SandboxOptions {
 	latencyMs?: number;
 	/**
 	 * Real milliseconds per simulated millisecond for work the service does over time
-	 * (contact-upload processing today, callback schedules later). Default 1; 0 = instantly.
+	 * (contact-upload processing, callback delays, acknowledgement timeouts and retries).
+	 * Default 1; 0 = instantly.
 	 */
 	timeScale?: number;
+	/**
+	 * Real ms a callback receiver has to answer before the attempt counts as failed.
+	 * Default: 5000 × timeScale, never below 500 (any value given here is used as is).
+	 */
+	callbackTimeoutMs?: number;
+}
+
+/** What the send handlers tell the callback dispatcher (callbacks.ts) after accepting messages. */
+export interface CallbackHooks {
+	/** Accepted SMS (those without StatusCallback are ignored). */
+	smsAccepted(messages: readonly StoredSmsMessage[]): void;
+	/** Accepted RCS messages (those without an effective status_callback are ignored). */
+	rcsAccepted(messages: readonly StoredRcsMessage[]): void;
+	/** An accepted chat-app message (reports go to its status_callback, else the configured one). */
+	chatAppAccepted(message: StoredChatAppMessage): void;
 }
 
 /** Which error body family a path answers with. */
@@ -101,6 +117,8 @@ export interface RequestContext {
 	readonly errorStyle: ErrorStyle;
 	readonly origin: string;
 	readonly timeScale: number;
+	/** Schedules delivery reports; absent when a handler is run outside a sandbox. */
+	readonly callbacks?: CallbackHooks;
 	/** Replace the recorded auth outcome (for routes that authenticate in the body). */
 	setAuth(outcome: AuthOutcome): void;
 }

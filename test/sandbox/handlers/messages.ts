@@ -381,6 +381,7 @@ const sendRcs = (ctx: RequestContext, body: Obj): Reply => {
 	const plans = messages.map((m, i) => readRcsMessage(m, i, inherited));
 
 	const acceptedAt = isoTimestamp();
+	const accepted: StoredRcsMessage[] = [];
 	const outcomes: EntryOutcome[] = plans.map((plan) => {
 		if (!MESSAGING_E164.test(plan.to)) {
 			return {
@@ -411,8 +412,10 @@ const sendRcs = (ctx: RequestContext, body: Obj): Reply => {
 		if (plan.customData !== undefined) stored.customData = plan.customData;
 		if (plan.statusCallback !== undefined) stored.statusCallback = plan.statusCallback;
 		ctx.state.rcsMessages.set(sid, stored);
+		if (stored.statusCallback) accepted.push(stored);
 		return { sid };
 	});
+	if (accepted.length) ctx.callbacks?.rcsAccepted(accepted);
 	return sendEnvelope(ctx, 'rcs', outcomes);
 };
 
@@ -596,6 +599,7 @@ const sendChatApp = (ctx: RequestContext, body: Obj): Reply => {
 	if (statusCallback !== undefined) stored.statusCallback = statusCallback;
 	if (customData !== undefined) stored.customData = customData;
 	ctx.state.chatAppMessages.set(sid, stored);
+	ctx.callbacks?.chatAppAccepted(stored);
 	return sendEnvelope(ctx, 'chatapp', [{ sid }]);
 };
 

@@ -172,6 +172,7 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 	const accountSid = ctx.params.sid;
 	const sids = randomBytes(16 * entries.length).toString('hex');
 	let anyFailed = false;
+	const accepted: StoredSmsMessage[] = [];
 	const out = entries.map((entry, i) => {
 		if (entry.failure) {
 			anyFailed = true;
@@ -220,6 +221,7 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 			dltTemplateId: entry.dltTemplateId,
 		};
 		ctx.state.smsMessages.set(sid, stored);
+		if (stored.statusCallback) accepted.push(stored);
 		return {
 			SMSMessage: {
 				Sid: sid,
@@ -241,6 +243,8 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 			},
 		};
 	});
+	// Delivery reports only when a StatusCallback was given: nothing is scheduled otherwise.
+	if (accepted.length) ctx.callbacks?.smsAccepted(accepted);
 	return json(anyFailed ? 207 : 200, out);
 }
 
