@@ -1,0 +1,165 @@
+/**
+ * The Exotel Messaging Trigger on a real, running n8n 2.8.4 with the packed package: activation
+ * registers the chat-app webhook at the sandbox, signed callbacks start executions, forged ones
+ * get 401 and start nothing, and the delivery reports that follow real sends arrive as items.
+ */
+import path from 'path';
+
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
+import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from './n8n';
+
+const PACKAGE = 'n8n-nodes-exotel';
+const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e1';
+const VERIFY_TOKEN = 'verify-SECRET-e2e';
+
+let sandbox: ExotelSandbox;
+let instance: N8nInstance;
+let tarball: string;
+let triggerWorkflowId: string;
+let triggerUrl: string;
+
+const exotelApi = { exotelApi: { id: 'cred-exotelApi', name: 'Sandbox exotelApi' } };
+
+/** Every item the trigger emitted, across the saved executions of its workflow. */
+async function triggerItems(count: number): Promise<Array<Record<string, any>>> {
+	const executions = await instance.waitForExecutions(triggerWorkflowId, count, 60_000);
+	return executions.flatMap(
+		(execution) =>
+			(execution.data?.resultData?.runData?.['Exotel Messaging Trigger']?.[0]?.data?.main?.[0] ?? []).map(
+				(item: { json: Record<string, any> }) => item.json,
+			),
+	);
+}
+
+async function executionCount(): Promise<number> {
+	return (await instance.executions(triggerWorkflowId, { includeData: false })).length;
+}
+
+beforeAll(async () => {
+	sandbox = new ExotelSandbox({ timeScale: 0.005 });
+	await sandbox.start();
+	tarball = await packPackage();
+	instance = await N8nInstance.create({ tarball });
+	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+	await instance.importCredentials([{ id: 'cred-exotelApi', name: 'Sandbox exotelApi', type: 'exotelApi', data: data.exotelApi }]);
+
+	const trigger: WorkflowNode = {
+		name: 'Exotel Messaging Trigger',
+		type: `${PACKAGE}.exotelMessagingTrigger`,
+		typeVersion: 1,
+		webhookId: WEBHOOK_ID,
+		parameters: {
+			events: ['chatAppIncoming', 'chatAppStatus', 'rcsDeliveryReport', 'rcsIncoming', 'smsClick', 'smsStatus'],
+			registerWebhooks: true,
+			verifyToken: VERIFY_TOKEN,
+		},
+		credentials: exotelApi,
+	};
+	const noOp: WorkflowNode = { name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+	const workflow = makeWorkflow([noOp], { name: 'Messaging trigger e2e', trigger });
+	[triggerWorkflowId] = await instance.importWorkflows([workflow]);
+	await instance.publish(triggerWorkflowId);
+	await instance.start();
+	await instance.setupOwnerAndApiKey();
+	triggerUrl = instance.webhookUrl(`${WEBHOOK_ID}/webhook`);
+}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server);
+
+afterAll(async () => {
+	await instance?.dispose();
+	if (tarball) await removeTempDir(path.dirname(tarball));
+	await sandbox?.stop();
+}, JEST_TIMEOUTS.dispose);
+
+test('activation registered the trigger’s production URL as the account’s chat-app webhook', () => {
+	expect(sandbox.chatAppWebhook()).toEqual({
+		incoming_message_url: triggerUrl,
+		status_callback_url: triggerUrl,
+		verify_token: VERIFY_TOKEN,
+	});
+	const [put] = sandbox.requests({ method: 'PUT', pathIncludes: '/chatapp/webhook' });
+	expect(put.auth.ok).toBe(true);
+});
+
+test('the verify-token handshake answers the challenge on a GET to the same URL', async () => {
+	const ok = await instance.request('GET', `${triggerUrl}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=8472`);
+	expect([ok.status, String(ok.data)]).toEqual([200, '8472']);
+	const refused = await instance.request('GET', `${triggerUrl}?hub.verify_token=wrong&hub.challenge=8472`);
+	expect(refused.status).toBe(403);
+});
+
+test(
+	'a signed incoming chat-app message starts one execution; a forged or unsigned one gets 401 and starts nothing',
+	async () => {
+		const before = await executionCount();
+		const forged = await sandbox.postChatAppIncoming({ type: 'text', text: { body: 'forged' }, signature: 'sha256=' + '0'.repeat(64) });
+		expect(forged.status).toBe(401);
+		const unsigned = await sandbox.postChatAppIncoming({ type: 'text', text: { body: 'unsigned' }, signature: null });
+		expect(unsigned.status).toBe(401);
+
+		const signed = await sandbox.postChatAppIncoming({ type: 'text', from: '+919876543210', name: 'Asha Rao', text: { body: 'Where is my order?' } });
+		expect(signed.status).toBe(200);
+		const items = await triggerItems(before + 1);
+		expect(await executionCount()).toBe(before + 1);
+		const incoming = items.filter((item) => item.event === 'chatAppIncoming');
+		expect(incoming).toEqual([
+			expect.objectContaining({ channel: 'chatapp', from: '+919876543210', text: 'Where is my order?', contactName: 'Asha Rao' }),
+		]);
+		expect(JSON.stringify(items)).not.toContain(SANDBOX_ACCOUNT.webhookSigningSecret);
+	},
+	JEST_TIMEOUTS.execute + 60_000,
+);
+
+test(
+	'delivery reports that follow real sends pointed at the trigger URL: chat app (signed), RCS with SMS fallback, SMS status',
+	async () => {
+		const before = await executionCount();
+		const send = (name: string, parameters: Record<string, unknown>): WorkflowNode => ({
+			name,
+			type: `${PACKAGE}.exotelMessaging`,
+			typeVersion: 1,
+			parameters: { ...parameters, statusCallback: triggerUrl },
+			credentials: exotelApi,
+		});
+		const sender = makeWorkflow(
+			[
+				send('Chat App', { resource: 'chatApp', operation: 'send', from: '+918047112233', to: '+919876543210', messageType: 'text', text: 'Your order shipped' }),
+				send('RCS', {
+					resource: 'rcs',
+					operation: 'sendTemplate',
+					botId: 'acme_orders_bot',
+					to: '+919876540077', // not RCS capable in the sandbox: the SMS fallback fires
+					templateName: 'order_update',
+					smsFallback: true,
+					fallbackFrom: 'ACMEIN',
+					fallbackText: 'Your order shipped',
+					fallbackSmsType: 'transactional',
+				}),
+				send('SMS', { resource: 'sms', operation: 'send', from: 'ACMEIN', to: '+919876543210', body: 'Your order shipped' }),
+			],
+			{ name: 'Senders pointed at the trigger' },
+		);
+		const [senderId] = await instance.importWorkflows([sender]);
+		await instance.executeOk(senderId);
+
+		// chat app: sent, delivered, seen (3 callbacks); RCS: one body with rcs + sms; SMS: one status callback
+		await sandbox.waitForCallbacks((log) => log.filter((c) => c.url === triggerUrl && c.outcome === 'delivered').length >= 5, 30_000);
+		const items = (await triggerItems(before + 5)).slice();
+		const chatStatuses = items.filter((item) => item.event === 'chatAppStatus').map((item) => item.status).sort();
+		expect(chatStatuses).toEqual(['delivered', 'seen', 'sent']);
+		const rcs = items.filter((item) => item.event === 'rcsDeliveryReport');
+		expect(rcs).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ channel: 'rcs', to: '+919876540077', status: 'failed', code: 40004 }),
+				expect.objectContaining({ channel: 'sms', to: '+919876540077', fallback: true }),
+			]),
+		);
+		expect(items.filter((item) => item.event === 'smsStatus')).toEqual([
+			expect.objectContaining({ channel: 'sms', to: '+919876543210', status: 'delivered', code: '20005' }),
+		]);
+		// every callback was acknowledged with 200 at once, none retried
+		const toTrigger = sandbox.callbacks().filter((c) => c.url === triggerUrl);
+		expect(toTrigger.filter((c) => c.status !== 200 && c.status !== 401)).toEqual([]);
+	},
+	JEST_TIMEOUTS.execute + 120_000,
+);
