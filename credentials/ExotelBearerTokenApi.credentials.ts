@@ -39,10 +39,18 @@ export class ExotelBearerTokenApi implements ICredentialType {
 			name: 'cmsBaseUrl',
 			type: 'string',
 			default: '',
-			required: true,
 			placeholder: 'https://cms.mumbai.example-cc.com',
 			description:
-				'Contact-center domain with its first label replaced by "cms" (gateway.mumbai.acme.com → cms.mumbai.acme.com). The credential test calls it.',
+				'Base URL of the configuration server (campaign lookup). Leave empty to derive it from the Contact-Center Base URL below. The credential test calls it.',
+		},
+		{
+			displayName: 'Contact-Center Base URL',
+			name: 'ccBaseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://gateway.mumbai.example-cc.com:8443',
+			description:
+				'Used only when the configuration server is empty: its first label is replaced by "cms" (gateway.mumbai.acme.com → cms.mumbai.acme.com)',
 		},
 		{
 			displayName: 'Integrations Base URL',
@@ -79,7 +87,8 @@ export class ExotelBearerTokenApi implements ICredentialType {
 	// server and treats only authentication answers as failures.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.cmsBaseUrl.replace(/\\/+$/, "")}}',
+			baseURL:
+				'={{ $credentials.cmsBaseUrl ? $credentials.cmsBaseUrl.replace(/\\/+$/, "") : $credentials.ccBaseUrl.replace(/^(https?:\\/\\/)[^.\\/]+\\.([^:\\/]+).*$/, "$1cms.$2") }}',
 			url: '/configuration/hierarchyconfig/campaign',
 			qs: { contactCenterId: '={{$credentials.contactCenterId || 0}}' },
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },

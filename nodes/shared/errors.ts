@@ -10,6 +10,26 @@ export interface ServiceError {
 	description?: string;
 }
 
+/** The allocation API's `code` table, in words a user can act on. */
+export const ALLOCATION_CODES: Record<number, string> = {
+	0: 'The allocation service had an internal error',
+	1: 'No allocation (GreenVN) with this id',
+	2: 'The search filters are not supported',
+	3: 'A mandatory parameter is missing',
+	4: 'No free virtual number is available to allocate: add numbers to the pool or relax the preferences',
+	5: 'A parameter is missing or malformed',
+	7: 'Authentication failed: check the allocation user name and password',
+	8: 'These credentials may not perform this operation',
+	9: 'The operation is not supported',
+	13: 'The duplicate check failed',
+	14: 'The request repeats a number or pin',
+	15: 'The preferred region is not supported',
+	16: 'A number is invalid',
+	17: 'Too many requests: slow down',
+	18: 'This connection id is already allocated: use a new connection id or deallocate the old one',
+	19: 'A number or pin is already in the group',
+};
+
 const HTTP_MEANING: Record<number, string> = {
 	400: 'The service rejected the request as malformed',
 	401: 'Authentication failed: check the credential',
@@ -64,7 +84,10 @@ export function parseServiceError(body: unknown): ServiceError | undefined {
 		};
 	}
 	if (root.success === false || text(root.message)) {
-		return { message: text(root.message) ?? 'Request failed', code: (root.code ?? undefined) as number | undefined };
+		const code = (root.code ?? undefined) as number | undefined;
+		const meaning = typeof code === 'number' ? ALLOCATION_CODES[code] : undefined;
+		if (meaning) return { message: meaning, code, description: text(root.message) };
+		return { message: text(root.message) ?? 'Request failed', code };
 	}
 	return undefined;
 }

@@ -47,6 +47,9 @@ export const LIMITS = {
 	contactUpload: { maxBytes: 10 * 1024 * 1024, maxRecords: 50_000, extension: '.csv' },
 } as const;
 
+/** Regions an allocation preference may name. */
+export const ALLOCATION_REGIONS = ['AP', 'DL', 'GJ', 'KA', 'KL', 'MH', 'MP', 'MU', 'RJ', 'TN', 'WB'] as const;
+
 export const SMS_TYPES = ['transactional', 'transactional_opt_in', 'promotional'] as const;
 export const ENCODING_TYPES = ['plain', 'unicode'] as const;
 export const PRIORITIES = ['normal', 'high'] as const;

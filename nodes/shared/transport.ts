@@ -50,6 +50,8 @@ export interface ExotelRequest {
 	rawBody?: { data: Buffer; contentType: string };
 	/** Answer as raw bytes (recordings) instead of parsed JSON. */
 	binary?: boolean;
+	/** A base URL given explicitly (e.g. a configuration server derived from the contact-center URL). */
+	baseUrl?: string;
 	/** Another credential for the same base, e.g. a bearer token for contact upload on `ccm`. */
 	credentialType?: ExotelCredentialType;
 	itemIndex?: number;
@@ -82,6 +84,18 @@ function trimSlash(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
 }
 
+/**
+ * `{cms_base_url}`: the contact-center domain with its leading label (gateway, tenant) replaced by
+ * `cms`, the rest unchanged. The contact-center port belongs to that server, so it is dropped.
+ */
+export function cmsBaseUrlFrom(ccBaseUrl: string): string {
+	const url = new URL(ccBaseUrl);
+	const labels = url.hostname.split('.');
+	if (labels.length < 3) throw new Error(`"${url.hostname}" has no leading label to replace with "cms"`);
+	labels[0] = 'cms';
+	return `${url.protocol}//${labels.join('.')}`;
+}
+
 /** Resolves `{base_url}`-style placeholders from a credential, as the spec's base table names them. */
 export function baseUrlOf(base: ExotelBase, credentials: ICredentialDataDecryptedObject): string {
 	const region = credentials.region as keyof typeof REGION_HOSTS | 'custom' | undefined;
@@ -97,7 +111,8 @@ export function baseUrlOf(base: ExotelBase, credentials: ICredentialDataDecrypte
 		case 'integrations':
 			return trimSlash(credentials.integrationsBaseUrl);
 		case 'cms':
-			return trimSlash(credentials.cmsBaseUrl);
+			if (trimSlash(credentials.cmsBaseUrl)) return trimSlash(credentials.cmsBaseUrl);
+			return credentials.ccBaseUrl ? cmsBaseUrlFrom(String(credentials.ccBaseUrl)) : '';
 		case 'cc':
 			return trimSlash(credentials.ccBaseUrl);
 		case 'alloc':
@@ -149,7 +164,7 @@ export async function exotelRequest<T = unknown>(
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(credentialType);
 	const secrets = secretsOf(credentials);
 	const node = this.getNode();
-	const baseUrl = baseUrlOf(request.base, credentials);
+	const baseUrl = request.baseUrl ? trimSlash(request.baseUrl) : baseUrlOf(request.base, credentials);
 	if (!baseUrl) {
 		throw new NodeOperationError(node, `The credential has no base URL for the ${request.base} API`, {
 			itemIndex: request.itemIndex,

@@ -15,6 +15,8 @@ export interface FieldRule {
 	oneOf?: readonly string[];
 	/** `e164` (+ and 8 to 15 digits) or `phone` (digits with optional +, as SMS recipients are given). */
 	format?: 'e164' | 'phone' | 'url';
+	/** A shape the value must have, and how to describe it ("a number followed by d, m or s"). */
+	pattern?: { regex: RegExp; shape: string };
 }
 
 const E164 = /^\+[1-9]\d{7,14}$/;
@@ -64,6 +66,9 @@ export function problemWith(value: unknown, rule: FieldRule): string | undefined
 	}
 	if (rule.format === 'phone' && !PHONE.test(normalizePhone(text))) {
 		return `${rule.label} must be a phone number such as +919876543210 (got "${text}")`;
+	}
+	if (rule.pattern && !rule.pattern.regex.test(text)) {
+		return `${rule.label} must be ${rule.pattern.shape} (got "${text}")`;
 	}
 	if (rule.format === 'url' && !/^https?:\/\/\S+$/i.test(text)) {
 		return `${rule.label} must be an http(s) URL (got "${text}")`;

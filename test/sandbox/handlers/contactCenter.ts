@@ -155,4 +155,93 @@ export const contactCenterRoutes: RouteDefinition[] = [
 			});
 		},
 	},
+	...userUpdateRoutes(),
+	{
+		base: 'cc',
+		method: 'DELETE',
+		path: '/servicerestapi/user/users/:userId',
+		auth: 'session',
+		handler: (ctx) => {
+			const { userId } = ctx.params;
+			if (!ctx.state.ccUsers.has(userId)) return fail(ctx, 404, `User ${userId} does not exist`);
+			ctx.state.ccUsers.delete(userId);
+			return json(200, { status: 'success', message: 'User deleted successfully', userId });
+		},
+	},
+	{
+		base: 'cc',
+		method: 'GET',
+		path: '/servicerestapi/cc/downloadVoiceLog',
+		auth: 'session',
+		handler: (ctx) => {
+			const query = ctx.request.query;
+			const one = (name: string) => (Array.isArray(query[name]) ? (query[name] as string[])[0] : (query[name] as string | undefined));
+			const campaignId = one('campaignId');
+			const crtObjectId = one('crtObjectId');
+			const targetFormat = one('targetFormat');
+			const filters = one('filters');
+			const missing = [['campaignId', campaignId], ['crtObjectId', crtObjectId], ['targetFormat', targetFormat], ['filters', filters]]
+				.filter(([, value]) => !value)
+				.map(([name]) => name);
+			if (missing.length) return fail(ctx, 400, `Missing query parameter(s): ${missing.join(', ')}`);
+			if (!/^\d+$/.test(String(campaignId))) return fail(ctx, 400, 'campaignId must be an integer');
+			let callId: unknown;
+			try {
+				callId = (JSON.parse(String(filters)) as Record<string, unknown>).callId;
+			} catch {
+				return fail(ctx, 400, 'filters must be a URL-encoded JSON object carrying callId');
+			}
+			if (!callId) return fail(ctx, 400, 'filters must carry callId');
+			// Sandbox rule: a crtObjectId starting with "missing" has no file (404).
+			if (String(crtObjectId).startsWith('missing')) {
+				return fail(ctx, 404, `No voice log for crtObjectId ${crtObjectId} in campaign ${campaignId}`);
+			}
+			const format = String(targetFormat).toLowerCase();
+			const contentType = format === 'wav' ? 'audio/wav' : 'audio/mpeg';
+			return {
+				status: 200,
+				body: voiceLogBytes(`${campaignId}/${crtObjectId}/${String(callId)}`, format),
+				contentType,
+				headers: { 'Content-Disposition': `attachment; filename="${String(callId)}.${format === 'wav' ? 'wav' : 'mp3'}"` },
+			};
+		},
+	},
 ];
+
+/**
+ * The spec documents the update both as PUT .../contactCenterUsers/<userId> (heading) and as
+ * PUT .../contactCenterUsers with userId in the body (example): the sandbox serves both.
+ */
+function userUpdateRoutes(): RouteDefinition[] {
+	const update = (pathUserId: string | undefined) => (ctx: Parameters<RouteDefinition['handler']>[0]) => {
+		const parsed = readJson(ctx);
+		if (!parsed.ok || !isPlainObject(parsed.value)) return fail(ctx, 400, 'The body must be a JSON object');
+		const body = parsed.value;
+		const userId = pathUserId ?? (typeof body.userId === 'string' ? body.userId : undefined);
+		if (!userId) return fail(ctx, 400, 'userId is required');
+		if (pathUserId && body.userId !== undefined && body.userId !== pathUserId) {
+			return fail(ctx, 400, 'userId in the body does not match the path');
+		}
+		const user = ctx.state.ccUsers.get(userId);
+		if (!user) return fail(ctx, 404, `User ${userId} does not exist`);
+		if (body.contactCenterId !== undefined && !Number.isInteger(body.contactCenterId)) return fail(ctx, 400, 'contactCenterId must be an integer');
+		if (body.maxAllowedLogins !== undefined && !Number.isInteger(body.maxAllowedLogins)) return fail(ctx, 400, 'maxAllowedLogins must be an integer');
+		if (body.defaultReady !== undefined && typeof body.defaultReady !== 'boolean') return fail(ctx, 400, 'defaultReady must be a boolean');
+		const updatable = ['userType', 'userName', 'systemUserType', 'defaultReady', 'userData', 'contactCenterId', 'loginPolicy', 'maxAllowedLogins', 'mappingUserId'];
+		const updatedFields = updatable.filter((key) => body[key] !== undefined);
+		Object.assign(user, Object.fromEntries(updatedFields.map((key) => [key, body[key]])));
+		return json(200, { status: 'success', message: 'User updated successfully', userId, contactCenterId: user.contactCenterId, updatedFields });
+	};
+	return [
+		{ base: 'cc', method: 'PUT', path: '/servicerestapi/cc/contactCenterUsers/:userId', auth: 'session', handler: (ctx) => update(ctx.params.userId)(ctx) },
+		{ base: 'cc', method: 'PUT', path: '/servicerestapi/cc/contactCenterUsers', auth: 'session', handler: (ctx) => update(undefined)(ctx) },
+	];
+}
+
+/** Deterministic bytes that start like the format they claim (an ID3 tag or a RIFF header). */
+export function voiceLogBytes(seed: string, format: string): Buffer {
+	const header = format === 'wav' ? Buffer.from('RIFF\x24\x08\x00\x00WAVEfmt ', 'latin1') : Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1');
+	const payload = Buffer.alloc(2048);
+	for (let i = 0; i < payload.length; i++) payload[i] = (seed.charCodeAt(i % seed.length) * 31 + i) & 0xff;
+	return Buffer.concat([header, payload]);
+}

@@ -1,0 +1,176 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { ALLOCATION_REGIONS } from '../shared/limits';
+import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../shared/operation';
+import { exotelRequest } from '../shared/transport';
+import { fieldsError, normalizePhone, type FieldCheck } from '../shared/validation';
+
+const show = (operation: string) => ({ show: { resource: ['allocation'], operation: [operation] } });
+
+const numbers = (value: unknown): string[] =>
+	(Array.isArray(value) ? value : String(value ?? '').split(/[,;\n]/)).map((entry) => normalizePhone(String(entry))).filter(Boolean);
+
+const pins = (value: unknown): number[] =>
+	(Array.isArray(value) ? value : String(value ?? '').split(/[,;\s]+/)).filter((entry) => String(entry).trim() !== '').map(Number);
+
+/** Data of the allocation envelope `{success, status, code, message, data}`. */
+const dataOf = (body: unknown) => (((body ?? {}) as IDataObject).data ?? {}) as IDataObject;
+
+const allocate: ExotelOperation = {
+	description: [
+		{ displayName: 'Connection ID', name: 'connectionId', type: 'string', required: true, default: '', placeholder: 'order-10482', description: 'Your unique ID for this mapping, for example an order number', displayOptions: show('allocate') },
+		{ displayName: 'A-Party Numbers', name: 'apartyNumbers', type: 'string', required: true, default: '', placeholder: '+919876543210', description: 'E.164 numbers of one side, comma-separated; with One Way only these can call', displayOptions: show('allocate') },
+		{ displayName: 'B-Party Numbers', name: 'bpartyNumbers', type: 'string', required: true, default: '', placeholder: '+919812345678', description: 'E.164 numbers of the other side, comma-separated', displayOptions: show('allocate') },
+		{
+			displayName: 'Usage',
+			name: 'usage',
+			type: 'options',
+			options: [
+				{ name: 'One Way', value: 'oneway', description: 'Only a-party callers may reach the b-party' },
+				{ name: 'Two Way', value: 'twoway', description: 'Both sides can call each other through the number' },
+			],
+			default: 'twoway',
+			displayOptions: show('allocate'),
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: show('allocate'),
+			options: [
+				{ displayName: 'A-Party PINs', name: 'apartyPins', type: 'string', default: '', placeholder: '4821, 7730', description: 'Positive integers that let unregistered a-party callers join; 4-digit unique PINs are recommended' },
+				{ displayName: 'B-Party PINs', name: 'bpartyPins', type: 'string', default: '', placeholder: '5190', description: 'Same for the b-party' },
+				{ displayName: 'Deallocate After', name: 'duration', type: 'string', default: '', placeholder: '2d', description: 'A number with a unit: d (days), m (minutes) or s (seconds), for example 2d or 3600s; the account default applies when empty' },
+				{ displayName: 'Flow ID', name: 'flowId', type: 'string', default: '', description: 'Call flow to associate; needed when the account has several flows' },
+				{ displayName: 'Preferred Number', name: 'greenvn', type: 'string', default: '', placeholder: '+918047112233', description: 'A specific virtual number to allocate' },
+				{ displayName: 'Preferred Number Type', name: 'type', type: 'options', options: [{ name: 'Landline', value: 'landline' }, { name: 'Mobile', value: 'mobile' }], default: 'mobile' },
+				{ displayName: 'Preferred PIN Code', name: 'pinCode', type: 'string', default: '', placeholder: '560001', description: 'A postal code; one outside the supported regions gets a number from the nearest one' },
+				{
+					displayName: 'Preferred Region',
+					name: 'region',
+					type: 'options',
+					options: ALLOCATION_REGIONS.map((region) => ({ name: region, value: region })),
+					default: 'KA',
+				},
+				{ displayName: 'Strict Preferences', name: 'strictness', type: 'boolean', default: false, description: 'Whether to allocate only when every preference is met, instead of the closest number' },
+			],
+		},
+	],
+	async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+			const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+			const extra = param('additionalFields', {}) as IDataObject;
+			const body: IDataObject = {
+				connection_id: String(param('connectionId')).trim(),
+				aparty_numbers: numbers(param('apartyNumbers')),
+				bparty_numbers: numbers(param('bpartyNumbers')),
+				usage: param('usage', 'twoway'),
+			};
+			const aPins = pins(extra.apartyPins);
+			const bPins = pins(extra.bpartyPins);
+			if (aPins.length) body.aparty_pins = aPins;
+			if (bPins.length) body.bparty_pins = bPins;
+			if (extra.strictness !== undefined) body.strictness = extra.strictness === true;
+			const preferences: IDataObject = {};
+			if (extra.greenvn) preferences.greenvn = normalizePhone(String(extra.greenvn));
+			if (extra.region) preferences.region = extra.region;
+			if (extra.pinCode) preferences.pin_code = String(extra.pinCode).trim();
+			if (extra.type) preferences.type = extra.type;
+			if (Object.keys(preferences).length) body.preferences = preferences;
+			if (extra.duration) body.deallocation_policy = { duration: String(extra.duration).trim() };
+			if (extra.flowId) body.flow_id = String(extra.flowId).trim();
+			const checks: FieldCheck[] = [
+				[body.connection_id, { label: 'Connection ID', required: true }],
+				[body.aparty_numbers, { label: 'A-Party Numbers', required: true, format: 'e164' }],
+				[body.bparty_numbers, { label: 'B-Party Numbers', required: true, format: 'e164' }],
+				[body.usage, { label: 'Usage', oneOf: ['oneway', 'twoway'] }],
+				[aPins, { label: 'A-Party PINs', integer: true, min: 1 }],
+				[bPins, { label: 'B-Party PINs', integer: true, min: 1 }],
+				[preferences.greenvn, { label: 'Preferred Number', format: 'e164' }],
+				[preferences.region, { label: 'Preferred Region', oneOf: ALLOCATION_REGIONS }],
+				[
+					(body.deallocation_policy as IDataObject | undefined)?.duration,
+					{ label: 'Deallocate After', pattern: { regex: /^\d+[dms]$/, shape: 'a number followed by d, m or s, such as 2d or 3600s' } },
+				],
+			];
+			return fieldsError(this.getNode(), itemIndex, checks) ?? { itemIndex, body };
+		});
+		const outcomes = await sendEach(prepared, async ({ itemIndex, body }) => {
+			const response = await exotelRequest.call(this, { base: 'alloc', method: 'POST', path: '/v1/tenants/{accountSid}/greenvn', body, itemIndex });
+			return dataOf(response.body);
+		});
+		return outputOf(this, [...failures, ...outcomes]);
+	},
+};
+
+const greenvnId: INodeProperties = {
+	displayName: 'GreenVN ID',
+	name: 'greenvnId',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'The greenvn_id the allocation returned',
+};
+
+function byId(operation: 'get' | 'deallocate'): ExotelOperation {
+	return {
+		description: [{ ...greenvnId, displayOptions: show(operation) }],
+		async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+			const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+				const id = String(this.getNodeParameter('greenvnId', itemIndex, '')).trim();
+				return fieldsError(this.getNode(), itemIndex, [[id, { label: 'GreenVN ID', required: true }]]) ?? { itemIndex, id };
+			});
+			const outcomes = await sendEach(prepared, async ({ itemIndex, id }) => {
+				const path = `/v1/tenants/{accountSid}/greenvn/${encodeURIComponent(id)}`;
+				if (operation === 'get') {
+					return dataOf((await exotelRequest.call(this, { base: 'alloc', method: 'GET', path, itemIndex })).body);
+				}
+				try {
+					const response = await exotelRequest.call(this, { base: 'alloc', method: 'DELETE', path, itemIndex });
+					return { greenvn_id: id, deallocated: true, ...dataOf(response.body) };
+				} catch (error) {
+					// The service answers a second deallocation with 400: say so plainly.
+					if ((error as NodeApiError).httpCode === '400') {
+						throw new NodeApiError(this.getNode(), { greenvn_id: id }, {
+							message: `Allocation ${id} is already deallocated`,
+							description: `${(error as NodeApiError).message}. ${(error as NodeApiError).description ?? ''}`.trim(),
+							httpCode: '400',
+							itemIndex,
+						});
+					}
+					throw new NodeApiError(this.getNode(), { greenvn_id: id }, {
+						message: (error as NodeApiError).message,
+						description: (error as NodeApiError).description ?? undefined,
+						httpCode: (error as NodeApiError).httpCode ?? undefined,
+						itemIndex,
+					});
+				}
+			});
+			return outputOf(this, [...failures, ...outcomes]);
+		},
+	};
+}
+
+export const operations: Record<string, ExotelOperation> = { allocate, deallocate: byId('deallocate'), get: byId('get') };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['allocation'] } },
+		options: [
+			{ name: 'Allocate', value: 'allocate', action: 'Allocate a virtual number', description: 'Map a-party numbers to b-party numbers through a virtual number' },
+			{ name: 'Deallocate', value: 'deallocate', action: 'Deallocate a virtual number', description: 'Release an allocation (it moves to the vault)' },
+			{ name: 'Get', value: 'get', action: 'Get an allocation', description: 'Get the details of an allocation' },
+		],
+		default: 'allocate',
+	},
+	...allocate.description,
+	...operations.deallocate.description,
+	...operations.get.description,
+];
