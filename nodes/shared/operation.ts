@@ -150,23 +150,30 @@ export function batchesOf<T>(entries: T[], keyOf: (entry: T) => string, size: nu
 export async function sendEach<T extends { itemIndex: number }>(
 	prepared: T[],
 	send: (entry: T) => Promise<IDataObject | IDataObject[]>,
-	inFlight = REQUESTS_IN_FLIGHT,
+	options: { inFlight?: number; firstAlone?: boolean } = {},
 ): Promise<ItemOutcome[]> {
-	const results = await inParallel(
-		prepared.map((entry) => async (): Promise<ItemOutcome[]> => {
-			try {
-				const result = await send(entry);
-				const list = Array.isArray(result) ? result : [result];
-				return list.map((json) => ({ itemIndex: entry.itemIndex, json }));
-			} catch (error) {
-				const json: IDataObject = error.context?.deliveryUnknown === true ? { deliveryUnknown: true } : {};
-				return [{ itemIndex: entry.itemIndex, json, error }];
-			}
-		}),
-		inFlight,
+	const run = async (entry: T): Promise<ItemOutcome[]> => {
+		try {
+			const result = await send(entry);
+			const list = Array.isArray(result) ? result : [result];
+			return list.map((json) => ({ itemIndex: entry.itemIndex, json }));
+		} catch (error) {
+			const json: IDataObject = error.context?.deliveryUnknown === true ? { deliveryUnknown: true } : {};
+			return [{ itemIndex: entry.itemIndex, json, error }];
+		}
+	};
+	// With a session credential the first request logs in; the others then reuse that session
+	// instead of each logging in at the same time.
+	const head = options.firstAlone && prepared.length > 1 ? [await run(prepared[0])] : [];
+	const rest = await inParallel(
+		prepared.slice(head.length).map((entry) => async () => await run(entry)),
+		options.inFlight ?? REQUESTS_IN_FLIGHT,
 	);
-	return results.flat();
+	return [...head, ...rest].flat();
 }
+
+/** For session-credential requests: the first one logs in, the rest reuse its session. */
+export const SESSION_REQUESTS = { firstAlone: true };
 
 /** Runs tasks with at most `limit` in flight, keeping results in task order. */
 export async function inParallel<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {

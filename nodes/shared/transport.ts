@@ -91,7 +91,9 @@ function trimSlash(url: unknown): string {
 export function cmsBaseUrlFrom(ccBaseUrl: string): string {
 	const url = new URL(ccBaseUrl);
 	const labels = url.hostname.split('.');
-	if (labels.length < 3) throw new Error(`"${url.hostname}" has no leading label to replace with "cms"`);
+	if (labels.length < 3 || /^[\d.]+$/.test(url.hostname) || url.hostname.includes(':')) {
+		throw new Error(`"${url.hostname}" has no leading label to replace with "cms"`);
+	}
 	labels[0] = 'cms';
 	return `${url.protocol}//${labels.join('.')}`;
 }
@@ -269,10 +271,12 @@ async function send(
 				},
 			};
 		}
-		// A failed login inside n8n's re-login path arrives as a NodeApiError with only its HTTP code.
+		// On the session credential n8n throws HTTP errors as a NodeApiError: its HTTP code, and the
+		// response body in context.data (absent when a re-login itself failed).
 		const httpCode = Number((error as { httpCode?: unknown }).httpCode);
 		if (Number.isInteger(httpCode) && httpCode >= 400) {
-			return { response: { statusCode: httpCode, headers: {}, body: undefined } };
+			const data = (error as { context?: { data?: unknown } }).context?.data;
+			return { response: { statusCode: httpCode, headers: {}, body: parseBody(data, binary, httpCode) } };
 		}
 		return {
 			networkError: {

@@ -118,7 +118,8 @@ describe('Exotel Allocation API credential', () => {
 		expect(request.headers.authorization).toBe(basicAuthHeader(SANDBOX_ACCOUNT.allocUsername, SANDBOX_ACCOUNT.allocPassword));
 		// authenticated, and the service's own "not found" comes through with its code
 		expect(result.error?.httpCode).toBe('404');
-		expect(result.error?.message).toMatch(/^GreenVN not found.*\(code 1\)$/);
+		expect(result.error?.message).toBe('No allocation (GreenVN) with this id (code 1)');
+		expect(result.error?.description).toMatch(/GreenVN not found/); // the service's own words are kept
 	});
 
 	it('a wrong password gives a clear 401 error', async () => {
@@ -129,7 +130,8 @@ describe('Exotel Allocation API credential', () => {
 			{ exotelAllocationApi: { password: 'bad-alloc-SECRET' } },
 		);
 		expect(result.error?.httpCode).toBe('401');
-		expect(result.error?.message).toBe('Authentication failed or not provided (code 7)');
+		expect(result.error?.message).toBe('Authentication failed: check the allocation user name and password (code 7)');
+		expect(result.error?.description).toMatch(/Authentication failed or not provided/);
 		expect(JSON.stringify(result.error)).not.toContain('bad-alloc-SECRET');
 	});
 });

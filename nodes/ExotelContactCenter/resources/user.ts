@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../shared/operation';
+import { outputOf, prepareItems, sendEach, SESSION_REQUESTS, type ExotelOperation } from '../../shared/operation';
 import { exotelRequest } from '../../shared/transport';
 import { fieldsError, type FieldCheck } from '../../shared/validation';
 
@@ -83,7 +83,7 @@ const create: ExotelOperation = {
 		const outcomes = await sendEach(prepared, async ({ itemIndex, body }) => {
 			const response = await exotelRequest.call(this, { base: 'cc', method: 'POST', path: '/servicerestapi/cc/contactCenterUsers', body, itemIndex });
 			return response.body as IDataObject;
-		});
+		}, SESSION_REQUESTS);
 		return outputOf(this, [...failures, ...outcomes]);
 	},
 };
@@ -117,7 +117,7 @@ const update: ExotelOperation = {
 				itemIndex,
 			});
 			return response.body as IDataObject;
-		});
+		}, SESSION_REQUESTS);
 		return outputOf(this, [...failures, ...outcomes]);
 	},
 };
@@ -146,7 +146,7 @@ const remove: ExotelOperation = {
 				itemIndex,
 			});
 			return response.body as IDataObject;
-		});
+		}, SESSION_REQUESTS);
 		return outputOf(this, [...failures, ...outcomes]);
 	},
 };

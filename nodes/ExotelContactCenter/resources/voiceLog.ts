@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../shared/operation';
+import { outputOf, prepareItems, sendEach, SESSION_REQUESTS, type ExotelOperation } from '../../shared/operation';
 import { exotelRequest } from '../../shared/transport';
 import { fieldsError } from '../../shared/validation';
 
@@ -70,7 +70,7 @@ const download: ExotelOperation = {
 			const data = response.body as Buffer;
 			binaries.set(itemIndex, { [binaryPropertyName]: await this.helpers.prepareBinaryData(data, fileName, mimeType) });
 			return { campaignId: query.campaignId, crtObjectId: query.crtObjectId, callId, fileName, mimeType, bytes: data.length } as IDataObject;
-		});
+		}, SESSION_REQUESTS);
 		return outputOf(this, [...failures, ...outcomes]).map((item) => {
 			const binary = binaries.get((item.pairedItem as { item: number }).item);
 			return binary && !item.json.error ? { ...item, binary } : item;
