@@ -1,0 +1,124 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import type { ExotelSandbox } from '../sandbox/server';
+
+let sandbox: ExotelSandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => sandbox.reset());
+
+const TENANT_PATH = `/v1/tenants/${SANDBOX_ACCOUNT.accountSid}/greenvn`;
+
+function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], onError?: 'continueErrorOutput') {
+	return runWorkflow({
+		nodes: [itemsNode('Items', items), packageNode('exotelNumberAllocation', { resource: 'allocation', ...parameters } as INodeParameters, { onError })],
+		connections: chain('Items', 'Exotel'),
+		credentials: sandboxCredentials(sandbox),
+	});
+}
+
+const allocate = (connectionId: string, extra: Record<string, unknown> = {}) => ({
+	operation: 'allocate',
+	connectionId,
+	apartyNumbers: '+919876543210, +919876543211',
+	bpartyNumbers: '+919812345678',
+	usage: 'twoway',
+	...extra,
+});
+
+describe('Exotel Number Allocation', () => {
+	it('Allocate: the spec’s JSON body, basic auth, the allocation out', async () => {
+		const result = await run(
+			allocate('order-10482', {
+				additionalFields: {
+					apartyPins: '4821, 7730',
+					bpartyPins: '5190',
+					strictness: false,
+					region: 'KA',
+					type: 'landline',
+					pinCode: '560001',
+					duration: '2d',
+					flowId: 'flow-12',
+				},
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		const [request] = sandbox.requests();
+		expect(request).toMatchObject({ base: 'alloc', method: 'POST', path: TENANT_PATH, contentType: 'application/json' });
+		expect(request.headers.authorization).toBe(basicAuthHeader(SANDBOX_ACCOUNT.allocUsername, SANDBOX_ACCOUNT.allocPassword));
+		expect(request.json).toEqual({
+			connection_id: 'order-10482',
+			aparty_numbers: ['+919876543210', '+919876543211'],
+			bparty_numbers: ['+919812345678'],
+			usage: 'twoway',
+			aparty_pins: [4821, 7730],
+			bparty_pins: [5190],
+			strictness: false,
+			preferences: { region: 'KA', pin_code: '560001', type: 'landline' },
+			deallocation_policy: { duration: '2d' },
+			flow_id: 'flow-12',
+		});
+		expect(result.output('Exotel')[0].json).toMatchObject({
+			connection_id: 'order-10482',
+			state: 'active',
+			greenvn: expect.stringMatching(/^\+\d+$/),
+			greenvn_id: expect.any(String),
+		});
+	});
+
+	it('Get then Deallocate moves the allocation to the vault; a second deallocation says it is already deallocated', async () => {
+		const allocated = await run(allocate('order-1'));
+		const id = allocated.output('Exotel')[0].json.greenvn_id as string;
+		const got = await run({ operation: 'get', greenvnId: id });
+		expect(got.output('Exotel')[0].json).toMatchObject({ greenvn_id: id, state: 'active' });
+		expect(sandbox.requests({ method: 'GET' })[0].path).toBe(`${TENANT_PATH}/${id}`);
+
+		const released = await run({ operation: 'deallocate', greenvnId: id });
+		expect(released.error).toBeUndefined();
+		expect(sandbox.requests({ method: 'DELETE' })[0].path).toBe(`${TENANT_PATH}/${id}`);
+		expect((await run({ operation: 'get', greenvnId: id })).output('Exotel')[0].json.state).toBe('vault');
+
+		const again = await run({ operation: 'deallocate', greenvnId: id });
+		expect(again.error?.message).toBe(`Allocation ${id} is already deallocated`);
+		expect(again.error?.httpCode).toBe('400');
+	});
+
+	it('a duplicate connection id: 409 with code 18, in words', async () => {
+		await run(allocate('order-dup'));
+		const result = await run(allocate('order-dup'));
+		expect(result.error?.httpCode).toBe('409');
+		expect(result.error?.message).toBe('This connection id is already allocated: use a new connection id or deallocate the old one (code 18)');
+	});
+
+	it('an empty pool: code 4, in words, every item accounted for with Continue', async () => {
+		const items = Array.from({ length: 6 }, (_, i) => ({ id: `order-${i}` }));
+		const result = await run(allocate('={{ $json.id }}'), items, 'continueErrorOutput');
+		const ok = result.output('Exotel', 0);
+		const failed = result.output('Exotel', 1);
+		expect(ok.length + failed.length).toBe(6);
+		expect(failed.length).toBeGreaterThan(0);
+		expect(failed[0].json.error).toMatchObject({ message: expect.stringMatching(/^No free virtual number is available.*\(code 4\)$/) });
+	});
+
+	it('an unknown allocation id: code 1, in words', async () => {
+		const result = await run({ operation: 'get', greenvnId: 'nope' });
+		expect(result.error?.message).toBe('No allocation (GreenVN) with this id (code 1)');
+	});
+
+	it.each([
+		['non-E.164 a-party', { apartyNumbers: '+919876543210, 9876543211' }, 'A-Party Numbers [1] must be an E.164 number such as +919876543210 (got "9876543211")'],
+		['missing b-party', { bpartyNumbers: '={{ "" }}' }, 'B-Party Numbers is required'],
+		['zero pin', { additionalFields: { apartyPins: '0' } }, 'A-Party PINs [0] is 0; the minimum is 1'],
+		['fractional pin', { additionalFields: { bpartyPins: '12.5' } }, 'B-Party PINs [0] must be a whole number (got 12.5)'],
+		['duration without unit', { additionalFields: { duration: '2 days' } }, 'Deallocate After must be a number followed by d, m or s, such as 2d or 3600s (got "2 days")'],
+		['preferred number not E.164', { additionalFields: { greenvn: '08047112233' } }, 'Preferred Number must be an E.164 number such as +919876543210 (got "08047112233")'],
+	])('%s is refused before sending', async (_name, override, message) => {
+		const result = await run({ ...allocate('order-v'), ...override });
+		expect(result.error?.message).toBe(`${message} (item 0)`);
+		expect(sandbox.requests()).toHaveLength(0);
+	});
+});
