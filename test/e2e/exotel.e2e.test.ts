@@ -3,6 +3,8 @@
  * credentials imported and tested through n8n's own credential tester, and a workflow executed
  * by the n8n CLI against the sandbox.
  */
+import fs from 'fs';
+import os from 'os';
 import path from 'path';
 
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
@@ -24,6 +26,7 @@ const PACKAGE = 'n8n-nodes-exotel';
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
 let tarball: string;
+let filesDir: string;
 
 const credentialData = () => sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 
@@ -37,7 +40,8 @@ beforeAll(async () => {
 	sandbox = new ExotelSandbox();
 	await sandbox.start();
 	tarball = await packPackage();
-	instance = await N8nInstance.create({ tarball });
+	filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exotel-e2e-files-'));
+	instance = await N8nInstance.create({ tarball, env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
 	await instance.importCredentials(credentialSpecs());
 }, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + 60_000);
 
@@ -45,6 +49,7 @@ afterAll(async () => {
 	await instance?.dispose();
 	if (tarball) await removeTempDir(path.dirname(tarball));
 	await sandbox?.stop();
+	if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
 }, JEST_TIMEOUTS.dispose);
 
 beforeEach(() => sandbox.reset());
@@ -199,6 +204,69 @@ test(
 		});
 		expect(nodeJson(result, 'RCS')).toEqual([expect.objectContaining({ status: 'success', code: 200, sid: expect.any(String) })]);
 		expect(nodeJson(result, 'Chat App')).toEqual([expect.objectContaining({ status: 'success', code: 200, sid: expect.any(String) })]);
+	},
+	JEST_TIMEOUTS.execute,
+);
+
+test(
+	'Contact Center: a voice log downloads into a binary property and is written to a file on disk',
+	async () => {
+		const target = path.join(filesDir, 'call-4471.mp3');
+		const download: WorkflowNode = {
+			name: 'Download Voice Log',
+			type: `${PACKAGE}.exotelContactCenter`,
+			typeVersion: 1,
+			parameters: { resource: 'voiceLog', operation: 'download', campaignId: 12, crtObjectId: 'crt-9f2', callId: 'call-4471', targetFormat: 'mp3' },
+			credentials: credentialRef('exotelContactCenterApi'),
+		};
+		const write: WorkflowNode = {
+			name: 'Write File',
+			type: 'n8n-nodes-base.readWriteFile',
+			typeVersion: 1,
+			parameters: { operation: 'write', fileName: target, dataPropertyName: 'data', options: {} },
+		};
+		const [id] = await instance.importWorkflows([makeWorkflow([download, write], { name: 'Voice log to file' })]);
+		const result = await instance.executeOk(id);
+
+		expect(sandbox.requests().map((r) => [r.base, r.method, r.path, r.status])).toEqual([
+			['cc', 'POST', '/servicerestapi/session/userLogin', 200],
+			['cc', 'GET', '/servicerestapi/cc/downloadVoiceLog', 200],
+		]);
+		const bytes = fs.readFileSync(target);
+		expect(bytes.subarray(0, 3).toString('latin1')).toBe('ID3');
+		const [json] = nodeJson(result, 'Download Voice Log');
+		expect(json).toMatchObject({ callId: 'call-4471', fileName: 'call-4471.mp3', mimeType: 'audio/mpeg', bytes: bytes.length });
+		expect(JSON.stringify(result)).not.toContain(SANDBOX_ACCOUNT.ccToken);
+	},
+	JEST_TIMEOUTS.execute,
+);
+
+test(
+	'Number Allocation: allocate a masked number, then deallocate it, in one workflow',
+	async () => {
+		const allocate: WorkflowNode = {
+			name: 'Allocate',
+			type: `${PACKAGE}.exotelNumberAllocation`,
+			typeVersion: 1,
+			parameters: { resource: 'allocation', operation: 'allocate', connectionId: 'order-e2e-1', apartyNumbers: '+919876543210', bpartyNumbers: '+919812345678', usage: 'twoway' },
+			credentials: credentialRef('exotelAllocationApi'),
+		};
+		const deallocate: WorkflowNode = {
+			name: 'Deallocate',
+			type: `${PACKAGE}.exotelNumberAllocation`,
+			typeVersion: 1,
+			parameters: { resource: 'allocation', operation: 'deallocate', greenvnId: '={{ $json.greenvn_id }}' },
+			credentials: credentialRef('exotelAllocationApi'),
+		};
+		const [id] = await instance.importWorkflows([makeWorkflow([allocate, deallocate], { name: 'Allocate and deallocate' })]);
+		const result = await instance.executeOk(id);
+		const [allocated] = nodeJson(result, 'Allocate');
+		expect(allocated).toMatchObject({ connection_id: 'order-e2e-1', state: 'active', greenvn_id: expect.any(String) });
+		expect(sandbox.requests().map((r) => [r.method, r.path])).toEqual([
+			['POST', `/v1/tenants/${SANDBOX_ACCOUNT.accountSid}/greenvn`],
+			['DELETE', `/v1/tenants/${SANDBOX_ACCOUNT.accountSid}/greenvn/${allocated.greenvn_id}`],
+		]);
+		expect(sandbox.allocations().find((a) => a.greenvn_id === allocated.greenvn_id)?.state).toBe('vault');
 	},
 	JEST_TIMEOUTS.execute,
 );
