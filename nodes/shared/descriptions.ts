@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
 type Show = Record<string, string[]>;
 
@@ -25,3 +25,20 @@ export function returnAllOrLimit(show: Show, maxLimit?: number): INodeProperties
 		},
 	];
 }
+
+/** SMS option lists shared by the SMS sends and the RCS SMS fallback. */
+export const SMS_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Promotional', value: 'promotional' },
+	{ name: 'Transactional', value: 'transactional' },
+	{ name: 'Transactional Opt-In', value: 'transactional_opt_in' },
+];
+
+export const ENCODING_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Plain', value: 'plain' },
+	{ name: 'Unicode', value: 'unicode', description: 'For non-Latin scripts and emoji' },
+];
+
+export const PRIORITY_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'High', value: 'high', description: 'Only for OTP messages' },
+	{ name: 'Normal', value: 'normal' },
+];

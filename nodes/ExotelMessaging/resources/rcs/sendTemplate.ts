@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ENCODING_TYPE_OPTIONS, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS } from '../../../shared/descriptions';
 import { envelopeOutcomes } from '../../../shared/envelope';
 import { ENCODING_TYPES, LIMITS, PRIORITIES, SMS_TYPES } from '../../../shared/limits';
 import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
@@ -102,11 +103,7 @@ export const description: INodeProperties[] = [
 		name: 'fallbackSmsType',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'Promotional', value: 'promotional' },
-			{ name: 'Transactional', value: 'transactional' },
-			{ name: 'Transactional Opt-In', value: 'transactional_opt_in' },
-		],
+		options: SMS_TYPE_OPTIONS,
 		default: 'transactional',
 		displayOptions: { show: showFallback },
 	},
@@ -144,20 +141,14 @@ export const description: INodeProperties[] = [
 				displayName: 'Encoding Type',
 				name: 'encoding_type',
 				type: 'options',
-				options: [
-					{ name: 'Plain', value: 'plain' },
-					{ name: 'Unicode', value: 'unicode' },
-				],
+				options: ENCODING_TYPE_OPTIONS,
 				default: 'plain',
 			},
 			{
 				displayName: 'Priority',
 				name: 'priority',
 				type: 'options',
-				options: [
-					{ name: 'High', value: 'high', description: 'Only for OTP messages' },
-					{ name: 'Normal', value: 'normal' },
-				],
+				options: PRIORITY_OPTIONS,
 				default: 'normal',
 				hint: 'Use High only for OTP messages',
 			},

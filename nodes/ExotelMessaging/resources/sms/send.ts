@@ -2,26 +2,25 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormValue } from '../../../shared/encoding';
-import { LIMITS, PRIORITIES, SMS_TYPES, ENCODING_TYPES } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
-import { readSmsRequestOptions, smsOutcome, smsRequestOptions, type SmsRequestOptions } from './shared';
+import {
+	MESSAGE_FIELDS,
+	readSmsRequestOptions,
+	senderAndBody,
+	smsOptionChecks,
+	smsOutcome,
+	smsRequestOptions,
+	trackingWithoutShortening,
+	type SmsRequestOptions,
+} from './shared';
 
 const show = { resource: ['sms'], operation: ['send'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'From',
-		name: 'from',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+918047112233',
-		description: 'Virtual number or approved sender ID (the DLT header for Indian traffic)',
-		displayOptions: { show },
-	},
-	{
+	...senderAndBody(show, 'Message text', {
 		displayName: 'To',
 		name: 'to',
 		type: 'string',
@@ -29,38 +28,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '+919876543210',
 		description: 'Recipient number; each input item is one message',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Body',
-		name: 'body',
-		type: 'string',
-		required: true,
-		default: '',
-		typeOptions: { rows: 4 },
-		description: `Message text, at most ${LIMITS.sms.bodyLength} characters`,
-		displayOptions: { show },
-	},
-	...smsRequestOptions(show, [
-		{
-			displayName: 'DLT Template ID',
-			name: 'dltTemplateId',
-			type: 'string',
-			default: '',
-			description: 'DLT content template ID of this message',
-		},
-		{
-			displayName: 'SMS Type',
-			name: 'smsType',
-			type: 'options',
-			options: [
-				{ name: 'Promotional', value: 'promotional' },
-				{ name: 'Transactional', value: 'transactional' },
-				{ name: 'Transactional Opt-In', value: 'transactional_opt_in' },
-			],
-			default: 'transactional',
-		},
-	]),
+	}),
+	...smsRequestOptions(show, MESSAGE_FIELDS),
 ];
 
 interface PreparedMessage {
@@ -98,15 +67,10 @@ function prepare(node: INode, param: ParameterReader, itemIndex: number): Prepar
 		[from, { label: 'From', required: true }],
 		[to, { label: 'To', required: true, format: 'phone' }],
 		[body, { label: 'Body', required: true, maxLength: LIMITS.sms.bodyLength }],
-		[extra.smsType, { label: 'SMS Type', oneOf: SMS_TYPES }],
-		[request.EncodingType, { label: 'Encoding Type', oneOf: ENCODING_TYPES }],
-		[request.Priority, { label: 'Priority', oneOf: PRIORITIES }],
-		[request.StatusCallback, { label: 'Status Callback URL', format: 'url' }],
-		[request.ShortenUrlParams?.ClickTrackingCallbackUrl, { label: 'Click Tracking Callback URL', format: 'url' }],
+		...smsOptionChecks(request, extra.smsType),
 	]);
 	if (invalid) return invalid;
-	if (extra.shortenUrlTracking === true && extra.shortenUrl !== true) {
-		// The service tracks clicks only on shortened links.
+	if (trackingWithoutShortening(extra)) {
 		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 	}
 	const message: PreparedMessage['message'] = { To: to, Body: body, From: from };

@@ -2,26 +2,25 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormValue } from '../../../shared/encoding';
-import { ENCODING_TYPES, LIMITS, PRIORITIES, SMS_TYPES } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
-import { readSmsRequestOptions, smsOutcome, smsRequestOptions, type SmsRequestOptions } from './shared';
+import {
+	MESSAGE_FIELDS,
+	readSmsRequestOptions,
+	senderAndBody,
+	smsOptionChecks,
+	smsOutcome,
+	smsRequestOptions,
+	trackingWithoutShortening,
+	type SmsRequestOptions,
+} from './shared';
 
 const show = { resource: ['sms'], operation: ['sendToMany'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'From',
-		name: 'from',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+918047112233',
-		description: 'Virtual number or approved sender ID (the DLT header for Indian traffic)',
-		displayOptions: { show },
-	},
-	{
+	...senderAndBody(show, 'The same text for every recipient', {
 		displayName: 'To',
 		name: 'recipients',
 		type: 'string',
@@ -30,38 +29,8 @@ export const description: INodeProperties[] = [
 		placeholder: '+919876543210, +919876543211',
 		description: 'Recipient numbers separated by commas or new lines, or an expression returning a list',
 		hint: `Any number of recipients: the node sends them ${LIMITS.sms.recipientsPerStaticBulk} to a request`,
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Body',
-		name: 'body',
-		type: 'string',
-		required: true,
-		default: '',
-		typeOptions: { rows: 4 },
-		description: `The same text for every recipient, at most ${LIMITS.sms.bodyLength} characters`,
-		displayOptions: { show },
-	},
-	...smsRequestOptions(show, [
-		{
-			displayName: 'DLT Template ID',
-			name: 'dltTemplateId',
-			type: 'string',
-			default: '',
-			description: 'DLT content template ID of the message',
-		},
-		{
-			displayName: 'SMS Type',
-			name: 'smsType',
-			type: 'options',
-			options: [
-				{ name: 'Promotional', value: 'promotional' },
-				{ name: 'Transactional', value: 'transactional' },
-				{ name: 'Transactional Opt-In', value: 'transactional_opt_in' },
-			],
-			default: 'transactional',
-		},
-	]),
+	}),
+	...smsRequestOptions(show, MESSAGE_FIELDS),
 ];
 
 interface StaticBulkRequest {
@@ -103,14 +72,10 @@ function prepare(context: IExecuteFunctions, itemIndex: number): StaticBulkReque
 		[from, { label: 'From', required: true }],
 		[recipients, { label: 'To', required: true, format: 'phone' }],
 		[body, { label: 'Body', required: true, maxLength: LIMITS.sms.bodyLength }],
-		[extra.smsType, { label: 'SMS Type', oneOf: SMS_TYPES }],
-		[request.EncodingType, { label: 'Encoding Type', oneOf: ENCODING_TYPES }],
-		[request.Priority, { label: 'Priority', oneOf: PRIORITIES }],
-		[request.StatusCallback, { label: 'Status Callback URL', format: 'url' }],
-		[request.ShortenUrlParams?.ClickTrackingCallbackUrl, { label: 'Click Tracking Callback URL', format: 'url' }],
+		...smsOptionChecks(request, extra.smsType),
 	]);
 	if (invalid) return invalid;
-	if (extra.shortenUrlTracking === true && extra.shortenUrl !== true) {
+	if (trackingWithoutShortening(extra)) {
 		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 	}
 	if (extra.smsType) request.SmsType = String(extra.smsType);

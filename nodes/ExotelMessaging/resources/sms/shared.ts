@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { ENCODING_TYPE_OPTIONS, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS } from '../../../shared/descriptions';
+import { ENCODING_TYPES, LIMITS, PRIORITIES, SMS_TYPES } from '../../../shared/limits';
 import type { ItemOutcome, ParameterReader } from '../../../shared/operation';
+import type { FieldCheck } from '../../../shared/validation';
 
 
 
@@ -51,20 +54,14 @@ export function smsRequestOptions(show: Show, operationFields: INodeProperties[]
 			displayName: 'Encoding Type',
 			name: 'encodingType',
 			type: 'options',
-			options: [
-				{ name: 'Plain', value: 'plain' },
-				{ name: 'Unicode', value: 'unicode', description: 'For non-Latin scripts and emoji' },
-			],
+			options: ENCODING_TYPE_OPTIONS,
 			default: 'plain',
 		},
 		{
 			displayName: 'Priority',
 			name: 'priority',
 			type: 'options',
-			options: [
-				{ name: 'High', value: 'high', description: 'Only for OTP messages' },
-				{ name: 'Normal', value: 'normal' },
-			],
+			options: PRIORITY_OPTIONS,
 			default: 'normal',
 			hint: 'Use High only for OTP messages',
 		},
@@ -117,6 +114,55 @@ export function smsRequestOptions(show: Show, operationFields: INodeProperties[]
 			options: [...requestFields, ...operationFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	];
+}
+
+/** From, (recipients) and Body, as both SMS sends show them. */
+export function senderAndBody(show: Show, bodyDescription: string, recipient: INodeProperties): INodeProperties[] {
+	return [
+		{
+			displayName: 'From',
+			name: 'from',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '+918047112233',
+			description: 'Virtual number or approved sender ID (the DLT header for Indian traffic)',
+			displayOptions: { show },
+		},
+		{ ...recipient, displayOptions: { show } },
+		{
+			displayName: 'Body',
+			name: 'body',
+			type: 'string',
+			required: true,
+			default: '',
+			typeOptions: { rows: 4 },
+			description: `${bodyDescription}, at most ${LIMITS.sms.bodyLength} characters`,
+			displayOptions: { show },
+		},
+	];
+}
+
+/** Message fields both sends offer under Additional Fields. */
+export const MESSAGE_FIELDS: INodeProperties[] = [
+	{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
+	{ displayName: 'SMS Type', name: 'smsType', type: 'options', options: SMS_TYPE_OPTIONS, default: 'transactional' },
+];
+
+/** The checks every SMS send makes of its request-level options and message type. */
+export function smsOptionChecks(request: SmsRequestOptions, smsType: unknown): FieldCheck[] {
+	return [
+		[smsType, { label: 'SMS Type', oneOf: SMS_TYPES }],
+		[request.EncodingType, { label: 'Encoding Type', oneOf: ENCODING_TYPES }],
+		[request.Priority, { label: 'Priority', oneOf: PRIORITIES }],
+		[request.StatusCallback, { label: 'Status Callback URL', format: 'url' }],
+		[request.ShortenUrlParams?.ClickTrackingCallbackUrl, { label: 'Click Tracking Callback URL', format: 'url' }],
+	];
+}
+
+/** The service tracks clicks only on shortened links. */
+export function trackingWithoutShortening(extra: IDataObject): boolean {
+	return extra.shortenUrlTracking === true && extra.shortenUrl !== true;
 }
 
 /** Reads the request-level parameters of one item; unset ones stay out of the request. */

@@ -1,0 +1,96 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { LIMITS } from '../../../shared/limits';
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { campaignBody, campaignOptions, CAMPAIGNS_PATH, dataOf } from './shared';
+
+const C = LIMITS.campaign;
+const show = { resource: ['campaign'], operation: ['create'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Campaign Type',
+		name: 'campaignType',
+		type: 'options',
+		options: [
+			{ name: 'Dynamic', value: 'dynamic', description: `Calls one list whose columns fill @@ variables (at most ${C.listsDynamic} list)` },
+			{ name: 'Static', value: 'static', description: `Calls numbers, or up to ${C.listsStatic} lists` },
+		],
+		default: 'static',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Call',
+		name: 'recipientSource',
+		type: 'options',
+		options: [
+			{ name: 'Lists', value: 'lists', description: 'Contacts of one or more lists' },
+			{ name: 'Numbers', value: 'numbers', description: 'Phone numbers given here' },
+		],
+		default: 'numbers',
+		description: 'Whom the campaign calls: numbers or lists, not both',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Numbers',
+		name: 'from',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+919876543210, +919876543211',
+		description: `Phone numbers separated by commas or new lines, or an expression returning a list; at most ${C.fromNumbers}`,
+		displayOptions: { show: { ...show, recipientSource: ['numbers'] } },
+	},
+	{
+		displayName: 'List IDs',
+		name: 'lists',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+		description: `List IDs separated by commas, or an expression returning a list; at most ${C.listsStatic} for a static campaign, ${C.listsDynamic} for a dynamic one`,
+		displayOptions: { show: { ...show, recipientSource: ['lists'] } },
+	},
+	{
+		displayName: 'Caller ID',
+		name: 'callerId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+918047112233',
+		description: 'Virtual number that places the calls',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: campaignOptions(false),
+	},
+];
+
+/** One campaign per input item; the output is the created campaign with its id and stats. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+		const source = param('recipientSource', 'numbers');
+		const values: IDataObject = {
+			...(param('additionalFields', {}) as IDataObject),
+			campaignType: param('campaignType', 'static'),
+			callerId: param('callerId'),
+		};
+		if (source === 'lists') values.lists = param('lists');
+		else values.from = param('from');
+		const built = campaignBody(this, itemIndex, values, 'create');
+		return 'body' in built ? { itemIndex, body: built.body } : built;
+	});
+	const outcomes = await sendEach(prepared, async ({ itemIndex, body }) => {
+		const response = await exotelRequest.call(this, { base: 'base', method: 'POST', path: CAMPAIGNS_PATH, body, itemIndex });
+		return dataOf(response.body);
+	});
+	return outputOf(this, [...failures, ...outcomes]);
+}

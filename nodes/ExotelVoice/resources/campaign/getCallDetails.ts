@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { returnAllOrLimit } from '../../../shared/descriptions';
+import { LIMITS } from '../../../shared/limits';
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { exotelRequestAllItems } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+import { campaignPath, itemsOf } from './shared';
+
+const show = { resource: ['campaign'], operation: ['getCallDetails'] };
+
+export const description: INodeProperties[] = [
+	// The spec gives the call-details page size a default (20) but no maximum; the node asks for
+	// pages as large as the campaign listing allows.
+	...returnAllOrLimit(show, LIMITS.campaign.listLimit),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Sort By',
+				name: 'sortBy',
+				type: 'options',
+				options: [
+					{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
+					{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
+				],
+				default: 'date_created:desc',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Busy', value: 'busy' },
+					{ name: 'Completed', value: 'completed' },
+					{ name: 'Failed', value: 'failed' },
+					{ name: 'No Answer', value: 'no-answer' },
+				],
+				default: 'completed',
+			},
+		],
+	},
+];
+
+/** The campaign's call records (number, status, duration, digit, recording...), one item each. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const campaignId = String(this.getNodeParameter('campaignId', itemIndex, '')).trim();
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
+		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
+		const qs: IDataObject = {};
+		if (filters.status) qs.status = filters.status;
+		if (filters.sortBy) qs.sort_by = filters.sortBy;
+		return (
+			fieldsError(this.getNode(), itemIndex, [
+				[campaignId, { label: 'Campaign ID', required: true }],
+				[limit, { label: 'Limit', integer: true, min: 1 }],
+			]) ?? { itemIndex, campaignId, qs, limit }
+		);
+	});
+	const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId, qs, limit }) =>
+		await exotelRequestAllItems.call(
+			this,
+			{ base: 'base', method: 'GET', path: `${campaignPath(campaignId)}/call-details`, qs, itemIndex },
+			{ pageSize: LIMITS.campaign.listLimit, limit, itemsOf },
+		),
+	);
+	return outputOf(this, [...failures, ...outcomes]);
+}

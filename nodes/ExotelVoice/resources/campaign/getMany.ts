@@ -1,0 +1,84 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { returnAllOrLimit } from '../../../shared/descriptions';
+import { LIMITS } from '../../../shared/limits';
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { exotelRequestAllItems } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+import { CAMPAIGNS_PATH, itemsOf } from './shared';
+
+const show = { resource: ['campaign'], operation: ['getMany'] };
+
+export const description: INodeProperties[] = [
+	...returnAllOrLimit(show, LIMITS.campaign.listLimit),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Campaigns whose name contains this' },
+			{
+				displayName: 'Sort By',
+				name: 'sortBy',
+				type: 'options',
+				options: [
+					{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
+					{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
+					{ name: 'Name (A to Z)', value: 'name:asc' },
+					{ name: 'Name (Z to A)', value: 'name:desc' },
+				],
+				default: 'date_created:desc',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Completed', value: 'Completed' },
+					{ name: 'Created', value: 'Created' },
+					{ name: 'In Progress', value: 'InProgress' },
+					{ name: 'Paused', value: 'Paused' },
+				],
+				default: [],
+			},
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'options',
+				options: [
+					{ name: 'Dynamic', value: 'dynamic' },
+					{ name: 'Static', value: 'static' },
+				],
+				default: 'static',
+				description: 'Campaign type',
+			},
+		],
+	},
+];
+
+/** Campaigns by name, status and type, paged by offset and limit (at most 500 a page). */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
+		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
+		const qs: IDataObject = {};
+		if (filters.name) qs.name = String(filters.name).trim();
+		const status = Array.isArray(filters.status) ? filters.status : [];
+		if (status.length) qs.status = status.join(',');
+		if (filters.sortBy) qs.sort_by = filters.sortBy;
+		if (filters.type) qs.type = filters.type;
+		return fieldsError(this.getNode(), itemIndex, [[limit, { label: 'Limit', integer: true, min: 1 }]]) ?? { itemIndex, qs, limit };
+	});
+	const outcomes = await sendEach(prepared, async ({ itemIndex, qs, limit }) =>
+		await exotelRequestAllItems.call(
+			this,
+			{ base: 'base', method: 'GET', path: CAMPAIGNS_PATH, qs, itemIndex },
+			{ pageSize: LIMITS.campaign.listLimit, limit, itemsOf },
+		),
+	);
+	return outputOf(this, [...failures, ...outcomes]);
+}
