@@ -31,7 +31,9 @@ export type CallbackKind =
 	| 'chatapp-incoming'
 	| 'rcs-incoming'
 	| 'click'
-	| 'custom';
+	| 'custom'
+	/** v1 call status callback of a call placed with Calls/connect (handlers/voice.ts). */
+	| 'call-status';
 
 export type CallbackOutcome = 'delivered' | 'retry-scheduled' | 'failed' | 'skipped-non-loopback';
 
@@ -368,6 +370,17 @@ interface DeliveryRequest {
 	messageSid?: string;
 }
 
+/**
+ * One v1 call status callback of a connected call (handlers/voice.ts builds the form pairs, in the
+ * spec's order): posted form-encoded and unsigned at `delayMs` (before timeScale) after the connect.
+ */
+export interface CallStatusReport {
+	delayMs: number;
+	url: string;
+	callSid: string;
+	fields: () => Array<[string, string]>;
+}
+
 /** One report of a scheduled series: at `delayMs` (base, before timeScale) after acceptance. */
 interface ScheduledReport {
 	delayMs: number;
@@ -584,6 +597,24 @@ export class CallbackDispatcher implements CallbackHooks {
 					contentType: 'application/json',
 					signByDefault: true,
 					messageSid: message.sid,
+				}),
+			})),
+		);
+	}
+
+	/** v1 call status callbacks of a call placed with Calls/connect (answered, terminal), in order. */
+	callStatusScheduled(reports: readonly CallStatusReport[]): void {
+		if (!reports.length) return;
+		this.schedule(
+			reports.map((report) => ({
+				delayMs: report.delayMs,
+				make: () => ({
+					url: report.url,
+					kind: 'call-status' as const,
+					body: new URLSearchParams(report.fields()).toString(),
+					contentType: 'application/x-www-form-urlencoded',
+					signByDefault: false,
+					messageSid: report.callSid,
 				}),
 			})),
 		);
@@ -870,7 +901,7 @@ export class CallbackDispatcher implements CallbackHooks {
 		const custom = payloadOption(input);
 		if (!custom) throw new CallbackInputError('payload is required');
 		const kindIn = input.kind ?? 'custom';
-		const kinds: CallbackKind[] = ['sms-status', 'rcs-dlr', 'chatapp-status', 'chatapp-incoming', 'rcs-incoming', 'click', 'custom'];
+		const kinds: CallbackKind[] = ['sms-status', 'rcs-dlr', 'chatapp-status', 'chatapp-incoming', 'rcs-incoming', 'click', 'custom', 'call-status'];
 		if (typeof kindIn !== 'string' || !kinds.includes(kindIn as CallbackKind)) {
 			throw new CallbackInputError(`kind must be one of: ${kinds.join(', ')}`);
 		}

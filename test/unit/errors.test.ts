@@ -22,9 +22,11 @@ describe('service error shapes', () => {
 				response: { rcs: { messages: [{ status: 'failure', error_data: { code: 5, message: 'Bot not verified', description: 'd' } }] } },
 			}),
 		).toEqual({ message: 'Bot not verified', code: 5, description: 'd' });
+		// allocation codes become sentences a user can act on; the service's words stay as the description
 		expect(parseServiceError({ success: false, status: 409, code: 18, message: 'Duplicate connection id', data: null })).toEqual({
-			message: 'Duplicate connection id',
+			message: 'This connection id is already allocated: use a new connection id or deallocate the old one',
 			code: 18,
+			description: 'Duplicate connection id',
 		});
 		expect(
 			parseServiceError({ statusCode: 404, status: 'NOT_FOUND', errorCode: 'CONF-1001', errorMessage: 'Object does not exist' }),

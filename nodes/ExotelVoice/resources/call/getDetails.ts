@@ -47,7 +47,8 @@ export function normalizeCallDetails(details: IDataObject): IDataObject {
 		duration: number(details.duration ?? details.total_duration),
 		talkTime: number(details.talk_time ?? details.total_talk_time),
 		recordingUrl: text(details.recording_url ?? recording.url),
-		recordingAvailable: recording.available !== undefined ? recording.available === true : details.recording_url ? true : null,
+		// Shape A carries recording_url only when the call was recorded: its absence means no recording.
+		recordingAvailable: recording.available !== undefined ? recording.available === true : Boolean(details.recording_url),
 		customField: text(details.custom_field),
 		agent: {
 			userId: text(agentA.user_id ?? agentB.user_id),

@@ -143,6 +143,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (!next || calls.length >= limit) break;
 			// The next page is the same query with the cursor the service gives in NextPageUri.
 			pageQuery = Object.fromEntries(new URL(String(next), 'http://cursor.invalid').searchParams.entries());
+			// With a limit, the last page asks only for the calls still wanted.
+			if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(pageQuery.PageSize ?? qs.PageSize), limit - calls.length);
 		}
 		return calls.slice(0, limit);
 	});

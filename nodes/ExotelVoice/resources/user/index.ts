@@ -71,12 +71,13 @@ const getMany: ExotelOperation = {
 			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
 			const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
 			const qs: IDataObject = {};
+			const contactUri = String(filters.contactUri ?? '').trim();
 			if (Array.isArray(filters.fields) && filters.fields.length) qs.fields = filters.fields.join(',');
-			if (filters.contactUri) qs['devices.contact_uri'] = String(filters.contactUri).trim();
+			if (contactUri) qs['devices.contact_uri'] = contactUri;
 			if (filters.email) qs.email = String(filters.email).trim();
 			return (
 				fieldsError(this.getNode(), itemIndex, [
-					[filters.contactUri, { label: 'Device Number', format: 'e164' }],
+					[contactUri, { label: 'Device Number', format: 'e164' }],
 					[limit, { label: 'Limit', integer: true, min: 1 }],
 				]) ?? { itemIndex, qs, limit }
 			);

@@ -1,4 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
@@ -58,6 +59,40 @@ export const description: INodeProperties[] = [
 
 const MIME: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav' };
 
+/**
+ * The recording URL is pre-signed and time-limited: it carries its own authorisation, so it is
+ * fetched without the credential. Failures become a NodeApiError (a raw HTTP client error would
+ * not serialise in n8n's output).
+ */
+async function downloadRecording(context: IExecuteFunctions, url: string, itemIndex: number): Promise<Buffer> {
+	const failure = (reason: string, details: JsonObject, httpCode?: number) =>
+		new NodeApiError(context.getNode(), details, {
+			message: `The recording could not be downloaded: ${reason}`,
+			description: 'The voice log was read; only the download of its recording failed.',
+			httpCode: httpCode === undefined ? undefined : String(httpCode),
+			itemIndex,
+		});
+	let response: { statusCode: number; body: unknown };
+	try {
+		response = (await context.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'arraybuffer',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as { statusCode: number; body: unknown };
+	} catch (error) {
+		const code = String((error as { code?: unknown }).code ?? 'UNKNOWN');
+		throw failure(code, { code });
+	}
+	const status = response.statusCode;
+	if (status >= 400) {
+		const expired = status === 403 ? ' (the signed URL may have expired; get the voice log again for a fresh URL)' : '';
+		throw failure(`HTTP ${status}${expired}`, { httpCode: status }, status);
+	}
+	return Buffer.from(response.body as ArrayBuffer);
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 		const callSid = String(this.getNodeParameter('callSid', itemIndex, '')).trim();
@@ -85,14 +120,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const body = (response.body ?? {}) as IDataObject;
 		const voiceLog = ((body.response as IDataObject | undefined)?.voice_log ?? {}) as IDataObject;
 		if (download && voiceLog.recording_url) {
-			// The recording URL is pre-signed and time-limited: it carries its own authorisation.
-			const data = (await this.helpers.httpRequest({
-				method: 'GET',
-				url: String(voiceLog.recording_url),
-				encoding: 'arraybuffer',
-			})) as Buffer;
+			const data = await downloadRecording(this, String(voiceLog.recording_url), itemIndex);
 			const fileFormat = String(voiceLog.format ?? format);
-			const binary = await this.helpers.prepareBinaryData(Buffer.from(data), `${callSid}.${fileFormat}`, MIME[fileFormat] ?? 'application/octet-stream');
+			const binary = await this.helpers.prepareBinaryData(data, `${callSid}.${fileFormat}`, MIME[fileFormat] ?? 'application/octet-stream');
 			binaries.set(itemIndex, { [binaryPropertyName]: binary });
 		}
 		return voiceLog;
