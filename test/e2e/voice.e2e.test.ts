@@ -1,0 +1,106 @@
+/**
+ * Exotel Voice on a real n8n 2.8.4 with the packed package: a call connected to a flow reports its
+ * status to an active Exotel Voice Trigger, and a CSV contact upload waits for completion.
+ */
+import path from 'path';
+
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
+import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, packPackage, removeTempDir, type WorkflowNode } from './n8n';
+
+const PACKAGE = 'n8n-nodes-exotel';
+const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000voice';
+
+let sandbox: ExotelSandbox;
+let instance: N8nInstance;
+let tarball: string;
+let triggerWorkflowId: string;
+let triggerUrl: string;
+
+const credentials = {
+	exotelApi: { id: 'cred-exotelApi', name: 'Sandbox exotelApi' },
+	exotelBearerTokenApi: { id: 'cred-exotelBearerTokenApi', name: 'Sandbox exotelBearerTokenApi' },
+};
+
+beforeAll(async () => {
+	sandbox = new ExotelSandbox({ timeScale: 0.005 });
+	await sandbox.start();
+	tarball = await packPackage();
+	instance = await N8nInstance.create({ tarball });
+	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+	await instance.importCredentials(
+		Object.entries(credentials).map(([type, ref]) => ({ ...ref, type, data: data[type] })),
+	);
+	const trigger: WorkflowNode = {
+		name: 'Exotel Voice Trigger',
+		type: `${PACKAGE}.exotelVoiceTrigger`,
+		typeVersion: 1,
+		webhookId: WEBHOOK_ID,
+		parameters: { events: ['callStatus', 'callStatusManagement', 'campaignCallSchedule', 'campaignCallStatus', 'campaignStatus'], statuses: '' },
+	};
+	const noOp: WorkflowNode = { name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+	[triggerWorkflowId] = await instance.importWorkflows([makeWorkflow([noOp], { name: 'Voice trigger e2e', trigger })]);
+	await instance.publish(triggerWorkflowId);
+	await instance.start();
+	await instance.setupOwnerAndApiKey();
+	triggerUrl = instance.webhookUrl(`${WEBHOOK_ID}/webhook`);
+}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server);
+
+afterAll(async () => {
+	await instance?.dispose();
+	if (tarball) await removeTempDir(path.dirname(tarball));
+	await sandbox?.stop();
+}, JEST_TIMEOUTS.dispose);
+
+test(
+	'Connect to Flow with the trigger as status callback: the answered and terminal events start the active Voice Trigger',
+	async () => {
+		const connect: WorkflowNode = {
+			name: 'Connect',
+			type: `${PACKAGE}.exotelVoice`,
+			typeVersion: 1,
+			parameters: {
+				resource: 'call',
+				operation: 'connect',
+				from: '+919876543210',
+				callerId: '+918047112233',
+				url: `http://my.exotel.com/${SANDBOX_ACCOUNT.accountSid}/exoml/start_voice/926`,
+				statusCallback: triggerUrl,
+				additionalFields: { statusCallbackEvents: ['answered', 'terminal'], customField: 'order-9', timeLimit: 600 },
+			},
+			credentials: { exotelApi: credentials.exotelApi },
+		};
+		const [id] = await instance.importWorkflows([makeWorkflow([connect], { name: 'Connect a call' })]);
+		const result = await instance.executeOk(id);
+		const [call] = nodeJson(result, 'Connect');
+		expect(call).toMatchObject({ Sid: expect.any(String), Status: 'in-progress', To: null });
+		const [request] = sandbox.requests({ pathIncludes: '/Calls/connect' });
+		expect(request.form).toEqual(
+			expect.arrayContaining([
+				['From', '+919876543210'],
+				['CallerId', '+918047112233'],
+				['StatusCallback', triggerUrl],
+				['StatusCallbackEvents[]', 'answered'],
+				['StatusCallbackEvents[]', 'terminal'],
+				['CustomField', 'order-9'],
+				['TimeLimit', '600'],
+			]),
+		);
+
+		const executions = await instance.waitForExecutions(triggerWorkflowId, 2, 60_000);
+		const items = executions.flatMap(
+			(execution) =>
+				(execution.data?.resultData?.runData?.['Exotel Voice Trigger']?.[0]?.data?.main?.[0] ?? []).map(
+					(item: { json: Record<string, any> }) => item.json,
+				),
+		);
+		expect(items.map((item) => [item.event, item.callSid, item.eventType]).sort()).toEqual([
+			['callStatus', call.Sid, 'answered'],
+			['callStatus', call.Sid, 'terminal'],
+		]);
+		const terminal = items.find((item) => item.eventType === 'terminal');
+		expect(terminal).toMatchObject({ customField: 'order-9', legs: expect.any(Array) });
+		expect(terminal?.legs.length).toBeGreaterThan(0);
+	},
+	JEST_TIMEOUTS.execute + 90_000,
+);
