@@ -21,12 +21,19 @@ export class ExotelVoice implements INodeType {
 			{
 				name: 'exotelApi',
 				required: true,
-				displayOptions: { show: { resource: ['call', 'campaign', 'list', 'user', 'voiceLog'] } },
+				// Contact upload takes this credential or a bearer token (its Authentication parameter).
+				displayOptions: {
+					show: { resource: ['call', 'campaign', 'contact', 'list', 'user', 'voiceLog'] },
+					hide: { authentication: ['bearerToken'] },
+				},
 			},
 			{
 				name: 'exotelBearerTokenApi',
 				required: true,
-				displayOptions: { show: { resource: ['userDevice'] } },
+				displayOptions: {
+					show: { resource: ['contact', 'userDevice'] },
+					hide: { authentication: ['apiKey'] },
+				},
 			},
 		],
 		properties: resourceDescription,

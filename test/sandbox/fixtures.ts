@@ -151,3 +151,110 @@ export function rcsReachabilityOf(to: string): 'capable' | 'not-capable' | 'fall
 export function chatAppDeliveryFails(to: string): boolean {
 	return to.endsWith(SANDBOX_CALLBACK_RULES.chatAppFailsSuffix);
 }
+
+// ---------------------------------------------------------------- campaigns, lists and contacts
+
+export interface SandboxContactSeed {
+	sid: string;
+	phone_number: string;
+	first_name?: string;
+	last_name?: string;
+	email?: string;
+	company?: string;
+	tag?: string;
+	custom_field_1?: string;
+}
+
+/**
+ * Campaign lists the sandbox starts with (sids readable on purpose). `contact-1` is in two lists,
+ * so removing it from one shows that the contact itself stays.
+ */
+export const SANDBOX_LISTS: ReadonlyArray<{ sid: string; name: string; contacts: readonly SandboxContactSeed[] }> = [
+	{
+		sid: 'list-1',
+		name: 'Bengaluru customers',
+		contacts: [
+			{ sid: 'contact-1', phone_number: '+919845000001', first_name: 'Asha', last_name: 'Rao', email: 'asha@acme.example', company: 'Acme', tag: 'gold' },
+			{ sid: 'contact-2', phone_number: '+919845000002', first_name: 'Ravi', last_name: 'Kumar', tag: 'silver' },
+			{ sid: 'contact-3', phone_number: '+919845000003', first_name: 'Meera', last_name: 'Iyer', custom_field_1: 'renewal-due' },
+			{ sid: 'contact-4', phone_number: '+919845000097', first_name: 'Busy', last_name: 'Line' },
+			{ sid: 'contact-5', phone_number: '+919845000005', first_name: 'Kiran', company: 'Globex' },
+		],
+	},
+	{
+		sid: 'list-2',
+		name: 'Mumbai leads',
+		contacts: [
+			{ sid: 'contact-1', phone_number: '+919845000001', first_name: 'Asha', last_name: 'Rao', email: 'asha@acme.example', company: 'Acme', tag: 'gold' },
+			{ sid: 'contact-6', phone_number: '+912245000006', first_name: 'Sameer', last_name: 'Shah' },
+			{ sid: 'contact-7', phone_number: '+912245000007', first_name: 'Priya', last_name: 'Nair', email: 'priya@initech.example' },
+		],
+	},
+	{ sid: 'list-3', name: 'Empty list', contacts: [] },
+];
+
+/** A generated list large enough to page through (contacts `big-contact-1..`, phones `+91984600xxxxx`). */
+export const SANDBOX_BIG_LIST = {
+	sid: 'list-big',
+	name: 'All subscribers',
+	size: 1203,
+	contactSidPrefix: 'big-contact-',
+	phonePrefix: '+9198460',
+} as const;
+
+/**
+ * Outcome of a campaign call by the last four digits of the number called; any other number
+ * answers (`completed`). Retries repeat the same outcome.
+ */
+export const SANDBOX_CAMPAIGN_CALL_RULES = {
+	busySuffix: '0097',
+	noAnswerSuffix: '0096',
+	failedSuffix: '0095',
+} as const;
+
+export function campaignCallOutcomeFor(number: string): 'completed' | 'busy' | 'no-answer' | 'failed' {
+	const n = number.replace(/\s+/g, '');
+	if (n.endsWith(SANDBOX_CAMPAIGN_CALL_RULES.busySuffix)) return 'busy';
+	if (n.endsWith(SANDBOX_CAMPAIGN_CALL_RULES.noAnswerSuffix)) return 'no-answer';
+	if (n.endsWith(SANDBOX_CAMPAIGN_CALL_RULES.failedSuffix)) return 'failed';
+	return 'completed';
+}
+
+/** The account's call limit per minute: a custom `throttle` may be 1 to this minus 1. */
+export const SANDBOX_CAMPAIGN_ACCOUNT_CALL_LIMIT = 60;
+
+export interface SandboxCampaignSeed {
+	id: string;
+	name: string;
+	status: 'Created' | 'InProgress' | 'Paused' | 'Completed' | 'Archived';
+	numbers: readonly string[];
+	/** How many of the numbers were already called. */
+	placed: number;
+	/** Created only: `send_at` this many ms after the reset. */
+	sendAtInMs?: number;
+	/** Days before the reset the campaign was created (for sorting). */
+	ageDays: number;
+}
+
+const seedNumbers = (prefix: string, count: number) =>
+	Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(4, '0')}`);
+
+/**
+ * Campaigns the sandbox starts with, one per status (ids readable on purpose). The in-progress one
+ * has 12 calls placed of 30 (3 of them busy, no-answer and failed), the next one due a minute
+ * (× timeScale) after the reset.
+ */
+export const SANDBOX_CAMPAIGNS: readonly SandboxCampaignSeed[] = [
+	{ id: 'cmp-created', name: 'Diwali offers', status: 'Created', numbers: seedNumbers('+91984520', 3), placed: 0, sendAtInMs: 86_400_000, ageDays: 1 },
+	{
+		id: 'cmp-inprogress',
+		name: 'Payment reminders',
+		status: 'InProgress',
+		numbers: ['+919845210095', '+919845210096', '+919845210097', ...seedNumbers('+91984521', 27)],
+		placed: 12,
+		ageDays: 2,
+	},
+	{ id: 'cmp-paused', name: 'Feedback survey', status: 'Paused', numbers: seedNumbers('+91984522', 10), placed: 4, ageDays: 3 },
+	{ id: 'cmp-completed', name: 'Renewal notice', status: 'Completed', numbers: seedNumbers('+91984523', 6), placed: 6, ageDays: 4 },
+	{ id: 'cmp-archived', name: 'Old promotion', status: 'Archived', numbers: seedNumbers('+91984524', 2), placed: 2, ageDays: 5 },
+];

@@ -3,6 +3,10 @@
  * here so that reset() clears it all in one place; later work adds stores next to these.
  */
 import { SANDBOX_DEVICE_USER_ID, SANDBOX_GREENVN_POOL } from './fixtures';
+import type { StoredCampaign } from './handlers/campaigns';
+import type { StoredContact, StoredList } from './handlers/lists';
+import type { CcmUser } from './handlers/users';
+import type { StoredCall } from './handlers/voice';
 
 export interface StoredSmsMessage {
 	sid: string;
@@ -103,6 +107,12 @@ export interface ContactUpload {
 	acceptedAt: number;
 	/** Real ms epoch at which the job reports `completed` (timeScale applied). */
 	completesAt: number;
+	/** Name of the uploaded file part, when it had one. */
+	fileName?: string;
+	/** The CSV rows by column, kept until the job completes and they become contacts. */
+	records?: Array<Record<string, string | undefined>>;
+	/** Whether the records were applied (contacts created, counts set). */
+	settled?: boolean;
 }
 
 export type RcsSmsType = 'transactional' | 'transactional_opt_in' | 'promotional';
@@ -207,6 +217,28 @@ export class SandboxState {
 
 	readonly contactUploads = new Map<string, ContactUpload>();
 
+	/** Campaigns by id (handlers/campaigns.ts); seeded on first use after a reset. */
+	readonly campaigns = new Map<string, StoredCampaign>();
+
+	campaignsSeeded = false;
+
+	/** Campaign lists and contacts by sid (handlers/lists.ts); seeded on first use after a reset. */
+	readonly lists = new Map<string, StoredList>();
+
+	readonly contacts = new Map<string, StoredContact>();
+
+	listsSeeded = false;
+
+	/** v1 calls by sid, seeded and placed (handlers/voice.ts); seeded on first use after a reset. */
+	readonly calls = new Map<string, StoredCall>();
+
+	callsSeeded = false;
+
+	/** Management API users by id (handlers/users.ts); seeded on first use after a reset. */
+	readonly ccmUsers = new Map<string, CcmUser>();
+
+	ccmUsersSeeded = false;
+
 	readonly rcsMessages = new Map<string, StoredRcsMessage>();
 
 	readonly chatAppMessages = new Map<string, StoredChatAppMessage>();
@@ -229,6 +261,15 @@ export class SandboxState {
 		this.devices.clear();
 		for (const device of seededDevices()) this.devices.set(device.userId, device);
 		this.contactUploads.clear();
+		this.campaigns.clear();
+		this.campaignsSeeded = false;
+		this.lists.clear();
+		this.contacts.clear();
+		this.listsSeeded = false;
+		this.calls.clear();
+		this.callsSeeded = false;
+		this.ccmUsers.clear();
+		this.ccmUsersSeeded = false;
 		this.rcsMessages.clear();
 		this.chatAppMessages.clear();
 		this.chatAppWebhook = null;

@@ -2,10 +2,14 @@
  * Contact upload on the contact-center management API (ccm base): multipart CSV in, a job that is
  * `processing` until its estimated time has passed (scaled by timeScale), then `completed`.
  * Accepts basic credentials or the bearer token.
+ *
+ * A job keeps its records; when it completes they become contacts (and members of `list_id`), with
+ * `duplicate_action` deciding what a phone number already present does (see `settleContactUploads`).
  */
-import { fail, json, parseMultipart, randomHex } from '../http';
-import type { ContactUpload } from '../state';
+import { fail, isoTimestamp, json, parseMultipart, randomHex } from '../http';
+import type { ContactUpload, SandboxState } from '../state';
 import type { RequestContext, RouteDefinition } from '../types';
+import { CONTACT_COLUMNS, ensureListsSeeded, newSid, type ContactColumn, type StoredContact } from './lists';
 
 export const CONTACT_UPLOAD_LIMITS = { bytes: 10 * 1024 * 1024, records: 50_000, concurrent: 5 } as const;
 
@@ -56,8 +60,71 @@ function v2Ok(ctx: RequestContext, status: number, response: Record<string, unkn
 	return json(status, { request_id: randomHex(32), method: ctx.request.method, http_code: status, response });
 }
 
+/** Phone numbers already known in the job's scope: its list's contacts, else every contact. */
+function scopeOf(state: SandboxState, job: ContactUpload): Map<string, StoredContact> {
+	const list = job.listId ? state.lists.get(job.listId) : undefined;
+	const contacts = list
+		? list.contactSids.map((sid) => state.contacts.get(sid)).filter((c): c is StoredContact => !!c)
+		: [...state.contacts.values()];
+	return new Map(contacts.map((contact) => [contact.fields.phone_number, contact]));
+}
+
+/**
+ * Applies every job whose processing time has passed: a record with an E.164 phone_number becomes
+ * a contact (successful); one without is failed; a phone already in scope (the list, else all
+ * contacts, including earlier rows of the same file) is skipped with `skip`, updated (non-empty
+ * cells only) with `update`, and added again as a new contact with `create_new`.
+ */
+export function settleContactUploads(state: SandboxState, now = Date.now()): void {
+	ensureListsSeeded(state);
+	for (const job of state.contactUploads.values()) {
+		if (job.settled || now < job.completesAt) continue;
+		job.settled = true;
+		const list = job.listId ? state.lists.get(job.listId) : undefined;
+		const known = scopeOf(state, job);
+		let successful = 0;
+		let failed = 0;
+		let duplicatesSkipped = 0;
+		const at = isoTimestamp();
+		for (const record of job.records ?? []) {
+			const phone = (record.phone_number ?? '').trim();
+			if (!PHONE_PATTERN.test(phone) || record.malformed === 'true') {
+				failed++;
+				continue;
+			}
+			const fields: StoredContact['fields'] = { phone_number: phone };
+			for (const column of CONTACT_COLUMNS) {
+				const value = record[column]?.trim();
+				if (column !== 'phone_number' && value) fields[column] = value;
+			}
+			const existing = known.get(phone);
+			if (existing && job.duplicateAction === 'skip') {
+				duplicatesSkipped++;
+				continue;
+			}
+			if (existing && job.duplicateAction === 'update') {
+				Object.assign(existing.fields, fields);
+				existing.dateUpdated = at;
+				if (list && !list.contactSids.includes(existing.sid)) list.contactSids.push(existing.sid);
+				successful++;
+				continue;
+			}
+			const contact: StoredContact = { sid: newSid(), fields, dateCreated: at, dateUpdated: at };
+			state.contacts.set(contact.sid, contact);
+			if (list) list.contactSids.push(contact.sid);
+			known.set(phone, contact);
+			successful++;
+		}
+		if (list) list.dateUpdated = at;
+		job.successful = successful;
+		job.failed = failed;
+		job.duplicatesSkipped = duplicatesSkipped;
+		job.records = undefined;
+	}
+}
+
 function statusView(job: ContactUpload) {
-	const done = Date.now() >= job.completesAt;
+	const done = job.settled === true;
 	return {
 		upload_id: job.uploadId,
 		status: done ? 'completed' : 'processing',
@@ -98,7 +165,9 @@ export const contactRoutes: RouteDefinition[] = [
 			if (!DUPLICATE_ACTIONS.includes(duplicateAction)) {
 				return fail(ctx, 400, `duplicate_action must be one of ${DUPLICATE_ACTIONS.join(', ')}`);
 			}
-			const listId = field('list_id')?.data.toString('utf8') || undefined;
+			const listId = field('list_id')?.data.toString('utf8').trim() || undefined;
+			ensureListsSeeded(ctx.state);
+			if (listId && !ctx.state.lists.has(listId)) return fail(ctx, 400, `list_id '${listId}' does not exist`);
 
 			let rows: string[][];
 			try {
@@ -109,6 +178,8 @@ export const contactRoutes: RouteDefinition[] = [
 			const header = (rows.shift() ?? []).map((h) => h.trim().toLowerCase());
 			const phoneColumn = header.indexOf('phone_number');
 			if (phoneColumn < 0) return fail(ctx, 400, 'Invalid CSV format: the header row must have a phone_number column');
+			const repeated = header.find((column, index) => column && header.indexOf(column) !== index);
+			if (repeated) return fail(ctx, 400, `Invalid CSV format: the column ${repeated} appears twice in the header row`);
 			if (rows.length > CONTACT_UPLOAD_LIMITS.records) {
 				return fail(ctx, 400, `Invalid CSV format: ${rows.length} records, at most ${CONTACT_UPLOAD_LIMITS.records}`);
 			}
@@ -118,27 +189,27 @@ export const contactRoutes: RouteDefinition[] = [
 				return fail(ctx, 429, `At most ${CONTACT_UPLOAD_LIMITS.concurrent} contact uploads may be processing at once`);
 			}
 
-			let successful = 0;
-			let failed = 0;
-			let duplicatesSkipped = 0;
-			const seen = new Set<string>();
-			for (const row of rows) {
-				const phone = (row[phoneColumn] ?? '').trim();
-				if (!PHONE_PATTERN.test(phone)) failed++;
-				else if (seen.has(phone) && duplicateAction === 'skip') duplicatesSkipped++;
-				else successful++;
-				seen.add(phone);
-			}
+			// Known columns are kept (others are ignored); a row with more cells than the header is malformed.
+			const records = rows.map((row) => {
+				const record: Partial<Record<ContactColumn | 'malformed', string>> = {};
+				header.forEach((column, index) => {
+					if ((CONTACT_COLUMNS as readonly string[]).includes(column)) record[column as ContactColumn] = row[index] ?? '';
+				});
+				if (row.length > header.length) record.malformed = 'true';
+				return record;
+			});
 			const estimatedTimeSeconds = Math.max(1, Math.ceil(rows.length / 1000));
 			const job: ContactUpload = {
 				uploadId: `upl_${randomHex(20)}`,
 				listId,
 				duplicateAction,
 				totalRecords: rows.length,
-				successful,
-				failed,
-				duplicatesSkipped,
+				successful: 0,
+				failed: 0,
+				duplicatesSkipped: 0,
 				estimatedTimeSeconds,
+				fileName: file.filename,
+				records,
 				acceptedAt: now,
 				completesAt: now + estimatedTimeSeconds * 1000 * ctx.timeScale,
 			};
@@ -161,6 +232,7 @@ export const contactRoutes: RouteDefinition[] = [
 		path: '/v2/accounts/:sid/contacts/upload/:uploadId',
 		auth: 'basicOrBearer',
 		handler: (ctx) => {
+			settleContactUploads(ctx.state);
 			const job = ctx.state.contactUploads.get(ctx.params.uploadId);
 			if (!job) return fail(ctx, 404, `No contact upload with id '${ctx.params.uploadId}'`);
 			return v2Ok(ctx, 200, { code: 200, status: 'success', data: statusView(job) });

@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{
-		displayName: 'Call',
+		displayName: 'Recipients',
 		name: 'recipientSource',
 		type: 'options',
 		options: [

@@ -3,14 +3,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
-import { campaignPath } from './shared';
+import { campaignPath, text } from './shared';
 
 export const description: INodeProperties[] = [];
 
 /** Deletes the campaign (DELETE on the campaign's path; the spec shows only "HTTP 200 on success"). */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = String(this.getNodeParameter('campaignId', itemIndex, '')).trim();
+		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, ''));
 		return fieldsError(this.getNode(), itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]) ?? { itemIndex, campaignId };
 	});
 	const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId }) => {

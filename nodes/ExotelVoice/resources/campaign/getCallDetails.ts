@@ -5,7 +5,7 @@ import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
-import { campaignPath, itemsOf } from './shared';
+import { campaignPath, itemsOf, text } from './shared';
 
 const show = { resource: ['campaign'], operation: ['getCallDetails'] };
 
@@ -50,7 +50,7 @@ export const description: INodeProperties[] = [
 /** The campaign's call records (number, status, duration, digit, recording...), one item each. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = String(this.getNodeParameter('campaignId', itemIndex, '')).trim();
+		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, ''));
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
 		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));

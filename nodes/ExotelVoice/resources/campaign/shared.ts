@@ -343,13 +343,40 @@ export function campaignOptions(forUpdate: boolean): INodeProperties[] {
 	return [...options, ...recipients].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
-/** Labels of the options, for messages that name them. */
-export const OPTION_LABELS: Record<string, string> = Object.fromEntries(
-	campaignOptions(true).map((option) => [option.name, option.displayName]),
-);
+/** The node's label of each body field, for messages that name them. */
+export const FIELD_LABELS: Record<string, string> = {
+	from: 'Numbers',
+	lists: 'List IDs',
+	caller_id: 'Caller ID',
+	campaign_type: 'Campaign Type',
+	flow_type: 'Flow Type',
+	url: 'Flow URL',
+	read_via_text: 'Greeting Text',
+	name: 'Name',
+	type: 'Call Type',
+	call_duplicate_numbers: 'Call Duplicate Numbers',
+	retries: 'Retries',
+	send_at: 'Send At',
+	end_at: 'End At',
+	mode: 'Mode',
+	throttle: 'Throttle',
+	custom_field: 'Custom Field',
+	repeat_menu_attempts: 'Repeat Menu Attempts',
+};
 
 /** The three fields that stay updatable after `send_at`. */
-export const CALLBACK_OPTIONS = ['statusCallback', 'callStatusCallback', 'callScheduleCallback'] as const;
+export const CALLBACK_FIELDS = ['status_callback', 'call_status_callback', 'call_schedule_callback'] as const;
+
+/** Body fields other than the callbacks, by the node's labels (`schedule` by its parts). */
+export function lockedFields(body: IDataObject): string[] {
+	const names: string[] = [];
+	for (const [field, value] of Object.entries(body)) {
+		if ((CALLBACK_FIELDS as readonly string[]).includes(field)) continue;
+		if (field === 'schedule') names.push(...Object.keys(value as IDataObject).map((part) => FIELD_LABELS[part] ?? part));
+		else names.push(FIELD_LABELS[field] ?? field);
+	}
+	return names;
+}
 
 /** Entries of a list given as text (commas, semicolons, new lines) or as an array. */
 export function entriesOf(value: unknown): string[] {
@@ -357,7 +384,8 @@ export function entriesOf(value: unknown): string[] {
 	return entries.map((entry) => String(entry).trim()).filter(Boolean);
 }
 
-const text = (value: unknown) => (value === undefined || value === null ? '' : String(value).trim());
+/** A parameter's text, trimmed; an expression that gave nothing (undefined, null) is empty. */
+export const text = (value: unknown) => (value === undefined || value === null ? '' : String(value).trim());
 
 /**
  * The JSON body of a create or an update from the node's values, in the spec's field names, and the
@@ -376,6 +404,10 @@ export function campaignBody(
 	const checks: FieldCheck[] = [];
 	const has = (name: string) => values[name] !== undefined;
 	const campaignType = text(values.campaignType) || undefined;
+	if (has('from') && has('lists')) {
+		// The service calls numbers or lists, never both.
+		return new NodeOperationError(node, `Give Numbers or List IDs, not both (item ${itemIndex})`, { itemIndex });
+	}
 
 	if (has('from')) {
 		const numbers = entriesOf(values.from).map(normalizePhone);

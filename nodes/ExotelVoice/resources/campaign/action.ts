@@ -1,0 +1,56 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+import { campaignPath, dataOf, getCampaign, statusKey, text } from './shared';
+
+export type CampaignAction = 'pause' | 'resume' | 'complete' | 'archive';
+
+/** The spec's transitions table: the statuses each action may start from. */
+export const ALLOWED_FROM: Record<CampaignAction, readonly string[]> = {
+	pause: ['Created', 'InProgress'],
+	resume: ['Paused'],
+	complete: ['Paused'],
+	archive: ['Completed'],
+};
+
+/**
+ * One of the campaign actions as an operation: reads the campaign, refuses (naming its status and
+ * what is allowed) when the transitions table does not allow the action, else PUTs `{action}`.
+ * Statuses compare without case or punctuation (`in-progress` is `InProgress`).
+ */
+export function campaignAction(action: CampaignAction): ExotelOperation {
+	return {
+		description: [],
+		async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+			const node = this.getNode();
+			const allowed = ALLOWED_FROM[action];
+			const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+				const campaignId = text(this.getNodeParameter('campaignId', itemIndex, ''));
+				return fieldsError(node, itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]) ?? { itemIndex, campaignId };
+			});
+			const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId }) => {
+				const current = await getCampaign(this, campaignId, itemIndex);
+				if (!allowed.map(statusKey).includes(statusKey(current.status))) {
+					throw new NodeOperationError(
+						node,
+						`Cannot ${action} campaign ${campaignId}: its status is ${String(current.status ?? 'unknown')}; ${action} is allowed only from ${allowed.join(' or ')} (item ${itemIndex})`,
+						{ itemIndex, description: 'Nothing was sent. The service moves a campaign only along its transitions: pause from Created or InProgress, resume and complete from Paused, archive from Completed.' },
+					);
+				}
+				const response = await exotelRequest.call(this, {
+					base: 'base',
+					method: 'PUT',
+					path: campaignPath(campaignId),
+					body: { action },
+					itemIndex,
+				});
+				const updated = dataOf(response.body);
+				return updated.id !== undefined ? updated : { id: campaignId, action, previousStatus: current.status ?? null };
+			});
+			return outputOf(this, [...failures, ...outcomes]);
+		},
+	};
+}

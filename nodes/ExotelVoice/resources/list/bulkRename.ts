@@ -1,0 +1,117 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { LIMITS } from '../../../shared/limits';
+import {
+	batchesOf,
+	inParallel,
+	outputOf,
+	parameterReader,
+	prepareItems,
+	REQUESTS_IN_FLIGHT,
+	type ItemOutcome,
+} from '../../../shared/operation';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+import { LISTS_PATH, text } from './shared';
+
+const show = { resource: ['list'], operation: ['bulkRename'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: `Every input item renames one list; all of them go in one request (${LIMITS.campaign.bulkListRename} lists at most per request, more are split). Each item gets its own list's outcome.`,
+		name: 'bulkRenameNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+];
+
+interface Rename {
+	itemIndex: number;
+	sid: string;
+	name: string;
+}
+
+const asObject = (value: unknown): IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+
+/**
+ * The outcome of one list from a bulk answer (HTTP 200, or 207 when some failed). Entries are in
+ * the order sent; an entry naming another sid is looked up by sid instead.
+ */
+function outcomeOf(context: IExecuteFunctions, rename: Rename, entry: IDataObject | undefined, httpCode: number): ItemOutcome {
+	const { itemIndex, sid, name } = rename;
+	if (!entry) {
+		return {
+			itemIndex,
+			json: { sid, name },
+			error: new NodeApiError(context.getNode(), {}, {
+				message: 'The service answered without an entry for this list',
+				description: 'Its answer had fewer entries than lists sent; the list may or may not have been renamed.',
+				itemIndex,
+			}),
+		};
+	}
+	const data = asObject(entry.data);
+	const failed = entry.status !== undefined ? entry.status !== 'success' : Number(entry.code ?? 200) >= 400;
+	if (!failed) return { itemIndex, json: Object.keys(data).length ? data : { sid, name } };
+	const errorData = asObject(entry.error_data);
+	const code = errorData.code !== undefined ? ` (code ${String(errorData.code)})` : '';
+	return {
+		itemIndex,
+		json: { sid, name, code: entry.code ?? null, error_data: entry.error_data ?? null },
+		error: new NodeApiError(context.getNode(), { ...entry } as JsonObject, {
+			message: `List ${sid} not renamed: ${String(errorData.message ?? entry.status ?? 'failed')}${code}`,
+			description: String(errorData.description ?? 'The service reported a failure for this list; the other lists of the request are unaffected.'),
+			httpCode: String(entry.code ?? httpCode),
+			itemIndex,
+		}),
+	};
+}
+
+async function sendBatch(context: IExecuteFunctions, batch: Rename[]): Promise<ItemOutcome[]> {
+	try {
+		const response = await exotelRequest.call(context, {
+			base: 'base',
+			method: 'PUT',
+			path: LISTS_PATH,
+			body: { lists: batch.map(({ sid, name }) => ({ sid, name })) },
+			itemIndex: batch[0].itemIndex,
+		});
+		const entries = (asObject(response.body).response ?? []) as IDataObject[];
+		const list = Array.isArray(entries) ? entries : [];
+		return batch.map((rename, position) => {
+			const atPosition = asObject(list[position]);
+			const named = asObject(atPosition.data).sid;
+			const entry = named === undefined || named === rename.sid ? list[position] : list.find((e) => asObject(asObject(e).data).sid === rename.sid);
+			return outcomeOf(context, rename, entry as IDataObject | undefined, response.statusCode);
+		});
+	} catch (error) {
+		// The whole request failed: every list in it shares the cause.
+		return batch.map(({ itemIndex, sid, name }) => ({ itemIndex, json: { sid, name }, error }));
+	}
+}
+
+/** Renames one list per input item with the bulk endpoint; every item is paired to its list's outcome. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const param = parameterReader(this);
+	const node = this.getNode();
+	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
+		const sid = text(param('listSid', itemIndex, ''));
+		const name = text(param('name', itemIndex, ''));
+		return (
+			fieldsError(node, itemIndex, [
+				[sid, { label: 'List ID', required: true }],
+				[name, { label: 'New Name', required: true }],
+			]) ?? { itemIndex, sid, name }
+		);
+	});
+	const batches = batchesOf(prepared, () => 'lists', LIMITS.campaign.bulkListRename);
+	// One batch at a time: a later batch may rename to a name an earlier one freed.
+	const answered = await inParallel(
+		batches.map((batch) => () => sendBatch(this, batch)),
+		batches.length > 1 ? 1 : REQUESTS_IN_FLIGHT,
+	);
+	return outputOf(this, [...failures, ...answered.flat()]);
+}

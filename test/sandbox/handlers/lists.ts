@@ -1,0 +1,335 @@
+/**
+ * Campaign lists and their contacts (main base, `/v2/accounts/<sid>/lists`). The spec names the
+ * endpoints and their status codes (200, 207, 400) but shows no bodies: the envelopes here follow
+ * the v2 family (see the sandbox README, "Lists and contacts").
+ *
+ * Lists and contacts are seeded from fixtures on first use after a reset (`ensureListsSeeded`);
+ * contact uploads (handlers/contacts.ts) add contacts and list memberships when they complete.
+ */
+import { SANDBOX_BIG_LIST, SANDBOX_LISTS } from '../fixtures';
+import { fail, firstQueryValue, isoTimestamp, isPlainObject, json, randomHex, readJson } from '../http';
+import type { SandboxState } from '../state';
+import type { Reply, RequestContext, RouteDefinition } from '../types';
+import { settleContactUploads } from './contacts';
+
+/** Columns of a contact, as the contact upload CSV names them. */
+export const CONTACT_COLUMNS = [
+	'phone_number',
+	'first_name',
+	'last_name',
+	'email',
+	'company',
+	'tag',
+	'custom_field_1',
+] as const;
+
+export type ContactColumn = (typeof CONTACT_COLUMNS)[number];
+
+export interface StoredContact {
+	sid: string;
+	fields: Partial<Record<ContactColumn, string>> & { phone_number: string };
+	dateCreated: string;
+	dateUpdated: string;
+}
+
+export interface StoredList {
+	sid: string;
+	name: string;
+	/** Contact sids, in the order they joined. */
+	contactSids: string[];
+	dateCreated: string;
+	dateUpdated: string;
+}
+
+/** Listing limits of the list and contact endpoints (the spec gives the default only; the maximum is the campaign listing's). */
+export const LIST_PAGE = { defaultLimit: 20, maxLimit: 500 } as const;
+
+export const LIST_SORTS = ['date_created:asc', 'date_created:desc', 'name:asc', 'name:desc'] as const;
+
+/** Entries of one bulk rename (the spec's limit). */
+export const BULK_RENAME_MAX = 5000;
+
+// ---------------------------------------------------------------- seeding and views
+
+/** Seeds lists and contacts from fixtures once per reset. */
+export function ensureListsSeeded(state: SandboxState): void {
+	if (state.listsSeeded) return;
+	state.listsSeeded = true;
+	const start = Date.now() - 30 * 86_400_000;
+	let minute = 0;
+	const stamp = () => isoTimestamp(new Date(start + minute++ * 60_000));
+	const addContact = (sid: string, fields: StoredContact['fields']) => {
+		const at = stamp();
+		state.contacts.set(sid, { sid, fields: { ...fields }, dateCreated: at, dateUpdated: at });
+	};
+	for (const list of SANDBOX_LISTS) {
+		for (const contact of list.contacts) {
+			if (!state.contacts.has(contact.sid)) {
+				const { sid, ...fields } = contact;
+				addContact(sid, fields);
+			}
+		}
+		const at = stamp();
+		state.lists.set(list.sid, {
+			sid: list.sid,
+			name: list.name,
+			contactSids: list.contacts.map((c) => c.sid),
+			dateCreated: at,
+			dateUpdated: at,
+		});
+	}
+	const big: string[] = [];
+	for (let i = 0; i < SANDBOX_BIG_LIST.size; i++) {
+		const sid = `${SANDBOX_BIG_LIST.contactSidPrefix}${i + 1}`;
+		addContact(sid, {
+			phone_number: `${SANDBOX_BIG_LIST.phonePrefix}${String(i).padStart(5, '0')}`,
+			first_name: `Subscriber ${i + 1}`,
+		});
+		big.push(sid);
+	}
+	const at = stamp();
+	state.lists.set(SANDBOX_BIG_LIST.sid, { sid: SANDBOX_BIG_LIST.sid, name: SANDBOX_BIG_LIST.name, contactSids: big, dateCreated: at, dateUpdated: at });
+}
+
+/** Everything a list route needs first: the seed, and uploads that finished since the last look. */
+export function prepareListState(state: SandboxState): void {
+	ensureListsSeeded(state);
+	settleContactUploads(state);
+}
+
+export function listView(list: StoredList, accountSid: string): Record<string, unknown> {
+	return {
+		sid: list.sid,
+		name: list.name,
+		contact_count: list.contactSids.length,
+		date_created: list.dateCreated,
+		date_updated: list.dateUpdated,
+		uri: `/v2/accounts/${accountSid}/lists/${list.sid}`,
+	};
+}
+
+export function contactView(contact: StoredContact): Record<string, unknown> {
+	const view: Record<string, unknown> = { sid: contact.sid };
+	for (const column of CONTACT_COLUMNS) view[column] = contact.fields[column] ?? null;
+	view.date_created = contact.dateCreated;
+	view.date_updated = contact.dateUpdated;
+	return view;
+}
+
+/** A new list or contact sid: 32 hex, as the service's other ids. */
+export const newSid = () => randomHex(32);
+
+// ---------------------------------------------------------------- envelopes and paging
+
+export function v2Answer(ctx: RequestContext, status: number, response: unknown, extra: Record<string, unknown> = {}): Reply {
+	return json(status, { request_id: randomHex(32), method: ctx.request.method, http_code: status, ...extra, response });
+}
+
+/** `offset` and `limit` of a listing query, or the 400 that refuses them. */
+export function pageQuery(
+	ctx: RequestContext,
+	defaults: { defaultLimit: number; maxLimit: number },
+): { offset: number; limit: number } | Reply {
+	const rawOffset = firstQueryValue(ctx.request.query.offset);
+	const rawLimit = firstQueryValue(ctx.request.query.limit);
+	const offset = rawOffset === undefined ? 0 : /^\d+$/.test(rawOffset) ? Number(rawOffset) : NaN;
+	if (!Number.isInteger(offset)) return fail(ctx, 400, `offset must be a non-negative integer (got '${rawOffset}')`);
+	const limit = rawLimit === undefined ? defaults.defaultLimit : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
+	if (!(Number.isInteger(limit) && limit >= 1 && limit <= defaults.maxLimit)) {
+		return fail(ctx, 400, `limit must be an integer from 1 to ${defaults.maxLimit} (got '${rawLimit}')`);
+	}
+	return { offset, limit };
+}
+
+export function isReply(value: unknown): value is Reply {
+	return isPlainObject(value) && typeof value.status === 'number' && !('offset' in value);
+}
+
+/** One page of `all` with the spec's `metadata {count, offset, total, limit}`. */
+export function pageAnswer(ctx: RequestContext, all: unknown[], page: { offset: number; limit: number }): Reply {
+	const slice = all.slice(page.offset, page.offset + page.limit);
+	return v2Answer(ctx, 200, slice, { metadata: { count: slice.length, offset: page.offset, total: all.length, limit: page.limit } });
+}
+
+/** Sorts by `date_created` or `name`, ascending or descending; ties keep their order. */
+export function sortBy<T>(items: T[], sort: string, keys: { date: (item: T) => string; name: (item: T) => string }): T[] {
+	const [field, direction] = sort.split(':');
+	const key = field === 'name' ? keys.name : keys.date;
+	const sign = direction === 'asc' ? 1 : -1;
+	return items
+		.map((item, index) => ({ item, index }))
+		.sort((a, b) => {
+			const x = key(a.item).toLowerCase();
+			const y = key(b.item).toLowerCase();
+			return x < y ? -sign : x > y ? sign : a.index - b.index;
+		})
+		.map(({ item }) => item);
+}
+
+function listOr404(ctx: RequestContext, sid: string): StoredList | Reply {
+	return ctx.state.lists.get(sid) ?? fail(ctx, 404, `No list with sid '${sid}'`);
+}
+
+function nameTaken(state: SandboxState, name: string, exceptSid: string): StoredList | undefined {
+	const wanted = name.trim().toLowerCase();
+	for (const list of state.lists.values()) {
+		if (list.sid !== exceptSid && list.name.trim().toLowerCase() === wanted) return list;
+	}
+	return undefined;
+}
+
+function readName(value: unknown, path: string): string | { problem: string } {
+	if (value === undefined || value === null) return { problem: `${path} is required` };
+	if (typeof value !== 'string') return { problem: `${path} must be a string` };
+	if (!value.trim()) return { problem: `${path} must not be empty` };
+	return value.trim();
+}
+
+// ---------------------------------------------------------------- routes
+
+const LISTS = '/v2/accounts/:sid/lists';
+
+export const listRoutes: RouteDefinition[] = [
+	{
+		base: 'base',
+		method: 'GET',
+		path: LISTS,
+		auth: 'basic',
+		handler: (ctx) => {
+			prepareListState(ctx.state);
+			const page = pageQuery(ctx, LIST_PAGE);
+			if (isReply(page)) return page;
+			const sort = firstQueryValue(ctx.request.query.sort_by) ?? 'date_created:desc';
+			if (!(LIST_SORTS as readonly string[]).includes(sort)) {
+				return fail(ctx, 400, `sort_by must be one of ${LIST_SORTS.join(', ')} (got '${sort}')`);
+			}
+			const search = (firstQueryValue(ctx.request.query.name) ?? '').trim().toLowerCase();
+			const lists = [...ctx.state.lists.values()].filter((list) => !search || list.name.toLowerCase().includes(search));
+			const sorted = sortBy(lists, sort, { date: (l) => l.dateCreated, name: (l) => l.name });
+			return pageAnswer(ctx, sorted.map((list) => listView(list, ctx.params.sid)), page);
+		},
+	},
+	{
+		base: 'base',
+		method: 'GET',
+		path: `${LISTS}/:listSid`,
+		auth: 'basic',
+		handler: (ctx) => {
+			prepareListState(ctx.state);
+			const list = listOr404(ctx, ctx.params.listSid);
+			if (isReply(list)) return list;
+			return v2Answer(ctx, 200, { code: 200, status: 'success', data: listView(list, ctx.params.sid) });
+		},
+	},
+	{
+		base: 'base',
+		method: 'PUT',
+		path: `${LISTS}/:listSid`,
+		auth: 'basic',
+		handler: (ctx) => {
+			prepareListState(ctx.state);
+			const list = listOr404(ctx, ctx.params.listSid);
+			if (isReply(list)) return list;
+			const body = readJson(ctx);
+			if (!body.ok || !isPlainObject(body.value)) return fail(ctx, 400, 'The body must be a JSON object {name}');
+			const name = readName(body.value.name, 'name');
+			if (typeof name !== 'string') return fail(ctx, 400, name.problem);
+			const clash = nameTaken(ctx.state, name, list.sid);
+			if (clash) return fail(ctx, 400, `name '${name}' is already used by list '${clash.sid}'; list names are unique`);
+			list.name = name;
+			list.dateUpdated = isoTimestamp();
+			return v2Answer(ctx, 200, { code: 200, status: 'success', data: listView(list, ctx.params.sid) });
+		},
+	},
+	{
+		base: 'base',
+		method: 'PUT',
+		path: LISTS,
+		auth: 'basic',
+		handler: (ctx) => {
+			prepareListState(ctx.state);
+			const body = readJson(ctx);
+			if (!body.ok || !isPlainObject(body.value)) return fail(ctx, 400, 'The body must be a JSON object {lists: [{sid, name}]}');
+			const entries = body.value.lists;
+			if (!Array.isArray(entries) || entries.length === 0) return fail(ctx, 400, 'lists must be a non-empty array of {sid, name}');
+			if (entries.length > BULK_RENAME_MAX) {
+				return fail(ctx, 400, `lists holds ${entries.length} entries; at most ${BULK_RENAME_MAX} are allowed`);
+			}
+			for (const [index, entry] of entries.entries()) {
+				if (!isPlainObject(entry)) return fail(ctx, 400, `lists[${index}] must be an object {sid, name}`);
+				if (typeof entry.sid !== 'string' || !entry.sid) return fail(ctx, 400, `lists[${index}].sid is required`);
+				const name = readName(entry.name, `lists[${index}].name`);
+				if (typeof name !== 'string') return fail(ctx, 400, name.problem);
+			}
+			// Applied in order: a name freed or taken by an earlier entry counts for the later ones.
+			let failed = 0;
+			const results = (entries as Array<{ sid: string; name: string }>).map((entry, index) => {
+				const list = ctx.state.lists.get(entry.sid);
+				const name = entry.name.trim();
+				const failure = (code: number, errorCode: number, message: string, description: string) => {
+					failed++;
+					return { code, status: 'failure', data: { sid: entry.sid, name }, error_data: { code: errorCode, message, description } };
+				};
+				if (!list) return failure(404, 1004, 'Not found', `lists[${index}]: no list with sid '${entry.sid}'`);
+				const clash = nameTaken(ctx.state, name, list.sid);
+				if (clash) {
+					return failure(400, 1009, 'Duplicate name', `lists[${index}]: name '${name}' is already used by list '${clash.sid}'`);
+				}
+				list.name = name;
+				list.dateUpdated = isoTimestamp();
+				return { code: 200, status: 'success', data: listView(list, ctx.params.sid), error_data: null };
+			});
+			const status = failed > 0 ? 207 : 200;
+			return v2Answer(ctx, status, results, { metadata: { total: results.length, success: results.length - failed, failed } });
+		},
+	},
+	{
+		base: 'base',
+		method: 'DELETE',
+		path: `${LISTS}/:listSid`,
+		auth: 'basic',
+		handler: (ctx) => {
+			prepareListState(ctx.state);
+			const list = listOr404(ctx, ctx.params.listSid);
+			if (isReply(list)) return list;
+			ctx.state.lists.delete(list.sid);
+			return v2Answer(ctx, 200, { code: 200, status: 'success', data: { sid: list.sid, deleted: true } });
+		},
+	},
+	{
+		base: 'base',
+		method: 'GET',
+		path: `${LISTS}/:listSid/contacts`,
+		auth: 'basic',
+		handler: (ctx) => {
+			prepareListState(ctx.state);
+			const list = listOr404(ctx, ctx.params.listSid);
+			if (isReply(list)) return list;
+			const page = pageQuery(ctx, LIST_PAGE);
+			if (isReply(page)) return page;
+			const contacts = list.contactSids.map((sid) => ctx.state.contacts.get(sid)).filter((c): c is StoredContact => !!c);
+			return pageAnswer(ctx, contacts.map(contactView), page);
+		},
+	},
+	{
+		base: 'base',
+		method: 'DELETE',
+		path: `${LISTS}/:listSid/contacts/:contactSid`,
+		auth: 'basic',
+		handler: (ctx) => {
+			prepareListState(ctx.state);
+			const list = listOr404(ctx, ctx.params.listSid);
+			if (isReply(list)) return list;
+			const position = list.contactSids.indexOf(ctx.params.contactSid);
+			if (position < 0) return fail(ctx, 404, `Contact '${ctx.params.contactSid}' is not in list '${list.sid}'`);
+			// Only the membership goes: the contact stays (and stays in its other lists).
+			list.contactSids.splice(position, 1);
+			list.dateUpdated = isoTimestamp();
+			return v2Answer(ctx, 200, {
+				code: 200,
+				status: 'success',
+				data: { list_sid: list.sid, contact_sid: ctx.params.contactSid, removed: true },
+			});
+		},
+	},
+];
