@@ -104,3 +104,60 @@ test(
 	},
 	JEST_TIMEOUTS.execute + 90_000,
 );
+
+test(
+	'Contact Upload: input items become one CSV, uploaded as multipart, and the node waits until processing completes',
+	async () => {
+		const people: WorkflowNode = {
+			name: 'People',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'people', options: {} },
+		};
+		const seed: WorkflowNode = {
+			name: 'Seed',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({
+					people: [
+						{ phone_number: '+919876500001', first_name: 'Asha', last_name: 'Rao', email: 'asha@example.com' },
+						{ phone_number: '+919876500002', first_name: 'Ravi', last_name: 'Kumar, Jr.', email: 'ravi@example.com' },
+						{ phone_number: '+919876500003', first_name: 'Meera', last_name: 'Iyer', email: 'meera@example.com' },
+					],
+				}),
+				options: {},
+			},
+		};
+		const upload: WorkflowNode = {
+			name: 'Upload',
+			type: `${PACKAGE}.exotelVoice`,
+			typeVersion: 1,
+			parameters: {
+				resource: 'contact',
+				operation: 'upload',
+				source: 'items',
+				listId: 'list-3',
+				duplicateAction: 'skip',
+				options: { waitForCompletion: true, pollInterval: 0.2, waitTimeout: 60 },
+			},
+			credentials: { exotelApi: credentials.exotelApi },
+		};
+		const [id] = await instance.importWorkflows([makeWorkflow([seed, people, upload], { name: 'Upload contacts' })]);
+		const result = await instance.executeOk(id);
+
+		const [post] = sandbox.requests({ method: 'POST', pathIncludes: '/contacts/upload' });
+		expect(post).toMatchObject({ base: 'ccm', path: `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/contacts/upload`, status: 202 });
+		expect(post.contentType).toBe('multipart/form-data');
+		expect(post.rawBody).toContain('name="list_id"\r\n\r\nlist-3');
+		expect(post.rawBody).toContain('phone_number,first_name,last_name,email\r\n');
+		expect(post.rawBody).toContain('+919876500002,Ravi,"Kumar, Jr.",ravi@example.com');
+		const polls = sandbox.requests({ method: 'GET', pathIncludes: '/contacts/upload/' });
+		expect(polls.length).toBeGreaterThan(0);
+		const [status] = nodeJson(result, 'Upload');
+		expect(status).toMatchObject({ status: 'completed', total_records: 3 });
+	},
+	JEST_TIMEOUTS.execute + 60_000,
+);
+
