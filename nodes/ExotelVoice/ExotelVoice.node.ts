@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { route } from '../shared/operation';
+import * as listSearch from './methods/listSearch';
 import { resourceDescription, resources } from './resources';
 
 export class ExotelVoice implements INodeType {
@@ -38,6 +39,8 @@ export class ExotelVoice implements INodeType {
 		],
 		properties: resourceDescription,
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this, resources);

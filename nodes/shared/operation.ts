@@ -82,7 +82,12 @@ function holdsExpression(value: unknown): boolean {
 	return false;
 }
 
-export type ParameterReader = (name: string, itemIndex: number, fallback?: unknown) => unknown;
+export type ParameterReader = (
+	name: string,
+	itemIndex: number,
+	fallback?: unknown,
+	options?: { extractValue?: boolean },
+) => unknown;
 
 /**
  * Reads node parameters per item, but reads a parameter that holds no expression only once:
@@ -92,10 +97,11 @@ export type ParameterReader = (name: string, itemIndex: number, fallback?: unkno
 export function parameterReader(context: IExecuteFunctions): ParameterReader {
 	const raw = context.getNode().parameters;
 	const constant = new Map<string, unknown>();
-	return (name, itemIndex, fallback) => {
-		if (constant.has(name)) return constant.get(name);
-		const value = context.getNodeParameter(name, itemIndex, fallback);
-		if (!holdsExpression(raw[name])) constant.set(name, value);
+	return (name, itemIndex, fallback, options) => {
+		const key = options?.extractValue ? `${name}:value` : name;
+		if (constant.has(key)) return constant.get(key);
+		const value = context.getNodeParameter(name, itemIndex, fallback, options);
+		if (!holdsExpression(raw[name])) constant.set(key, value);
 		return value;
 	};
 }

@@ -28,7 +28,7 @@ export function campaignAction(action: CampaignAction): ExotelOperation {
 			const node = this.getNode();
 			const allowed = ALLOWED_FROM[action];
 			const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-				const campaignId = text(this.getNodeParameter('campaignId', itemIndex, ''));
+				const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
 				return fieldsError(node, itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]) ?? { itemIndex, campaignId };
 			});
 			const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId }) => {

@@ -9,7 +9,7 @@ export const description: INodeProperties[] = [];
 /** The campaign with its current status and stats. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, ''));
+		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
 		return fieldsError(this.getNode(), itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]) ?? { itemIndex, campaignId };
 	});
 	const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId }) => await getCampaign(this, campaignId, itemIndex));

@@ -50,7 +50,7 @@ export const description: INodeProperties[] = [
 /** The campaign's call records (number, status, duration, digit, recording...), one item each. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, ''));
+		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
 		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));

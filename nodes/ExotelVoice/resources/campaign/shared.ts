@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { LIMITS } from '../../../shared/limits';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone, type FieldCheck } from '../../../shared/validation';
+import { idLocator } from '../../methods/locators';
 
 const C = LIMITS.campaign;
 
@@ -16,15 +17,17 @@ export const CAMPAIGNS_PATH = '/v2/accounts/{accountSid}/campaigns';
 
 export const campaignPath = (campaignId: string) => `${CAMPAIGNS_PATH}/${encodeURIComponent(campaignId)}`;
 
-export const campaignIdField = (operations: string[]): INodeProperties => ({
-	displayName: 'Campaign ID',
-	name: 'campaignId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'a8c3f6e2d1b04c9e8f7a6b5c4d3e2f10',
-	displayOptions: { show: { resource: ['campaign'], operation: operations } },
-});
+/** The campaign, picked from the account or by ID; read it with `extractValue: true`. */
+export const campaignIdField = (operations: string[]): INodeProperties =>
+	idLocator({
+		displayName: 'Campaign',
+		name: 'campaignId',
+		noun: 'campaign',
+		searchListMethod: 'searchCampaigns',
+		placeholder: 'a8c3f6e2d1b04c9e8f7a6b5c4d3e2f10',
+		displayOptions: { show: { resource: ['campaign'], operation: operations } },
+	});
+
 
 const asObject = (value: unknown): IDataObject | undefined =>
 	value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;

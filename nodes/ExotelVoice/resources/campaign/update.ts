@@ -44,7 +44,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, ''));
+		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
 		const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const invalid = fieldsError(node, itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]);
 		if (invalid) return invalid;

@@ -6,6 +6,7 @@ import { LIMITS } from '../../../shared/limits';
 import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/operation';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
+import { idLocator } from '../../methods/locators';
 import { dataOf, text } from '../campaign/shared';
 import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitOptions, waitSettingsOf, type WaitSettings } from './shared';
 
@@ -72,14 +73,16 @@ export const description: INodeProperties[] = [
 			description: `Input field for the ${column} column`,
 		})),
 	},
-	{
-		displayName: 'List ID',
+	idLocator({
+		displayName: 'List',
 		name: 'listId',
-		type: 'string',
-		default: '',
-		description: 'List to add the contacts to (optional)',
+		noun: 'list',
+		searchListMethod: 'searchLists',
+		placeholder: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+		description: 'List to add the contacts to (optional); picking from the list needs the API Key authentication',
+		required: false,
 		displayOptions: { show },
-	},
+	}),
 	{
 		displayName: 'Duplicate Action',
 		name: 'duplicateAction',
@@ -312,7 +315,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const credentialType = credentialTypeOf(this);
 	const source = this.getNodeParameter('source', 0, 'binary') as string;
 	const common = (itemIndex: number) => ({
-		listId: text(this.getNodeParameter('listId', itemIndex, '')),
+		listId: text(this.getNodeParameter('listId', itemIndex, '', { extractValue: true })),
 		duplicateAction: text(this.getNodeParameter('duplicateAction', itemIndex, 'skip')),
 		settings: waitSettingsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject),
 	});

@@ -98,7 +98,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const param = parameterReader(this);
 	const node = this.getNode();
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const sid = text(param('listSid', itemIndex, ''));
+		const sid = text(param('listSid', itemIndex, '', { extractValue: true }));
 		const name = text(param('name', itemIndex, ''));
 		return (
 			fieldsError(node, itemIndex, [

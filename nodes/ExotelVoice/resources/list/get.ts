@@ -10,7 +10,7 @@ export const description: INodeProperties[] = [];
 /** The list's metadata, with its contact count. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const listSid = text(this.getNodeParameter('listSid', itemIndex, ''));
+		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
 		return fieldsError(this.getNode(), itemIndex, [[listSid, { label: 'List ID', required: true }]]) ?? { itemIndex, listSid };
 	});
 	const outcomes = await sendEach(prepared, async ({ itemIndex, listSid }) => {

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [...returnAllOrLimit(show, PAGE_SI
 /** The contacts of a list, one item each. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const listSid = text(this.getNodeParameter('listSid', itemIndex, ''));
+		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
 		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
 		return (

@@ -28,7 +28,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const listSid = text(this.getNodeParameter('listSid', itemIndex, ''));
+		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
 		const contactSid = text(this.getNodeParameter('contactSid', itemIndex, ''));
 		return (
 			fieldsError(this.getNode(), itemIndex, [

@@ -11,7 +11,7 @@ export const description: INodeProperties[] = [];
 /** PUT `{name}` on the list, one request per item. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const listSid = text(this.getNodeParameter('listSid', itemIndex, ''));
+		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
 		const name = text(this.getNodeParameter('name', itemIndex, ''));
 		return (
 			fieldsError(this.getNode(), itemIndex, [

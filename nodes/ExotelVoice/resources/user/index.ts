@@ -5,12 +5,17 @@ import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
 import { exotelRequest, exotelRequestAllItems } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
+import { idLocator } from '../../methods/locators';
+import { text } from '../campaign/shared';
 
 const showGet = { resource: ['user'], operation: ['get'] };
 const showGetMany = { resource: ['user'], operation: ['getMany'] };
 
+/** Users live on the contact-center management API: `{ccm_base_url}/v2/accounts/<sid>/users`. */
+export const USERS_PATH = '/v2/accounts/{accountSid}/users';
+
 /** Users come wrapped as `response: [{code, status, data: User}]`. */
-const usersOf = (body: unknown) =>
+export const usersOf = (body: unknown) =>
 	(((body ?? {}) as IDataObject).response as IDataObject[] | undefined ?? []).map((entry) => (entry.data ?? entry) as IDataObject);
 
 const fieldsOption: INodeProperties = {
@@ -28,18 +33,25 @@ const fieldsOption: INodeProperties = {
 
 const get: ExotelOperation = {
 	description: [
-		{ displayName: 'User ID', name: 'userId', type: 'string', required: true, default: '', displayOptions: { show: showGet } },
+		idLocator({
+			displayName: 'User',
+			name: 'userId',
+			noun: 'user',
+			searchListMethod: 'searchUsers',
+			placeholder: 'a1f3c5e7b9d24f6a8c0e2b4d6f8a0c1e',
+			displayOptions: { show: showGet },
+		}),
 	],
 	async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
 		const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-			const userId = String(this.getNodeParameter('userId', itemIndex, '')).trim();
+			const userId = text(this.getNodeParameter('userId', itemIndex, '', { extractValue: true }));
 			return fieldsError(this.getNode(), itemIndex, [[userId, { label: 'User ID', required: true }]]) ?? { itemIndex, userId };
 		});
 		const outcomes = await sendEach(prepared, async ({ itemIndex, userId }) => {
 			const response = await exotelRequest.call(this, {
 				base: 'ccm',
 				method: 'GET',
-				path: `/v2/accounts/{accountSid}/users/${encodeURIComponent(userId)}`,
+				path: `${USERS_PATH}/${encodeURIComponent(userId)}`,
 				itemIndex,
 			});
 			return usersOf(response.body)[0] ?? {};
@@ -85,7 +97,7 @@ const getMany: ExotelOperation = {
 		const outcomes = await sendEach(prepared, async ({ itemIndex, qs, limit }) =>
 			await exotelRequestAllItems.call(
 				this,
-				{ base: 'ccm', method: 'GET', path: '/v2/accounts/{accountSid}/users', qs, itemIndex },
+				{ base: 'ccm', method: 'GET', path: USERS_PATH, qs, itemIndex },
 				{ pageSize: LIMITS.users.listLimit, limit, itemsOf: usersOf },
 			),
 		);
