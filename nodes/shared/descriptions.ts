@@ -1,4 +1,4 @@
-import type { INodePropertyOptions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
 type Show = Record<string, string[]>;
 
@@ -25,6 +25,28 @@ export function returnAllOrLimit(show: Show, maxLimit?: number): INodeProperties
 		},
 	];
 }
+
+/** The item's Return All / Limit choice: the number of results wanted, or undefined for all. */
+export function limitOf(context: IExecuteFunctions, itemIndex: number): number | undefined {
+	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return undefined;
+	return Number(context.getNodeParameter('limit', itemIndex, 50));
+}
+
+/** Sort orders the v2 listings take (campaigns, lists). */
+export const SORT_BY_DATE_OR_NAME: INodePropertyOptions[] = [
+	{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
+	{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
+	{ name: 'Name (A to Z)', value: 'name:asc' },
+	{ name: 'Name (Z to A)', value: 'name:desc' },
+];
+
+/** Final statuses of a call, as queries and campaign call records name them. */
+export const CALL_STATUS_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Busy', value: 'busy' },
+	{ name: 'Completed', value: 'completed' },
+	{ name: 'Failed', value: 'failed' },
+	{ name: 'No Answer', value: 'no-answer' },
+];
 
 /** SMS option lists shared by the SMS sends and the RCS SMS fallback. */
 export const SMS_TYPE_OPTIONS: INodePropertyOptions[] = [

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions';
+import { CALL_STATUS_OPTIONS, returnAllOrLimit } from '../../../shared/descriptions';
 import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
@@ -54,12 +54,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Status',
 				name: 'status',
 				type: 'options',
-				options: [
-					{ name: 'Busy', value: 'busy' },
-					{ name: 'Completed', value: 'completed' },
-					{ name: 'Failed', value: 'failed' },
-					{ name: 'No Answer', value: 'no-answer' },
-				],
+				options: CALL_STATUS_OPTIONS,
 				default: 'completed',
 			},
 			{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },

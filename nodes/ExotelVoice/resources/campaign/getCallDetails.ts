@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions';
+import { CALL_STATUS_OPTIONS, limitOf, returnAllOrLimit } from '../../../shared/descriptions';
 import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
@@ -35,12 +35,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Status',
 				name: 'status',
 				type: 'options',
-				options: [
-					{ name: 'Busy', value: 'busy' },
-					{ name: 'Completed', value: 'completed' },
-					{ name: 'Failed', value: 'failed' },
-					{ name: 'No Answer', value: 'no-answer' },
-				],
+				options: CALL_STATUS_OPTIONS,
 				default: 'completed',
 			},
 		],
@@ -52,8 +47,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
-		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
+		const limit = limitOf(this, itemIndex);
 		const qs: IDataObject = {};
 		if (filters.status) qs.status = filters.status;
 		if (filters.sortBy) qs.sort_by = filters.sortBy;

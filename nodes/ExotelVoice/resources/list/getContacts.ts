@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions';
+import { limitOf, returnAllOrLimit } from '../../../shared/descriptions';
 import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
@@ -18,8 +18,7 @@ export const description: INodeProperties[] = [...returnAllOrLimit(show, PAGE_SI
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
-		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
+		const limit = limitOf(this, itemIndex);
 		return (
 			fieldsError(this.getNode(), itemIndex, [
 				[listSid, { label: 'List ID', required: true }],

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions';
+import { SORT_BY_DATE_OR_NAME, limitOf, returnAllOrLimit } from '../../../shared/descriptions';
 import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
@@ -28,12 +28,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Sort By',
 				name: 'sortBy',
 				type: 'options',
-				options: [
-					{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
-					{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
-					{ name: 'Name (A to Z)', value: 'name:asc' },
-					{ name: 'Name (Z to A)', value: 'name:desc' },
-				],
+				options: SORT_BY_DATE_OR_NAME,
 				default: 'date_created:desc',
 			},
 		],
@@ -43,8 +38,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
-		const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
+		const limit = limitOf(this, itemIndex);
 		const qs: IDataObject = {};
 		if (filters.name) qs.name = String(filters.name).trim();
 		if (filters.sortBy) qs.sort_by = filters.sortBy;

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions';
+import { limitOf, returnAllOrLimit } from '../../../shared/descriptions';
 import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
 import { exotelRequest, exotelRequestAllItems } from '../../../shared/transport';
@@ -80,8 +80,7 @@ const getMany: ExotelOperation = {
 	async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
 		const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
-			const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
+			const limit = limitOf(this, itemIndex);
 			const qs: IDataObject = {};
 			const contactUri = String(filters.contactUri ?? '').trim();
 			if (Array.isArray(filters.fields) && filters.fields.length) qs.fields = filters.fields.join(',');
