@@ -25,6 +25,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		method: 'PUT',
 		path: '/v2/accounts/{accountSid}/chatapp/webhook',
 		body: { chatapp: { webhook } },
+		secrets: verifyToken ? [verifyToken] : [],
 	});
 	const data = this.getWorkflowStaticData('node');
 	data.registeredUrl = url;

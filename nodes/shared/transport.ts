@@ -61,6 +61,8 @@ export interface ExotelRequest {
 	 */
 	idempotent?: boolean;
 	timeout?: number;
+	/** Secrets the request carries besides the credential's (a verify token), kept out of errors. */
+	secrets?: string[];
 }
 
 export interface ExotelResponse<T = unknown> {
@@ -164,7 +166,7 @@ export async function exotelRequest<T = unknown>(
 ): Promise<ExotelResponse<T>> {
 	const credentialType = request.credentialType ?? CREDENTIAL_OF_BASE[request.base];
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const secrets = secretsOf(credentials);
+	const secrets = [...secretsOf(credentials), ...(request.secrets ?? []).filter((secret) => secret.length >= 4)];
 	const node = this.getNode();
 	const baseUrl = request.baseUrl ? trimSlash(request.baseUrl) : baseUrlOf(request.base, credentials);
 	if (!baseUrl) {

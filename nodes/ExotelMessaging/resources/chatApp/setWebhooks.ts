@@ -70,6 +70,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				path: '/v2/accounts/{accountSid}/chatapp/webhook',
 				body: { chatapp: { webhook } },
 				itemIndex,
+				secrets: typeof webhook.verify_token === 'string' ? [webhook.verify_token] : [],
 			});
 			// The verify token is a secret: the output says whether one was set, never its value.
 			const { verify_token: verifyToken, ...shown } = webhook;
