@@ -1,0 +1,315 @@
+/**
+ * The example workflows of `examples/` on a real n8n 2.8.4 with the packed package, against the
+ * sandbox: imported as `npm run dev` imports them (same credential ids), the webhook and trigger
+ * ones published, then each run the way a user would (a POST to its webhook, `n8n execute`, or the
+ * service calling the trigger back). The examples point their callback URLs at `npm run dev`'s
+ * n8n (http://127.0.0.1:5678); this test rewrites that origin to its own instance.
+ */
+import axios from 'axios';
+import fs from 'fs';
+import path from 'path';
+
+import { SANDBOX_ACCOUNT, SANDBOX_GREENVN_POOL, SANDBOX_LISTS, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
+import { JEST_TIMEOUTS, N8nInstance, nodeJson, packPackage, REPO_ROOT, removeTempDir } from './n8n';
+
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** Where the examples expect n8n: `npm run dev` (scripts/dev.ts). */
+const DEV_ORIGIN = 'http://127.0.0.1:5678';
+
+/** The ids `npm run dev` imports the sandbox credentials under (scripts/dev.ts). */
+const CREDENTIAL_IDS: Record<string, { id: string; name: string }> = {
+	exotelApi: { id: 'exotelSandboxApi', name: 'Exotel Sandbox' },
+	exotelBearerTokenApi: { id: 'exotelSandboxBearer', name: 'Exotel Sandbox (bearer)' },
+	exotelContactCenterApi: { id: 'exotelSandboxCc', name: 'Exotel Sandbox (contact center)' },
+	exotelAllocationApi: { id: 'exotelSandboxAlloc', name: 'Exotel Sandbox (allocation)' },
+};
+
+const PACKAGE_NODES = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).n8n.nodes as string[]).map(
+	(file) => `n8n-nodes-exotel.${path.basename(file, '.node.js').replace(/^./, (c) => c.toLowerCase())}`,
+);
+
+interface Example {
+	id: string;
+	name: string;
+	nodes: Array<Record<string, any>>;
+	connections: Record<string, any>;
+	[key: string]: any;
+}
+
+const examples: Record<string, Example> = Object.fromEntries(
+	fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => [path.basename(file, '.json'), JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Example]),
+);
+
+const EXPECTED = [
+	'allocate-masked-number',
+	'campaign-from-list',
+	'campaign-results',
+	'chat-app-auto-reply',
+	'delivery-tracking',
+	'rcs-with-sms-fallback',
+	'sms-send-on-webhook',
+];
+
+const isTrigger = (node: Record<string, any>) => /webhook$|Trigger$/i.test(node.type) && node.type !== 'n8n-nodes-base.respondToWebhook';
+/** Examples started by a webhook or a service callback: published before start. */
+const published = Object.keys(examples).filter((name) =>
+	examples[name].nodes.some((node) => isTrigger(node) && node.type !== 'n8n-nodes-base.manualTrigger'),
+);
+
+function webhookIdOf(name: string): string {
+	const node = examples[name].nodes.find((n) => n.webhookId && n.type.startsWith('n8n-nodes-exotel.'));
+	if (!node) throw new Error(`${name} has no Exotel trigger`);
+	return node.webhookId as string;
+}
+
+function pathOf(name: string): string {
+	const node = examples[name].nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+	if (!node) throw new Error(`${name} has no Webhook node`);
+	return node.parameters.path as string;
+}
+
+/** Items a node emitted on one output, across the given executions. */
+function itemsOf(executions: any[], nodeName: string, output = 0): Array<Record<string, any>> {
+	return executions.flatMap((execution) =>
+		(execution.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[output] ?? []).map((item: { json: Record<string, any> }) => item.json),
+	);
+}
+
+let sandbox: ExotelSandbox;
+let instance: N8nInstance;
+let tarball: string;
+
+// ------------------------------------------------------------------ static checks (no n8n)
+
+describe('example files', () => {
+	test('every common job has its example', () => {
+		expect(Object.keys(examples)).toEqual(EXPECTED);
+	});
+
+	test.each(EXPECTED)('%s is an importable n8n export with sticky notes and the dev credential ids', (name) => {
+		const example = examples[name];
+		expect(example.id).toMatch(/^[A-Za-z0-9]{1,21}$/);
+		expect(example).toMatchObject({ name: expect.any(String), settings: { executionOrder: 'v1' }, pinData: {} });
+		const names = example.nodes.map((node) => node.name);
+		expect(new Set(names).size).toBe(names.length);
+		for (const node of example.nodes) {
+			expect(node).toMatchObject({ id: expect.any(String), name: expect.any(String), typeVersion: expect.any(Number), parameters: expect.any(Object) });
+			expect(node.position).toHaveLength(2);
+			if (node.type.startsWith('n8n-nodes-exotel.')) expect(PACKAGE_NODES).toContain(node.type);
+			else expect(node.type).toMatch(/^n8n-nodes-base\./);
+			if (isTrigger(node) && node.type !== 'n8n-nodes-base.manualTrigger') expect(node.webhookId).toEqual(expect.any(String));
+			for (const [type, ref] of Object.entries((node.credentials ?? {}) as Record<string, unknown>)) {
+				expect(ref).toEqual(CREDENTIAL_IDS[type]);
+			}
+		}
+		for (const [from, outputs] of Object.entries(example.connections as Record<string, { main: Array<Array<{ node: string }>> }>)) {
+			expect(names).toContain(from);
+			for (const target of outputs.main.flat()) expect(names).toContain(target.node);
+		}
+		expect(example.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote').length).toBeGreaterThan(0);
+	});
+
+	test('callback URLs in the examples point at the triggers of their companion examples', () => {
+		const rcs = examples['rcs-with-sms-fallback'].nodes.find((n) => n.name === 'Send RCS Template');
+		expect(rcs?.parameters.statusCallback).toBe(`${DEV_ORIGIN}/webhook/${webhookIdOf('delivery-tracking')}/webhook`);
+		const create = examples['campaign-from-list'].nodes.find((n) => n.name === 'Create Campaign');
+		const voiceTrigger = `${DEV_ORIGIN}/webhook/${webhookIdOf('campaign-results')}/webhook`;
+		expect(create?.parameters.additionalFields).toMatchObject({
+			statusCallback: `${voiceTrigger}?callback=campaignStatus`,
+			callStatusCallback: `${voiceTrigger}?callback=campaignCallStatus`,
+			callScheduleCallback: `${voiceTrigger}?callback=campaignCallSchedule`,
+		});
+	});
+});
+
+// ------------------------------------------------------------------ on a real n8n
+
+describe('examples on a real n8n against the sandbox', () => {
+	beforeAll(async () => {
+		sandbox = new ExotelSandbox({ timeScale: 0.005 });
+		await sandbox.start();
+		tarball = await packPackage();
+		instance = await N8nInstance.create({ tarball });
+		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+		await instance.importCredentials(Object.entries(CREDENTIAL_IDS).map(([type, ref]) => ({ ...ref, type, data: data[type] })));
+		const rewritten = Object.values(examples).map(
+			(example) => JSON.parse(JSON.stringify(example).split(DEV_ORIGIN).join(instance.baseUrl)) as object,
+		);
+		await instance.importWorkflows(rewritten);
+		for (const name of published) await instance.publish(examples[name].id);
+		await instance.start();
+		await instance.setupOwnerAndApiKey();
+	}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 6 * 120_000);
+
+	afterAll(async () => {
+		await instance?.dispose();
+		if (tarball) await removeTempDir(path.dirname(tarball));
+		await sandbox?.stop();
+	}, JEST_TIMEOUTS.dispose);
+
+	test('sms-send-on-webhook: the order-shipped POST sends one personalised SMS and answers with it', async () => {
+		const res = await instance.request('POST', instance.webhookUrl(pathOf('sms-send-on-webhook')), {
+			data: { orderId: 'ORD-10481', name: 'Asha', phone: '+919876543210' },
+		});
+		expect(res.status).toBe(200);
+		expect(res.data).toMatchObject({ Sid: expect.any(String), To: '+919876543210' });
+		const sms = sandbox.messages().filter((m) => m.to === '+919876543210');
+		expect(sms).toEqual([
+			expect.objectContaining({ from: 'EXOTEL', body: 'Hi Asha, your order ORD-10481 has shipped.', smsType: 'transactional' }),
+		]);
+	}, JEST_TIMEOUTS.execute);
+
+	test(
+		'rcs-with-sms-fallback → delivery-tracking: the RCS template goes out with its fallback; the failed RCS report is alerted, the fallback SMS logged',
+		async () => {
+			const trackingUrl = instance.webhookUrl(`${webhookIdOf('delivery-tracking')}/webhook`);
+			// …0077 is not RCS capable in the sandbox: the report says failed and the SMS fallback fires
+			const res = await instance.request('POST', instance.webhookUrl(pathOf('rcs-with-sms-fallback')), {
+				data: { orderId: 'ORD-10482', name: 'Ravi', phone: '+919876540077' },
+			});
+			expect(res.status).toBe(200);
+			expect(res.data).toMatchObject({ status: 'success', sid: expect.any(String), to: '+919876540077' });
+
+			const [rcs] = sandbox.rcsMessages();
+			expect(rcs).toMatchObject({
+				sid: res.data.sid,
+				from: 'acme_orders_bot',
+				to: '+919876540077',
+				template: { name: 'order_update', variables: { TemplateParam1: 'Ravi', TemplateParam2: 'ORD-10482' } },
+				fallback: { from: 'ACMEIN', content: { text: 'Hi Ravi, your order ORD-10482 has shipped.', sms_type: 'transactional' } },
+				statusCallback: trackingUrl,
+				customData: 'ORD-10482',
+			});
+
+			await sandbox.waitForCallbacks((log) => log.some((c) => c.url === trackingUrl && c.outcome === 'delivered'), 30_000);
+			const executions = await instance.waitForExecutions(examples['delivery-tracking'].id, 1, 60_000);
+			expect(executions.every((e) => e.status === 'success')).toBe(true);
+			expect(itemsOf(executions, 'Alert')).toEqual([
+				expect.objectContaining({ event: 'rcsDeliveryReport', channel: 'rcs', status: 'failed', code: 40004, to: '+919876540077', customData: 'ORD-10482' }),
+			]);
+			expect(itemsOf(executions, 'Log')).toEqual([
+				expect.objectContaining({ event: 'rcsDeliveryReport', channel: 'sms', fallback: true, to: '+919876540077' }),
+			]);
+			expect(sandbox.callbacks().filter((c) => c.url === trackingUrl && c.status !== 200)).toEqual([]);
+		},
+		JEST_TIMEOUTS.execute + 90_000,
+	);
+
+	test(
+		'chat-app-auto-reply: activation registered the trigger; an incoming message gets a text reply to its sender from the business number',
+		async () => {
+			const triggerUrl = instance.webhookUrl(`${webhookIdOf('chat-app-auto-reply')}/webhook`);
+			expect(sandbox.chatAppWebhook()).toMatchObject({ incoming_message_url: triggerUrl, status_callback_url: triggerUrl });
+
+			const incoming = await sandbox.postChatAppIncoming({
+				type: 'text',
+				from: '+919876543210',
+				to: '+918047090000',
+				name: 'Asha Rao',
+				text: { body: 'Is my order on the way?' },
+			});
+			expect(incoming.status).toBe(200);
+			const executions = await instance.waitForExecutions(examples['chat-app-auto-reply'].id, 1, 60_000);
+			expect(executions[0].status).toBe('success');
+			expect(itemsOf(executions, 'Incoming Message')).toEqual([
+				expect.objectContaining({ event: 'chatAppIncoming', from: '+919876543210', to: '+918047090000', text: 'Is my order on the way?' }),
+			]);
+			const replies = sandbox.chatAppMessages().filter((m) => m.to === '+919876543210');
+			expect(replies).toEqual([
+				expect.objectContaining({
+					from: '+918047090000',
+					contentType: 'text',
+					content: expect.objectContaining({
+						text: expect.objectContaining({ body: 'Hi Asha Rao, thanks for your message. We will get back to you within the hour.' }),
+					}),
+				}),
+			]);
+			// the reply's status callbacks reach the same (account-wide) URL but start nothing: only incoming messages are wanted
+			await sandbox.waitForCallbacks((log) => log.filter((c) => c.kind === 'chatapp-status' && c.url === triggerUrl).length >= 3, 30_000);
+			expect(await instance.executions(examples['chat-app-auto-reply'].id, { includeData: false })).toHaveLength(1);
+		},
+		JEST_TIMEOUTS.execute + 90_000,
+	);
+
+	test(
+		'campaign-from-list → campaign-results: the campaign calls list-1 and every callback it makes starts the results workflow, named by ?callback=',
+		async () => {
+			const triggerUrl = instance.webhookUrl(`${webhookIdOf('campaign-results')}/webhook`);
+			const result = await instance.executeOk(examples['campaign-from-list'].id);
+			const [campaign] = nodeJson(result, 'Create Campaign');
+			expect(campaign).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), status: 'Created', lists: ['list-1'] });
+			const [create] = sandbox.requests({ method: 'POST', pathIncludes: '/campaigns' });
+			expect(create.json).toMatchObject({
+				campaign_type: 'static',
+				lists: ['list-1'],
+				caller_id: '+918047112233',
+				name: 'Delivery feedback survey',
+				flow_type: 'ivr',
+				url: `http://my.exotel.com/${SANDBOX_ACCOUNT.accountSid}/exoml/start_voice/926`,
+				status_callback: `${triggerUrl}?callback=campaignStatus`,
+				call_status_callback: `${triggerUrl}?callback=campaignCallStatus`,
+				call_schedule_callback: `${triggerUrl}?callback=campaignCallSchedule`,
+			});
+
+			// The sandbox's campaign clock moves when the campaign is read: read it until it completes.
+			const contacts = SANDBOX_LISTS.find((list) => list.sid === 'list-1')!.contacts;
+			const campaignUrl = `${sandbox.origin}/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/campaigns/${campaign.id}`;
+			const deadline = Date.now() + 60_000;
+			let status = '';
+			while (status !== 'Completed' && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 300));
+				const res = await axios.get(campaignUrl, {
+					auth: { username: SANDBOX_ACCOUNT.apiKey, password: SANDBOX_ACCOUNT.apiToken },
+					proxy: false,
+					timeout: 10_000,
+				});
+				status = res.data?.response?.data?.status;
+			}
+			expect(status).toBe('Completed');
+
+			// one call status and one schedule callback per contact, then the campaign status
+			const expected = contacts.length * 2 + 1;
+			const log = await sandbox.waitForCallbacks(
+				(all) => all.filter((c) => c.url.startsWith(triggerUrl) && c.outcome === 'delivered').length >= expected,
+				30_000,
+			);
+			expect(log.filter((c) => c.url.startsWith(triggerUrl) && c.status !== 200)).toEqual([]);
+			const executions = await instance.waitForExecutions(examples['campaign-results'].id, expected, 60_000);
+			const items = itemsOf(executions, 'Campaign Result');
+			expect(items).toHaveLength(expected);
+			expect(items.every((item) => item.campaignSid === campaign.id)).toBe(true);
+			const byEvent = (event: string) => items.filter((item) => item.event === event);
+			expect(byEvent('campaignCallStatus')).toHaveLength(contacts.length);
+			expect(byEvent('campaignCallSchedule')).toHaveLength(contacts.length);
+			expect(byEvent('campaignStatus')).toEqual([expect.objectContaining({ status: 'Completed' })]);
+			// contact-4 (…0097) is busy in the sandbox
+			const busy = byEvent('campaignCallStatus').find((item) => JSON.stringify(item).includes('+919845000097'));
+			expect(busy).toMatchObject({ status: 'busy' });
+		},
+		JEST_TIMEOUTS.execute + 180_000,
+	);
+
+	test('allocate-masked-number: a new order gets a two-way masked number, returned by Respond to Webhook', async () => {
+		const res = await instance.request('POST', instance.webhookUrl(pathOf('allocate-masked-number')), {
+			data: { orderId: 'ORD-10483', customerPhone: '+919876543210', driverPhone: '+919812345678' },
+		});
+		expect(res.status).toBe(200);
+		const [allocation] = sandbox.allocations();
+		expect(allocation).toMatchObject({
+			connection_id: 'ORD-10483',
+			aparty_numbers: ['+919876543210'],
+			bparty_numbers: ['+919812345678'],
+			usage: 'twoway',
+			state: 'active',
+		});
+		expect(SANDBOX_GREENVN_POOL.map((entry) => entry.number)).toContain(allocation.greenvn);
+		expect(res.data).toEqual({ orderId: 'ORD-10483', maskedNumber: allocation.greenvn, allocationId: allocation.greenvn_id });
+		const [post] = sandbox.requests({ base: 'alloc', method: 'POST' });
+		expect(post.json).toMatchObject({ deallocation_policy: { duration: '2d' } });
+	}, JEST_TIMEOUTS.execute);
+});
