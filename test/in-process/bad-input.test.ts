@@ -5,47 +5,13 @@
  * Then, per node family, a bad item next to a good one with "Continue": the bad one comes out
  * marked, the good one is sent.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { CSV_FILE_NODE_TYPE, CsvFileNode } from '../helpers/csv-file-node';
 import { packageNode, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import { seededCallSid } from '../sandbox/handlers/voice';
 import type { ExotelSandbox } from '../sandbox/server';
-
-/** Test-only node: turns each item into a CSV file in binary field `data`. */
-class CsvFileNode implements INodeType {
-	description = {
-		displayName: 'CSV File',
-		name: 'test.badInputCsv',
-		group: ['input'],
-		version: 1,
-		description: 'Makes a CSV binary per item (test only)',
-		defaults: { name: 'CSV File' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	} as unknown as INodeTypeDescription;
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const out: INodeExecutionData[] = [];
-		for (let i = 0; i < items.length; i++) {
-			const json = items[i].json as { csv?: string; records?: number; bytes?: number; fileName?: string };
-			let data: Buffer;
-			if (json.bytes !== undefined) {
-				const row = '+919845000001,Asha\n';
-				data = Buffer.from(`phone_number,first_name\n${row.repeat(Math.ceil(json.bytes / row.length))}`);
-			} else if (json.records !== undefined) {
-				data = Buffer.from(`phone_number\n${Array.from({ length: json.records }, (_, r) => `+91984${String(r).padStart(7, '0')}`).join('\n')}\n`);
-			} else {
-				data = Buffer.from(json.csv ?? '', 'utf8');
-			}
-			const binary = await this.helpers.prepareBinaryData(data, json.fileName ?? 'contacts.csv', 'text/csv');
-			out.push({ json: { file: i }, binary: { data: binary }, pairedItem: { item: i } });
-		}
-		return [out];
-	}
-}
 
 let sandbox: ExotelSandbox;
 beforeAll(async () => {
@@ -60,7 +26,7 @@ function run(node: NodeName, parameters: IDataObject, items: IDataObject[] = [{}
 	const target = packageNode(node, parameters as INodeParameters, { onError: options.onError });
 	if (options.csv) {
 		return runWorkflow({
-			nodes: [itemsNode('Items', items), { id: 'csv', name: 'CSV File', type: 'test.badInputCsv', typeVersion: 1, position: [100, 0], parameters: {} }, target],
+			nodes: [itemsNode('Items', items), { id: 'csv', name: 'CSV File', type: CSV_FILE_NODE_TYPE, typeVersion: 1, position: [100, 0], parameters: {} }, target],
 			connections: chain('Items', 'CSV File', 'Exotel'),
 			credentials: sandboxCredentials(sandbox),
 			nodeTypes: [new CsvFileNode()],

@@ -4,8 +4,9 @@
  * items (one upload paired to every item), API key or bearer token, waiting for the job to finish,
  * and the spec's file limits refused before anything is sent.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
+import { CsvFileNode } from '../helpers/csv-file-node';
 import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import { parseMultipart } from '../sandbox/http';
@@ -16,41 +17,6 @@ const SID = SANDBOX_ACCOUNT.accountSid;
 const UPLOAD = `/v2/accounts/${SID}/contacts/upload`;
 const LISTS = `/v2/accounts/${SID}/lists`;
 const MB = 1024 * 1024;
-
-/** Test-only node: turns each item into a CSV file in binary field `data` (or `property`). */
-class CsvFileNode implements INodeType {
-	description = {
-		displayName: 'CSV File',
-		name: 'test.csvFile',
-		group: ['input'],
-		version: 1,
-		description: 'Makes a CSV binary per item (test only)',
-		defaults: { name: 'CSV File' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	} as unknown as INodeTypeDescription;
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const out: INodeExecutionData[] = [];
-		for (let i = 0; i < items.length; i++) {
-			const json = items[i].json as { csv?: string; records?: number; bytes?: number; fileName?: string; mimeType?: string; property?: string };
-			let data: Buffer;
-			if (json.bytes !== undefined) {
-				const row = '+919845000001,Asha\n';
-				data = Buffer.from(`phone_number,first_name\n${row.repeat(Math.ceil(json.bytes / row.length))}`);
-			} else if (json.records !== undefined) {
-				data = Buffer.from(`phone_number\n${Array.from({ length: json.records }, (_, r) => `+91984${String(r).padStart(7, '0')}`).join('\n')}\n`);
-			} else {
-				data = Buffer.from(json.csv ?? '', 'utf8');
-			}
-			const binary = await this.helpers.prepareBinaryData(data, json.fileName ?? 'contacts.csv', json.mimeType ?? 'text/csv');
-			out.push({ json: { file: i }, binary: { [json.property ?? 'data']: binary }, pairedItem: { item: i } });
-		}
-		return [out];
-	}
-}
 
 let sandbox: ExotelSandbox;
 beforeAll(async () => {
