@@ -1,15 +1,19 @@
 /**
  * Runs every bench in turn: `npm run bench` (= build, then `ts-node --transpile-only test/bench/run.ts`).
  *
- *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--skip-baseline] [--skip-breakdown] [--only NAME]
+ *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--rcs-baseline-items N]
+ *                    [--skip-baseline] [--skip-breakdown] [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
  *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
  *   --baseline-latency MS   sandbox latency for the one-request-per-item baseline
  *                           (env BENCH_BASELINE_LATENCY_MS, default: --latency)
+ *   --rcs-baseline-items N  items for the rcs-bulk one-request-per-item baseline, capped at --items
+ *                           (env BENCH_RCS_BASELINE_ITEMS, default 2000); its wall time is
+ *                           extrapolated to --items and labelled so in the report
  *   --skip-baseline         no baseline run (for profiling the package node)
  *   --skip-breakdown        no latency-0 CPU breakdown runs
- *   --only NAME             run one bench (names: sms-bulk)
+ *   --only NAME             run one bench (names: sms-bulk, rcs-bulk)
  *
  * Re-executes itself with --expose-gc when `global.gc` is missing, so that memory is measured
  * from a collected heap. Prints a table per bench and a `BENCH_JSON {...}` line with every figure.
@@ -21,12 +25,14 @@
  */
 import { spawn } from 'node:child_process';
 
+import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
 import { BenchFailure, formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
 
 interface BenchOptions {
 	items: number;
 	latencyMs: number;
 	baselineLatencyMs: number;
+	rcsBaselineItems: number;
 	skipBaseline: boolean;
 	skipBreakdown: boolean;
 	only?: string;
@@ -43,6 +49,13 @@ const BENCHES: Bench[] = [
 		async run(options, log) {
 			const report = await runSmsBulkBench({ ...options, log });
 			return { text: formatSmsBulkReport(report), json: report };
+		},
+	},
+	{
+		name: 'rcs-bulk',
+		async run(options, log) {
+			const report = await runRcsBulkBench({ ...options, baselineItems: options.rcsBaselineItems, log });
+			return { text: formatRcsBulkReport(report), json: report };
 		},
 	},
 ];
@@ -64,7 +77,7 @@ function numberOption(text: string | undefined, what: string, fallback: number, 
 }
 
 export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptions {
-	const known = ['--items', '--latency', '--baseline-latency', '--skip-baseline', '--skip-breakdown', '--only'];
+	const known = ['--items', '--latency', '--baseline-latency', '--rcs-baseline-items', '--skip-baseline', '--skip-breakdown', '--only'];
 	for (let i = 0; i < args.length; i++) {
 		const name = args[i].split('=')[0];
 		if (!known.includes(name)) throw new Error(`Unknown argument '${args[i]}' (known: ${known.join(', ')})`);
@@ -79,6 +92,12 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		items: numberOption(argValue(args, '--items') ?? env.BENCH_ITEMS, 'items', 10_000, { integer: true, min: 1 }),
 		latencyMs,
 		baselineLatencyMs: numberOption(argValue(args, '--baseline-latency') ?? env.BENCH_BASELINE_LATENCY_MS, 'baseline latency', latencyMs),
+		rcsBaselineItems: numberOption(
+			argValue(args, '--rcs-baseline-items') ?? env.BENCH_RCS_BASELINE_ITEMS,
+			'rcs baseline items',
+			DEFAULT_RCS_BASELINE_ITEMS,
+			{ integer: true, min: 1 },
+		),
 		skipBaseline: args.includes('--skip-baseline'),
 		skipBreakdown: args.includes('--skip-breakdown'),
 		only,
