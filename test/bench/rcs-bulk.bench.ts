@@ -35,18 +35,27 @@ import { performance } from 'node:perf_hooks';
 
 import { parameterReader } from '../../nodes/shared/operation';
 import { exotelRequest } from '../../nodes/shared/transport';
-import {
-	chain,
-	itemsNode,
-	packageNodeType,
-	packageNodeTypes,
-	runWorkflow,
-	type HarnessCredential,
-	type RunWorkflowOptions,
-} from '../helpers/n8n-core-harness';
-import { measure, mib, type Measurement } from './measure';
+import { packageNodeType, packageNodeTypes } from '../helpers/n8n-core-harness';
 import { SandboxProcess } from './sandbox-process';
-import { BenchFailure, MESSAGES_PER_REQUEST, recipients, TARGETS, type Recipient } from './sms-bulk.bench';
+import {
+	BenchFailure,
+	BREAKDOWN_REPEATS,
+	int,
+	measuredRun,
+	MESSAGES_PER_REQUEST,
+	n,
+	recipients,
+	round,
+	table,
+	TARGETS,
+	verdict,
+	WARM_UP_ITEMS,
+	type BenchSubject,
+	type ParameterTimings,
+	type Recipient,
+	type RunFigures,
+	type Shape,
+} from './common';
 
 export const DEFAULT_RCS_BASELINE_ITEMS = 2000;
 
@@ -166,7 +175,7 @@ function onePerItemNode(): INode {
 }
 
 /** Wall time inside the parameters-only node (a synchronous loop, so close to its CPU time). */
-const parameterTimings = { plainReads: 0, expressionReads: 0, plainMs: 0, expressionMs: 0 };
+const parameterTimings: ParameterTimings = { plainReads: 0, expressionReads: 0, plainMs: 0, expressionMs: 0 };
 
 /**
  * For the CPU breakdown: the package node's description, an execute that reads per item what the
@@ -211,90 +220,6 @@ function parametersOnlyNode(): INode {
 	return { ...packageRcsNode(), id: 'bench-rcs-parameters-only', name: 'Parameters only', type: 'benchRcsParametersOnly' };
 }
 
-type Shape = 'package' | 'baseline' | 'parametersOnly' | 'itemsOnly';
-
-function workflowOf(shape: Shape, inputs: Recipient[], credentials: HarnessCredential[]): { options: RunWorkflowOptions; node?: string } {
-	const items = itemsNode('Items', inputs);
-	const nodeTypes: INodeType[] = [];
-	let node: INode | undefined;
-	if (shape === 'package') node = packageRcsNode();
-	if (shape === 'baseline') {
-		node = onePerItemNode();
-		nodeTypes.push(new OnePerItemRcs());
-	}
-	if (shape === 'parametersOnly') {
-		node = parametersOnlyNode();
-		nodeTypes.push(parametersOnlyNodeType());
-	}
-	return {
-		options: {
-			nodes: node ? [items, node] : [items],
-			connections: node ? chain('Items', node.name) : {},
-			credentials,
-			nodeTypes,
-		},
-		node: node?.name,
-	};
-}
-
-// ---------------------------------------------------------------------------------------------
-// One measured run
-// ---------------------------------------------------------------------------------------------
-
-export interface RunFigures {
-	label: string;
-	items: number;
-	sandboxLatencyMs: number;
-	requests: number;
-	requestPaths: Record<string, number>;
-	/** RCS messages the sandbox accepted (its store), checked against the items' numbers and variables */
-	acceptedMessages: number;
-	wallMs: number;
-	nodeExecutionMs?: number;
-	cpuTotalMs: number;
-	cpuUserMs: number;
-	cpuSystemMs: number;
-	cpuPerMessageUs: number;
-	peakRssMiB: number;
-	peakRssDeltaMiB: number;
-	peakHeapDeltaMiB: number;
-	rssBeforeMiB: number;
-	heapBeforeMiB: number;
-	memorySamples: number;
-	rssSamples: number;
-	outputs: number;
-	paired: boolean;
-	cpuPerMessageUsRepeats?: number[];
-	plainParameterReadUs?: number;
-	expressionParameterReadUs?: number;
-}
-
-/** Every output is paired to a distinct input item, succeeded, and carries that item's number as `to`. */
-function checkPairing(label: string, out: INodeExecutionData[], inputs: Recipient[], checkStatus: boolean) {
-	if (out.length !== inputs.length) {
-		throw new BenchFailure(`${label}: ${out.length} outputs for ${inputs.length} inputs`);
-	}
-	const seen = new Uint8Array(inputs.length);
-	out.forEach((item, position) => {
-		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-		const index = typeof paired === 'number' ? paired : paired?.item;
-		if (typeof index !== 'number' || index < 0 || index >= inputs.length) {
-			throw new BenchFailure(`${label}: output ${position} has no usable pairedItem (${JSON.stringify(item.pairedItem)})`);
-		}
-		if (seen[index]) throw new BenchFailure(`${label}: input item ${index} is paired to two outputs`);
-		seen[index] = 1;
-		const input = inputs[index];
-		if (item.json.to !== input.phone) {
-			throw new BenchFailure(
-				`${label}: output ${position} (paired to item ${index}) has to ${JSON.stringify(item.json.to)}, the item's number is ${input.phone}`,
-			);
-		}
-		if (item.json.error !== undefined || (checkStatus && item.json.status !== 'success')) {
-			throw new BenchFailure(`${label}: output ${position} failed: ${JSON.stringify(item.json).slice(0, 300)}`);
-		}
-	});
-}
-
 /** The sandbox accepted exactly one message per item, from the bot, with the item's name and order id. */
 async function checkAccepted(label: string, sandbox: SandboxProcess, inputs: Recipient[]): Promise<number> {
 	const accepted = await sandbox.rcsMessages();
@@ -316,72 +241,24 @@ async function checkAccepted(label: string, sandbox: SandboxProcess, inputs: Rec
 	return accepted.length;
 }
 
-async function measuredRun(
-	label: string,
-	shape: Shape,
-	inputs: Recipient[],
-	sandbox: SandboxProcess,
-	credentials: HarnessCredential[],
-	latencyMs: number,
-): Promise<RunFigures> {
-	await sandbox.reset();
-	await sandbox.setLatency(latencyMs);
-	const { options, node } = workflowOf(shape, inputs, credentials);
-	let measurement: Measurement<Awaited<ReturnType<typeof runWorkflow>>> | undefined = await measure(() => runWorkflow(options));
-	const result = measurement.value;
-	if (result.error) throw new BenchFailure(`${label}: the workflow failed: ${result.error.message} ${result.error.description ?? ''}`);
-
-	const sends = shape === 'package' || shape === 'baseline';
-	let outputs = inputs.length;
-	let nodeExecutionMs: number | undefined;
-	if (node) {
-		const out = result.output(node);
-		outputs = out.length;
-		checkPairing(label, out, inputs, sends);
-		nodeExecutionMs = result.runData[node]?.[0]?.executionTime;
-	}
-
-	const log = await sandbox.requests();
-	const requestPaths: Record<string, number> = {};
-	for (const record of log) requestPaths[`${record.method} ${record.path}`] = (requestPaths[`${record.method} ${record.path}`] ?? 0) + 1;
-
-	const m = measurement;
-	const figures: RunFigures = {
-		label,
-		items: inputs.length,
-		sandboxLatencyMs: latencyMs,
-		requests: log.length,
-		requestPaths,
-		acceptedMessages: 0,
-		wallMs: round(m.wallMs, 1),
-		nodeExecutionMs,
-		cpuTotalMs: round(m.cpuTotalUs / 1000, 1),
-		cpuUserMs: round(m.cpuUserUs / 1000, 1),
-		cpuSystemMs: round(m.cpuSystemUs / 1000, 1),
-		cpuPerMessageUs: round(m.cpuTotalUs / inputs.length, 2),
-		peakRssMiB: round(mib(m.peakRssBytes), 1),
-		peakRssDeltaMiB: round(mib(m.peakRssDeltaBytes), 1),
-		peakHeapDeltaMiB: round(mib(m.peakHeapDeltaBytes), 1),
-		rssBeforeMiB: round(mib(m.rssBeforeBytes), 1),
-		heapBeforeMiB: round(mib(m.heapBeforeBytes), 1),
-		memorySamples: m.samples,
-		rssSamples: m.rssSamples,
-		outputs,
-		paired: node !== undefined,
-	};
-	if (shape === 'parametersOnly') {
-		figures.plainParameterReadUs = round((parameterTimings.plainMs * 1000) / parameterTimings.plainReads, 2);
-		figures.expressionParameterReadUs = round((parameterTimings.expressionMs * 1000) / parameterTimings.expressionReads, 2);
-	}
-	measurement = undefined; // the run's data goes before the next GC baseline
-	if (sends) figures.acceptedMessages = await checkAccepted(label, sandbox, inputs);
-	return figures;
-}
-
-function round(n: number, digits: number): number {
-	const f = 10 ** digits;
-	return Math.round(n * f) / f;
-}
+/** What the shared measured run needs to know of the RCS bench. */
+const RCS: BenchSubject = {
+	packageNode: packageRcsNode,
+	baselineNode: onePerItemNode,
+	baselineType: () => new OnePerItemRcs(),
+	parametersOnlyNode,
+	parametersOnlyType: parametersOnlyNodeType,
+	parameterTimings,
+	checkOutput(label, position, item, input, sends) {
+		if (item.json.to !== input.phone) {
+			throw new BenchFailure(`${label}: output ${position} has to ${JSON.stringify(item.json.to)}, the item's number is ${input.phone}`);
+		}
+		if (sends && item.json.status !== 'success') {
+			throw new BenchFailure(`${label}: output ${position} failed: ${JSON.stringify(item.json).slice(0, 300)}`);
+		}
+	},
+	accepted: checkAccepted,
+};
 
 // ---------------------------------------------------------------------------------------------
 // The bench
@@ -449,8 +326,6 @@ export interface RcsBulkReport {
 	totalBenchMs: number;
 }
 
-const WARM_UP_ITEMS = 500;
-const BREAKDOWN_REPEATS = 3;
 
 export async function runRcsBulkBench(options: RcsBulkOptions): Promise<RcsBulkReport> {
 	const started = Date.now();
@@ -470,18 +345,18 @@ export async function runRcsBulkBench(options: RcsBulkOptions): Promise<RcsBulkR
 		const warm = inputs.slice(0, Math.min(WARM_UP_ITEMS, N));
 		for (const shape of ['itemsOnly', 'parametersOnly', 'package', 'baseline'] as Shape[]) {
 			if (shape === 'baseline' && options.skipBaseline) continue;
-			await measuredRun(`warm-up ${shape}`, shape, warm, sandbox, credentials, 0);
+			await measuredRun(RCS, `warm-up ${shape}`, shape, warm, sandbox, credentials, 0);
 		}
 
 		log(`rcs-bulk: package node, ${N} items, latency ${options.latencyMs} ms...`);
-		const pkg = await measuredRun('package node (bulk)', 'package', inputs, sandbox, credentials, options.latencyMs);
+		const pkg = await measuredRun(RCS, 'package node (bulk)', 'package', inputs, sandbox, credentials, options.latencyMs);
 
 		let breakdown: RcsBulkReport['breakdown'] = null;
 		if (!options.skipBreakdown) {
 			log(`rcs-bulk: CPU breakdown runs at latency 0 (items only, parameters only, package node; ${BREAKDOWN_REPEATS} each)...`);
 			const best = async (label: string, shape: Shape) => {
 				const runs: RunFigures[] = [];
-				for (let i = 0; i < BREAKDOWN_REPEATS; i++) runs.push(await measuredRun(label, shape, inputs, sandbox, credentials, 0));
+				for (let i = 0; i < BREAKDOWN_REPEATS; i++) runs.push(await measuredRun(RCS, label, shape, inputs, sandbox, credentials, 0));
 				const kept = runs.reduce((a, b) => (b.cpuPerMessageUs < a.cpuPerMessageUs ? b : a));
 				return { ...kept, cpuPerMessageUsRepeats: runs.map((r) => r.cpuPerMessageUs) };
 			};
@@ -507,7 +382,7 @@ export async function runRcsBulkBench(options: RcsBulkOptions): Promise<RcsBulkR
 			log(
 				`rcs-bulk: baseline, one request per item, ${baselineN} of ${N} items, latency ${options.baselineLatencyMs} ms (about ${Math.round(estimate)} s)...`,
 			);
-			baseline = await measuredRun('one request per item', 'baseline', inputs.slice(0, baselineN), sandbox, credentials, options.baselineLatencyMs);
+			baseline = await measuredRun(RCS, 'one request per item', 'baseline', inputs.slice(0, baselineN), sandbox, credentials, options.baselineLatencyMs);
 			const scale = N / baselineN;
 			baselineExtrapolated = {
 				items: N,
@@ -591,18 +466,6 @@ export async function runRcsBulkBench(options: RcsBulkOptions): Promise<RcsBulkR
 // ---------------------------------------------------------------------------------------------
 // Printing
 // ---------------------------------------------------------------------------------------------
-
-function table(rows: string[][]): string {
-	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-	const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
-	const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-	return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
-}
-
-const n = (value: number | undefined | null, digits = 1) =>
-	value === undefined || value === null ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const int = (value: number | undefined | null) => (value === undefined || value === null ? 'n/a' : value.toLocaleString('en-US'));
-const verdict = (pass: boolean | null) => (pass === null ? 'SKIPPED' : pass ? 'PASS' : 'FAIL');
 
 export function formatRcsBulkReport(r: RcsBulkReport): string {
 	const runs = [r.package, ...(r.baseline ? [r.baseline] : [])];

@@ -26,7 +26,8 @@
 import { spawn } from 'node:child_process';
 
 import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
-import { BenchFailure, formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
+import { BenchFailure } from './common';
+import { formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
 
 interface BenchOptions {
 	items: number;

@@ -30,28 +30,27 @@ import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 import { exotelRequest } from '../../nodes/shared/transport';
+import { packageNodeType, packageNodeTypes } from '../helpers/n8n-core-harness';
 import {
-	chain,
-	itemsNode,
-	packageNodeType,
-	packageNodeTypes,
-	runWorkflow,
-	type HarnessCredential,
-	type RunWorkflowOptions,
-} from '../helpers/n8n-core-harness';
-import { measure, mib, type Measurement } from './measure';
+	BenchFailure,
+	BREAKDOWN_REPEATS,
+	int,
+	measuredRun,
+	MESSAGES_PER_REQUEST,
+	n,
+	recipients,
+	round,
+	table,
+	TARGETS,
+	verdict,
+	WARM_UP_ITEMS,
+	type BenchSubject,
+	type ParameterTimings,
+	type Recipient,
+	type RunFigures,
+	type Shape,
+} from './common';
 import { SandboxProcess } from './sandbox-process';
-
-export const MESSAGES_PER_REQUEST = 100;
-
-export const TARGETS = {
-	/** Package node requests must equal ceil(N / 100). */
-	requestsPerMessage: 1 / MESSAGES_PER_REQUEST,
-	/** Package node at least this many times faster (wall) than one request per item. */
-	minSpeedup: 20,
-	/** Package node CPU per message in this process, µs. */
-	maxCpuPerMessageUs: 50,
-};
 
 export interface SmsBulkOptions {
 	items: number;
@@ -62,28 +61,6 @@ export interface SmsBulkOptions {
 	skipBaseline: boolean;
 	skipBreakdown: boolean;
 	log: (line: string) => void;
-}
-
-export class BenchFailure extends Error {}
-
-// ---------------------------------------------------------------------------------------------
-// Items and workflows
-// ---------------------------------------------------------------------------------------------
-
-export interface Recipient {
-	phone: string;
-	name: string;
-	orderId: string;
-	[key: string]: string;
-}
-
-/** Distinct E.164 numbers +9198XXXXXXXX, a name and an order id per item. */
-export function recipients(count: number): Recipient[] {
-	return Array.from({ length: count }, (_, i) => ({
-		phone: `+9198${String(i).padStart(8, '0')}`,
-		name: `Customer ${i}`,
-		orderId: `ORD-${String(100000 + i)}`,
-	}));
 }
 
 const SEND_PARAMETERS = {
@@ -167,7 +144,7 @@ function onePerItemNode(): INode {
  * nothing.
  */
 /** Wall time inside the parameters-only node (a synchronous loop, so close to its CPU time). */
-const parameterTimings = { plainReads: 0, expressionReads: 0, plainMs: 0, expressionMs: 0 };
+const parameterTimings: ParameterTimings = { plainReads: 0, expressionReads: 0, plainMs: 0, expressionMs: 0 };
 
 function parametersOnlyNodeType(): INodeType {
 	const packageType = packageNodeTypes().getByNameAndVersion(packageNodeType('exotelMessaging'), 1);
@@ -207,164 +184,31 @@ function parametersOnlyNode(): INode {
 	return { ...packageSmsNode(), id: 'bench-parameters-only', name: 'Parameters only', type: 'benchParametersOnly' };
 }
 
-type Shape = 'package' | 'baseline' | 'parametersOnly' | 'itemsOnly';
-
-function workflowOf(shape: Shape, inputs: Recipient[], credentials: HarnessCredential[]): { options: RunWorkflowOptions; node?: string } {
-	const items = itemsNode('Items', inputs);
-	const nodeTypes: INodeType[] = [];
-	let node: INode | undefined;
-	if (shape === 'package') node = packageSmsNode();
-	if (shape === 'baseline') {
-		node = onePerItemNode();
-		nodeTypes.push(new OnePerItemSms());
-	}
-	if (shape === 'parametersOnly') {
-		node = parametersOnlyNode();
-		nodeTypes.push(parametersOnlyNodeType());
-	}
-	return {
-		options: {
-			nodes: node ? [items, node] : [items],
-			connections: node ? chain('Items', node.name) : {},
-			credentials,
-			nodeTypes,
-		},
-		node: node?.name,
-	};
-}
-
-// ---------------------------------------------------------------------------------------------
-// One measured run
-// ---------------------------------------------------------------------------------------------
-
-export interface RunFigures {
-	label: string;
-	items: number;
-	sandboxLatencyMs: number;
-	requests: number;
-	requestPaths: Record<string, number>;
-	acceptedMessages: number;
-	wallMs: number;
-	/** n8n's own executionTime of the measured node (ms). */
-	nodeExecutionMs?: number;
-	cpuTotalMs: number;
-	cpuUserMs: number;
-	cpuSystemMs: number;
-	cpuPerMessageUs: number;
-	peakRssMiB: number;
-	peakRssDeltaMiB: number;
-	peakHeapDeltaMiB: number;
-	rssBeforeMiB: number;
-	heapBeforeMiB: number;
-	/** heapUsed samples (main thread) and rss samples (worker thread) */
-	memorySamples: number;
-	rssSamples: number;
-	outputs: number;
-	paired: boolean;
-	/** Breakdown runs are repeated and the lowest-CPU run kept: CPU per message of every repeat. */
-	cpuPerMessageUsRepeats?: number[];
-	/** Parameters-only runs: time inside the node per getNodeParameter (µs). */
-	plainParameterReadUs?: number;
-	expressionParameterReadUs?: number;
-}
-
-/** Every output is paired to a distinct input item and carries that item's number (and body). */
-function checkPairing(label: string, out: INodeExecutionData[], inputs: Recipient[], checkBody: boolean) {
-	if (out.length !== inputs.length) {
-		throw new BenchFailure(`${label}: ${out.length} outputs for ${inputs.length} inputs`);
-	}
-	const seen = new Uint8Array(inputs.length);
-	out.forEach((item, position) => {
-		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-		const index = typeof paired === 'number' ? paired : paired?.item;
-		if (typeof index !== 'number' || index < 0 || index >= inputs.length) {
-			throw new BenchFailure(`${label}: output ${position} has no usable pairedItem (${JSON.stringify(item.pairedItem)})`);
-		}
-		if (seen[index]) throw new BenchFailure(`${label}: input item ${index} is paired to two outputs`);
-		seen[index] = 1;
-		const input = inputs[index];
+/** What the shared measured run needs to know of the SMS bench. */
+const SMS: BenchSubject = {
+	packageNode: packageSmsNode,
+	baselineNode: onePerItemNode,
+	baselineType: () => new OnePerItemSms(),
+	parametersOnlyNode,
+	parametersOnlyType: parametersOnlyNodeType,
+	parameterTimings,
+	checkOutput(label, position, item, input, sends) {
 		if (item.json.To !== input.phone) {
-			throw new BenchFailure(
-				`${label}: output ${position} (paired to item ${index}) has To ${JSON.stringify(item.json.To)}, the item's number is ${input.phone}`,
-			);
+			throw new BenchFailure(`${label}: output ${position} has To ${JSON.stringify(item.json.To)}, the item's number is ${input.phone}`);
 		}
-		if (item.json.error !== undefined || item.json.Status === 'failed') {
+		if (item.json.Status === 'failed') {
 			throw new BenchFailure(`${label}: output ${position} failed: ${JSON.stringify(item.json).slice(0, 300)}`);
 		}
-		if (checkBody && item.json.Body !== expectedBody(input)) {
+		if (sends && item.json.Body !== expectedBody(input)) {
 			throw new BenchFailure(`${label}: output ${position} has Body ${JSON.stringify(item.json.Body)}, expected ${JSON.stringify(expectedBody(input))}`);
 		}
-	});
-}
-
-async function measuredRun(
-	label: string,
-	shape: Shape,
-	inputs: Recipient[],
-	sandbox: SandboxProcess,
-	credentials: HarnessCredential[],
-	latencyMs: number,
-): Promise<RunFigures> {
-	await sandbox.reset();
-	await sandbox.setLatency(latencyMs);
-	const { options, node } = workflowOf(shape, inputs, credentials);
-	let measurement: Measurement<Awaited<ReturnType<typeof runWorkflow>>> | undefined = await measure(() => runWorkflow(options));
-	const result = measurement.value;
-	if (result.error) throw new BenchFailure(`${label}: the workflow failed: ${result.error.message} ${result.error.description ?? ''}`);
-
-	let outputs = inputs.length;
-	let nodeExecutionMs: number | undefined;
-	if (node) {
-		const out = result.output(node);
-		outputs = out.length;
-		checkPairing(label, out, inputs, shape === 'package' || shape === 'baseline');
-		nodeExecutionMs = result.runData[node]?.[0]?.executionTime;
-	}
-
-	const log = await sandbox.requests();
-	const requestPaths: Record<string, number> = {};
-	for (const record of log) requestPaths[`${record.method} ${record.path}`] = (requestPaths[`${record.method} ${record.path}`] ?? 0) + 1;
-	const health = await sandbox.health();
-
-	const m = measurement;
-	const figures: RunFigures = {
-		label,
-		items: inputs.length,
-		sandboxLatencyMs: latencyMs,
-		requests: log.length,
-		requestPaths,
-		acceptedMessages: health.messages,
-		wallMs: round(m.wallMs, 1),
-		nodeExecutionMs,
-		cpuTotalMs: round(m.cpuTotalUs / 1000, 1),
-		cpuUserMs: round(m.cpuUserUs / 1000, 1),
-		cpuSystemMs: round(m.cpuSystemUs / 1000, 1),
-		cpuPerMessageUs: round(m.cpuTotalUs / inputs.length, 2),
-		peakRssMiB: round(mib(m.peakRssBytes), 1),
-		peakRssDeltaMiB: round(mib(m.peakRssDeltaBytes), 1),
-		peakHeapDeltaMiB: round(mib(m.peakHeapDeltaBytes), 1),
-		rssBeforeMiB: round(mib(m.rssBeforeBytes), 1),
-		heapBeforeMiB: round(mib(m.heapBeforeBytes), 1),
-		memorySamples: m.samples,
-		rssSamples: m.rssSamples,
-		outputs,
-		paired: node !== undefined,
-	};
-	if (shape === 'parametersOnly') {
-		figures.plainParameterReadUs = round((parameterTimings.plainMs * 1000) / parameterTimings.plainReads, 2);
-		figures.expressionParameterReadUs = round((parameterTimings.expressionMs * 1000) / parameterTimings.expressionReads, 2);
-	}
-	measurement = undefined; // the run's data goes before the next GC baseline
-	if ((shape === 'package' || shape === 'baseline') && figures.acceptedMessages !== inputs.length) {
-		throw new BenchFailure(`${label}: the sandbox accepted ${figures.acceptedMessages} messages for ${inputs.length} items`);
-	}
-	return figures;
-}
-
-function round(n: number, digits: number): number {
-	const f = 10 ** digits;
-	return Math.round(n * f) / f;
-}
+	},
+	async accepted(label, sandbox, inputs) {
+		const { messages } = await sandbox.health();
+		if (messages !== inputs.length) throw new BenchFailure(`${label}: the sandbox accepted ${messages} messages for ${inputs.length} items`);
+		return messages;
+	},
+};
 
 // ---------------------------------------------------------------------------------------------
 // The bench
@@ -417,8 +261,6 @@ export interface SmsBulkReport {
 	totalBenchMs: number;
 }
 
-const WARM_UP_ITEMS = 500;
-const BREAKDOWN_REPEATS = 3;
 
 export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkReport> {
 	const started = Date.now();
@@ -438,11 +280,11 @@ export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkR
 		const warm = inputs.slice(0, Math.min(WARM_UP_ITEMS, N));
 		for (const shape of ['itemsOnly', 'parametersOnly', 'package', 'baseline'] as Shape[]) {
 			if (shape === 'baseline' && options.skipBaseline) continue;
-			await measuredRun(`warm-up ${shape}`, shape, warm, sandbox, credentials, 0);
+			await measuredRun(SMS, `warm-up ${shape}`, shape, warm, sandbox, credentials, 0);
 		}
 
 		log(`sms-bulk: package node, ${N} items, latency ${options.latencyMs} ms...`);
-		const pkg = await measuredRun('package node (bulk)', 'package', inputs, sandbox, credentials, options.latencyMs);
+		const pkg = await measuredRun(SMS, 'package node (bulk)', 'package', inputs, sandbox, credentials, options.latencyMs);
 
 		let breakdown: SmsBulkReport['breakdown'] = null;
 		if (!options.skipBreakdown) {
@@ -450,7 +292,7 @@ export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkR
 			// Repeated, lowest CPU kept: short CPU-bound runs on a shared machine are noisy.
 			const best = async (label: string, shape: Shape) => {
 				const runs: RunFigures[] = [];
-				for (let i = 0; i < BREAKDOWN_REPEATS; i++) runs.push(await measuredRun(label, shape, inputs, sandbox, credentials, 0));
+				for (let i = 0; i < BREAKDOWN_REPEATS; i++) runs.push(await measuredRun(SMS, label, shape, inputs, sandbox, credentials, 0));
 				const kept = runs.reduce((a, b) => (b.cpuPerMessageUs < a.cpuPerMessageUs ? b : a));
 				return { ...kept, cpuPerMessageUsRepeats: runs.map((r) => r.cpuPerMessageUs) };
 			};
@@ -473,7 +315,7 @@ export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkR
 		if (!options.skipBaseline) {
 			const estimate = (N * (options.baselineLatencyMs + 1.5)) / 1000;
 			log(`sms-bulk: baseline, one request per item, ${N} items, latency ${options.baselineLatencyMs} ms (about ${Math.round(estimate)} s)...`);
-			baseline = await measuredRun('one request per item', 'baseline', inputs, sandbox, credentials, options.baselineLatencyMs);
+			baseline = await measuredRun(SMS, 'one request per item', 'baseline', inputs, sandbox, credentials, options.baselineLatencyMs);
 		}
 
 		const likeForLike = baseline !== null && options.baselineLatencyMs === options.latencyMs;
@@ -535,18 +377,6 @@ export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkR
 // ---------------------------------------------------------------------------------------------
 // Printing
 // ---------------------------------------------------------------------------------------------
-
-function table(rows: string[][]): string {
-	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-	const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
-	const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-	return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
-}
-
-const n = (value: number | undefined | null, digits = 1) =>
-	value === undefined || value === null ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const int = (value: number | undefined | null) => (value === undefined || value === null ? 'n/a' : value.toLocaleString('en-US'));
-const verdict = (pass: boolean | null) => (pass === null ? 'SKIPPED' : pass ? 'PASS' : 'FAIL');
 
 export function formatSmsBulkReport(r: SmsBulkReport): string {
 	const runs = [r.package, ...(r.baseline ? [r.baseline] : [])];
