@@ -209,6 +209,65 @@ export async function measuredRun(
 	return figures;
 }
 
+/** CPU per message split into the engine, n8n's parameter reading, and the node's own work. */
+export interface Breakdown {
+	itemsOnly: RunFigures;
+	parametersOnly: RunFigures;
+	packageLatency0: RunFigures;
+	/** µs per message */
+	engineAndItemsNodeUs: number;
+	parameterReadingUs: number;
+	sendOperationAndHttpUs: number;
+	/** inside the parameters-only node: one parameter read of a plain value / of an expression */
+	plainParameterReadUs: number;
+	expressionParameterReadUs: number;
+}
+
+interface BenchRun {
+	subject: BenchSubject;
+	tag: string;
+	inputs: Recipient[];
+	sandbox: SandboxProcess;
+	credentials: HarnessCredential[];
+	log: (line: string) => void;
+}
+
+/** Loads the package from its sources, n8n-core's lazy modules and the JIT; not measured. */
+export async function warmUp(run: BenchRun, skipBaseline: boolean): Promise<void> {
+	run.log(`${run.tag}: warm-up (${WARM_UP_ITEMS} items each shape, latency 0)...`);
+	const warm = run.inputs.slice(0, Math.min(WARM_UP_ITEMS, run.inputs.length));
+	for (const shape of ['itemsOnly', 'parametersOnly', 'package', 'baseline'] as Shape[]) {
+		if (shape === 'baseline' && skipBaseline) continue;
+		await measuredRun(run.subject, `warm-up ${shape}`, shape, warm, run.sandbox, run.credentials, 0);
+	}
+}
+
+/** The CPU breakdown at latency 0; each shape repeated and the lowest-CPU run kept (shared machines are noisy). */
+export async function cpuBreakdown(run: BenchRun): Promise<Breakdown> {
+	run.log(`${run.tag}: CPU breakdown runs at latency 0 (items only, parameters only, package node; ${BREAKDOWN_REPEATS} each)...`);
+	const best = async (label: string, shape: Shape) => {
+		const runs: RunFigures[] = [];
+		for (let i = 0; i < BREAKDOWN_REPEATS; i++) {
+			runs.push(await measuredRun(run.subject, label, shape, run.inputs, run.sandbox, run.credentials, 0));
+		}
+		const kept = runs.reduce((a, b) => (b.cpuPerMessageUs < a.cpuPerMessageUs ? b : a));
+		return { ...kept, cpuPerMessageUsRepeats: runs.map((r) => r.cpuPerMessageUs) };
+	};
+	const itemsOnly = await best('items node only', 'itemsOnly');
+	const parametersOnly = await best('parameters only', 'parametersOnly');
+	const packageLatency0 = await best('package node, latency 0', 'package');
+	return {
+		itemsOnly,
+		parametersOnly,
+		packageLatency0,
+		engineAndItemsNodeUs: itemsOnly.cpuPerMessageUs,
+		parameterReadingUs: round(parametersOnly.cpuPerMessageUs - itemsOnly.cpuPerMessageUs, 2),
+		sendOperationAndHttpUs: round(packageLatency0.cpuPerMessageUs - parametersOnly.cpuPerMessageUs, 2),
+		plainParameterReadUs: parametersOnly.plainParameterReadUs ?? NaN,
+		expressionParameterReadUs: parametersOnly.expressionParameterReadUs ?? NaN,
+	};
+}
+
 export function table(rows: string[][]): string {
 	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
 	const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');

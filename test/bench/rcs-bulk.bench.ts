@@ -40,6 +40,7 @@ import { SandboxProcess } from './sandbox-process';
 import {
 	BenchFailure,
 	BREAKDOWN_REPEATS,
+	cpuBreakdown,
 	int,
 	measuredRun,
 	MESSAGES_PER_REQUEST,
@@ -49,12 +50,13 @@ import {
 	table,
 	TARGETS,
 	verdict,
+	warmUp,
 	WARM_UP_ITEMS,
+	type Breakdown,
 	type BenchSubject,
 	type ParameterTimings,
 	type Recipient,
 	type RunFigures,
-	type Shape,
 } from './common';
 
 export const DEFAULT_RCS_BASELINE_ITEMS = 2000;
@@ -299,16 +301,7 @@ export interface RcsBulkReport {
 		cpuTotalMs: number;
 		cpuPerMessageUs: number;
 	} | null;
-	breakdown: {
-		itemsOnly: RunFigures;
-		parametersOnly: RunFigures;
-		packageLatency0: RunFigures;
-		engineAndItemsNodeUs: number;
-		parameterReadingUs: number;
-		sendOperationAndHttpUs: number;
-		plainParameterReadUs: number;
-		expressionParameterReadUs: number;
-	} | null;
+	breakdown: Breakdown | null;
 	ratios: {
 		/** extrapolated baseline wall (at N items) / package wall */
 		wallSpeedup: number | null;
@@ -341,39 +334,14 @@ export async function runRcsBulkBench(options: RcsBulkOptions): Promise<RcsBulkR
 	try {
 		const credentials = sandbox.credentials();
 
-		log(`rcs-bulk: warm-up (${WARM_UP_ITEMS} items each shape, latency 0)...`);
-		const warm = inputs.slice(0, Math.min(WARM_UP_ITEMS, N));
-		for (const shape of ['itemsOnly', 'parametersOnly', 'package', 'baseline'] as Shape[]) {
-			if (shape === 'baseline' && options.skipBaseline) continue;
-			await measuredRun(RCS, `warm-up ${shape}`, shape, warm, sandbox, credentials, 0);
-		}
+		const run = { subject: RCS, tag: 'rcs-bulk', inputs, sandbox, credentials, log };
+		await warmUp(run, options.skipBaseline);
 
 		log(`rcs-bulk: package node, ${N} items, latency ${options.latencyMs} ms...`);
 		const pkg = await measuredRun(RCS, 'package node (bulk)', 'package', inputs, sandbox, credentials, options.latencyMs);
 
 		let breakdown: RcsBulkReport['breakdown'] = null;
-		if (!options.skipBreakdown) {
-			log(`rcs-bulk: CPU breakdown runs at latency 0 (items only, parameters only, package node; ${BREAKDOWN_REPEATS} each)...`);
-			const best = async (label: string, shape: Shape) => {
-				const runs: RunFigures[] = [];
-				for (let i = 0; i < BREAKDOWN_REPEATS; i++) runs.push(await measuredRun(RCS, label, shape, inputs, sandbox, credentials, 0));
-				const kept = runs.reduce((a, b) => (b.cpuPerMessageUs < a.cpuPerMessageUs ? b : a));
-				return { ...kept, cpuPerMessageUsRepeats: runs.map((r) => r.cpuPerMessageUs) };
-			};
-			const itemsOnly = await best('items node only', 'itemsOnly');
-			const parametersOnly = await best('parameters only', 'parametersOnly');
-			const packageLatency0 = await best('package node, latency 0', 'package');
-			breakdown = {
-				itemsOnly,
-				parametersOnly,
-				packageLatency0,
-				engineAndItemsNodeUs: itemsOnly.cpuPerMessageUs,
-				parameterReadingUs: round(parametersOnly.cpuPerMessageUs - itemsOnly.cpuPerMessageUs, 2),
-				sendOperationAndHttpUs: round(packageLatency0.cpuPerMessageUs - parametersOnly.cpuPerMessageUs, 2),
-				plainParameterReadUs: parametersOnly.plainParameterReadUs ?? NaN,
-				expressionParameterReadUs: parametersOnly.expressionParameterReadUs ?? NaN,
-			};
-		}
+		if (!options.skipBreakdown) breakdown = await cpuBreakdown(run);
 
 		let baseline: RunFigures | null = null;
 		let baselineExtrapolated: RcsBulkReport['baselineExtrapolated'] = null;
@@ -416,7 +384,7 @@ export async function runRcsBulkBench(options: RcsBulkOptions): Promise<RcsBulkR
 				loadAverageEnd: os.loadavg().map((l) => round(l, 2)),
 				gcExposed,
 				sandbox: `child process pid ${sandbox.pid} at ${sandbox.origin}`,
-				warmUpItems: warm.length,
+				warmUpItems: Math.min(WARM_UP_ITEMS, N),
 				memorySampleIntervalMs: 10,
 				memoryNote:
 					'rss sampled from a worker thread (also during synchronous stretches), heapUsed from the main thread between event-loop turns and at the end; deltas from the figures after a full GC before the run',

@@ -34,6 +34,7 @@ import { packageNodeType, packageNodeTypes } from '../helpers/n8n-core-harness';
 import {
 	BenchFailure,
 	BREAKDOWN_REPEATS,
+	cpuBreakdown,
 	int,
 	measuredRun,
 	MESSAGES_PER_REQUEST,
@@ -43,12 +44,13 @@ import {
 	table,
 	TARGETS,
 	verdict,
+	warmUp,
 	WARM_UP_ITEMS,
+	type Breakdown,
 	type BenchSubject,
 	type ParameterTimings,
 	type Recipient,
 	type RunFigures,
-	type Shape,
 } from './common';
 import { SandboxProcess } from './sandbox-process';
 
@@ -235,18 +237,7 @@ export interface SmsBulkReport {
 	};
 	package: RunFigures;
 	baseline: RunFigures | null;
-	breakdown: {
-		itemsOnly: RunFigures;
-		parametersOnly: RunFigures;
-		packageLatency0: RunFigures;
-		/** µs per message */
-		engineAndItemsNodeUs: number;
-		parameterReadingUs: number;
-		sendOperationAndHttpUs: number;
-		/** inside the parameters-only node: one getNodeParameter of a plain value / of an expression */
-		plainParameterReadUs: number;
-		expressionParameterReadUs: number;
-	} | null;
+	breakdown: Breakdown | null;
 	ratios: {
 		wallSpeedup: number | null;
 		/** baseline wall re-scaled to the package's latency when they differ (baseline + N × Δlatency) */
@@ -275,41 +266,14 @@ export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkR
 	try {
 		const credentials = sandbox.credentials();
 
-		// Warm-up: loads the package from its sources, n8n-core's lazy modules, JIT; not measured.
-		log(`sms-bulk: warm-up (${WARM_UP_ITEMS} items each shape, latency 0)...`);
-		const warm = inputs.slice(0, Math.min(WARM_UP_ITEMS, N));
-		for (const shape of ['itemsOnly', 'parametersOnly', 'package', 'baseline'] as Shape[]) {
-			if (shape === 'baseline' && options.skipBaseline) continue;
-			await measuredRun(SMS, `warm-up ${shape}`, shape, warm, sandbox, credentials, 0);
-		}
+		const run = { subject: SMS, tag: 'sms-bulk', inputs, sandbox, credentials, log };
+		await warmUp(run, options.skipBaseline);
 
 		log(`sms-bulk: package node, ${N} items, latency ${options.latencyMs} ms...`);
 		const pkg = await measuredRun(SMS, 'package node (bulk)', 'package', inputs, sandbox, credentials, options.latencyMs);
 
 		let breakdown: SmsBulkReport['breakdown'] = null;
-		if (!options.skipBreakdown) {
-			log(`sms-bulk: CPU breakdown runs at latency 0 (items only, parameters only, package node; ${BREAKDOWN_REPEATS} each)...`);
-			// Repeated, lowest CPU kept: short CPU-bound runs on a shared machine are noisy.
-			const best = async (label: string, shape: Shape) => {
-				const runs: RunFigures[] = [];
-				for (let i = 0; i < BREAKDOWN_REPEATS; i++) runs.push(await measuredRun(SMS, label, shape, inputs, sandbox, credentials, 0));
-				const kept = runs.reduce((a, b) => (b.cpuPerMessageUs < a.cpuPerMessageUs ? b : a));
-				return { ...kept, cpuPerMessageUsRepeats: runs.map((r) => r.cpuPerMessageUs) };
-			};
-			const itemsOnly = await best('items node only', 'itemsOnly');
-			const parametersOnly = await best('parameters only', 'parametersOnly');
-			const packageLatency0 = await best('package node, latency 0', 'package');
-			breakdown = {
-				itemsOnly,
-				parametersOnly,
-				packageLatency0,
-				engineAndItemsNodeUs: itemsOnly.cpuPerMessageUs,
-				parameterReadingUs: round(parametersOnly.cpuPerMessageUs - itemsOnly.cpuPerMessageUs, 2),
-				sendOperationAndHttpUs: round(packageLatency0.cpuPerMessageUs - parametersOnly.cpuPerMessageUs, 2),
-				plainParameterReadUs: parametersOnly.plainParameterReadUs ?? NaN,
-				expressionParameterReadUs: parametersOnly.expressionParameterReadUs ?? NaN,
-			};
-		}
+		if (!options.skipBreakdown) breakdown = await cpuBreakdown(run);
 
 		let baseline: RunFigures | null = null;
 		if (!options.skipBaseline) {
@@ -335,7 +299,7 @@ export async function runSmsBulkBench(options: SmsBulkOptions): Promise<SmsBulkR
 				loadAverageEnd: os.loadavg().map((l) => round(l, 2)),
 				gcExposed,
 				sandbox: `child process pid ${sandbox.pid} at ${sandbox.origin}`,
-				warmUpItems: warm.length,
+				warmUpItems: Math.min(WARM_UP_ITEMS, N),
 				memorySampleIntervalMs: 10,
 				memoryNote:
 					'rss sampled from a worker thread (also during synchronous stretches), heapUsed from the main thread between event-loop turns and at the end; deltas from the figures after a full GC before the run',
