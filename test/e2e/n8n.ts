@@ -176,13 +176,13 @@ function reaperSend(line: string): void {
 	}
 }
 
-function trackGroup(pgid: number): void {
+export function trackGroup(pgid: number): void {
 	installExitHook();
 	liveGroups.add(pgid);
 	reaperSend(`+g ${pgid}`);
 }
 
-function untrackGroup(pgid: number): void {
+export function untrackGroup(pgid: number): void {
 	if (!liveGroups.delete(pgid)) return;
 	reaperSend(`-g ${pgid}`);
 }
@@ -252,7 +252,7 @@ async function waitUntil(predicate: () => boolean, timeoutMs: number, intervalMs
 }
 
 /** SIGKILL the whole group and wait (bounded) until it is empty. */
-async function killGroup(pgid: number): Promise<void> {
+export async function killGroup(pgid: number): Promise<void> {
 	try {
 		process.kill(-pgid, 'SIGKILL');
 	} catch {
@@ -842,12 +842,100 @@ export interface CreateInstanceOptions {
 	port?: number;
 }
 
-interface ServerProcess {
+/** One long-running n8n process (`start`, `worker`, `webhook`) in its own process group. */
+export interface N8nProcess {
 	pid: number;
 	output: OutputTail;
 	exited: Promise<void>;
 	hasExited: () => boolean;
 	logFile: string;
+	/** The output so far (tail). */
+	log: (chars?: number) => string;
+}
+
+/** Spawns `node <n8n> ...args` detached and resolves once stdout shows `readyText`. */
+async function spawnN8nProcess(
+	instance: N8nInstance,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	readyText: string,
+	label: string,
+): Promise<N8nProcess> {
+	installExitHook();
+	const logFile = path.join(instance.userFolder, `${label}-${Date.now()}.log`);
+	const log = fs.createWriteStream(logFile, { flags: 'a' });
+	const child = spawn(process.execPath, [instance.n8n.bin, ...args], {
+		cwd: instance.userFolder,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const pid = child.pid;
+	if (pid === undefined) {
+		const error = await new Promise<Error>((resolve) => child.once('error', resolve));
+		throw new Error(`Could not start n8n ${args.join(' ')}: ${error.message}`);
+	}
+	trackGroup(pid);
+	const output = new OutputTail();
+	let exited = false;
+	let exitInfo = '';
+	const exitedPromise = new Promise<void>((resolve) => {
+		child.once('exit', (code, signal) => {
+			exited = true;
+			exitInfo = `exit ${code}${signal ? `, ${signal}` : ''}`;
+			resolve();
+		});
+	});
+	let ready = false;
+	let stdoutText = '';
+	child.stdout.setEncoding('utf8');
+	child.stderr.setEncoding('utf8');
+	child.stdout.on('data', (chunk: string) => {
+		output.append(chunk);
+		log.write(chunk);
+		if (!ready) {
+			stdoutText += chunk;
+			if (stdoutText.includes(readyText)) ready = true;
+		}
+	});
+	child.stderr.on('data', (chunk: string) => {
+		output.append(chunk);
+		log.write(chunk);
+	});
+	child.once('exit', () => log.end());
+	const started: N8nProcess = {
+		pid,
+		output,
+		exited: exitedPromise,
+		hasExited: () => exited,
+		logFile,
+		log: (chars = 20_000) => output.tail(chars),
+	};
+
+	const isReady = await waitUntil(() => ready || exited, TIMEOUTS.start, 100);
+	if (!ready || !isReady) {
+		const why = exited ? `n8n ${args[0]} exited early (${exitInfo})` : `n8n ${args[0]} not ready after ${TIMEOUTS.start} ms`;
+		await stopN8nProcess(started);
+		throw new Error(`${why}; log ${logFile}\n--- output (tail) ---\n${output.tail(8000)}`);
+	}
+	return started;
+}
+
+/** SIGTERM, SIGKILL after the grace period, then SIGKILL whatever is left of its group (task runner). */
+async function stopN8nProcess(server: N8nProcess): Promise<void> {
+	if (!server.hasExited()) {
+		try {
+			process.kill(server.pid, 'SIGTERM');
+		} catch {
+			// already gone
+		}
+		await raceTimeout(server.exited, TIMEOUTS.stopGrace);
+	}
+	await killGroup(server.pid);
+	await raceTimeout(server.exited, TIMEOUTS.killWait);
+	if (processGroupAlive(server.pid)) {
+		throw new Error(`n8n process group ${server.pid} survived SIGKILL`);
+	}
 }
 
 /** One isolated n8n: own temp user folder, DB, ports and community package install. */
@@ -859,7 +947,9 @@ export class N8nInstance {
 	/** `http://127.0.0.1:<port>` */
 	readonly baseUrl: string;
 	readonly nodesDir: string;
-	private server?: ServerProcess;
+	private server?: N8nProcess;
+	/** Workers and webhook processors (queue mode). */
+	private helpers: N8nProcess[] = [];
 	private apiKey?: string;
 	private cookie?: string;
 	private ownsUserFolder = true;
@@ -1048,76 +1138,42 @@ export class N8nInstance {
 	async start(): Promise<{ url: string }> {
 		this.assertNotDisposed();
 		if (this.running) return { url: this.baseUrl };
-		installExitHook();
-		const logFile = path.join(this.userFolder, `n8n-start-${Date.now()}.log`);
-		const log = fs.createWriteStream(logFile, { flags: 'a' });
-		const child = spawn(process.execPath, [this.n8n.bin, 'start'], {
-			cwd: this.userFolder,
-			env: this.env(),
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		const pid = child.pid;
-		if (pid === undefined) {
-			const error = await new Promise<Error>((resolve) => child.once('error', resolve));
-			throw new Error(`Could not start n8n: ${error.message}`);
-		}
-		trackGroup(pid);
-		const output = new OutputTail();
-		let exited = false;
-		let exitInfo = '';
-		const exitedPromise = new Promise<void>((resolve) => {
-			child.once('exit', (code, signal) => {
-				exited = true;
-				exitInfo = `exit ${code}${signal ? `, ${signal}` : ''}`;
-				resolve();
-			});
-		});
-		let ready = false;
-		let stdoutText = '';
-		child.stdout.setEncoding('utf8');
-		child.stderr.setEncoding('utf8');
-		child.stdout.on('data', (chunk: string) => {
-			output.append(chunk);
-			log.write(chunk);
-			if (!ready) {
-				stdoutText += chunk;
-				if (stdoutText.includes('Editor is now accessible')) ready = true;
-			}
-		});
-		child.stderr.on('data', (chunk: string) => {
-			output.append(chunk);
-			log.write(chunk);
-		});
-		child.once('exit', () => log.end());
-		this.server = { pid, output, exited: exitedPromise, hasExited: () => exited, logFile };
-
-		const isReady = await waitUntil(() => ready || exited, TIMEOUTS.start, 100);
-		if (!ready || !isReady) {
-			const why = exited ? `n8n start exited early (${exitInfo})` : `n8n start not ready after ${TIMEOUTS.start} ms`;
-			await this.stop();
-			throw new Error(`${why}; log ${logFile}\n--- output (tail) ---\n${output.tail(8000)}`);
-		}
+		this.server = await spawnN8nProcess(this, ['start'], this.env(), 'Editor is now accessible', 'n8n-start');
 		return { url: this.baseUrl };
 	}
 
-	/** SIGTERM n8n, SIGKILL after the grace period, then SIGKILL whatever is left of its group (task runner). */
+	/**
+	 * `n8n worker` (queue mode: the instance's env must set EXECUTIONS_MODE=queue and Redis), with
+	 * its own task-broker port; resolves at "n8n worker is now ready". Stopped by `stop()`.
+	 */
+	async startWorker(opts: { concurrency?: number } = {}): Promise<N8nProcess> {
+		this.assertNotDisposed();
+		const args = ['worker', ...(opts.concurrency ? [`--concurrency=${opts.concurrency}`] : [])];
+		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		const worker = await spawnN8nProcess(this, args, env, 'n8n worker is now ready', `n8n-worker-${this.helpers.length + 1}`);
+		this.helpers.push(worker);
+		return worker;
+	}
+
+	/**
+	 * `n8n webhook`: a webhook processor on its own loopback port that serves `/webhook/*` and
+	 * enqueues the executions for the workers; resolves at "Webhook listener waiting for requests.".
+	 */
+	async startWebhookProcessor(opts: { port?: number } = {}): Promise<N8nProcess & { baseUrl: string }> {
+		this.assertNotDisposed();
+		const port = opts.port ?? (await freePort());
+		const env = this.env({ N8N_PORT: String(port) });
+		const label = `n8n-webhook-${this.helpers.length + 1}`;
+		const processor = await spawnN8nProcess(this, ['webhook'], env, 'Webhook listener waiting for requests.', label);
+		this.helpers.push(processor);
+		return Object.assign(processor, { baseUrl: `http://127.0.0.1:${port}` });
+	}
+
+	/** Stops `n8n start` and every worker and webhook processor of this instance. */
 	async stop(): Promise<void> {
-		const server = this.server;
-		if (!server) return;
-		if (!server.hasExited()) {
-			try {
-				process.kill(server.pid, 'SIGTERM');
-			} catch {
-				// already gone
-			}
-			await raceTimeout(server.exited, TIMEOUTS.stopGrace);
-		}
-		await killGroup(server.pid);
-		await raceTimeout(server.exited, TIMEOUTS.killWait);
-		if (processGroupAlive(server.pid)) {
-			throw new Error(`n8n process group ${server.pid} survived SIGKILL`);
-		}
+		const all = [...this.helpers, ...(this.server ? [this.server] : [])];
+		this.helpers = [];
+		await Promise.all(all.map(async (p) => await stopN8nProcess(p)));
 	}
 
 	/** Production webhook URL: `<baseUrl>/webhook/<path>`. */

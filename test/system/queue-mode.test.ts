@@ -1,0 +1,186 @@
+/**
+ * n8n 2.8.4 in queue mode on loopback, the way teams scale it out: a main process, two workers
+ * and a webhook processor sharing Redis and PostgreSQL (Debian's packages, started and stopped
+ * here), with this package installed from its tarball. Production webhooks go only to the
+ * webhook processor (N8N_DISABLE_PRODUCTION_MAIN_PROCESS), which enqueues each execution in
+ * Redis for a worker.
+ *
+ * - The example "send an SMS when a webhook arrives" runs on the workers against the sandbox:
+ *   overlapping requests land on both workers, each answer carries its own message.
+ * - The Exotel Messaging Trigger, activated by main, registers the webhook processor's URL at the
+ *   service; a signed chat-app message through the processor starts one execution on a worker,
+ *   a forged one gets 401 there and starts nothing.
+ */
+import fs from 'fs';
+import path from 'path';
+
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
+import {
+	freePort,
+	JEST_TIMEOUTS,
+	makeWorkflow,
+	N8nInstance,
+	type N8nProcess,
+	nodeJson,
+	packPackage,
+	REPO_ROOT,
+	removeTempDir,
+	type WorkflowNode,
+} from '../e2e/n8n';
+import { type LoopbackService, startPostgres, startRedis } from './services';
+
+const PACKAGE = 'n8n-nodes-exotel';
+const TRIGGER_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000a0e01';
+const SMS_EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'sms-send-on-webhook.json'), 'utf8'));
+/** The sandbox answers this slowly, so that overlapping executions need both workers (concurrency 1 each). */
+const SANDBOX_LATENCY_MS = 1500;
+
+let redis: LoopbackService;
+let postgres: LoopbackService & { user: string; database: string };
+let sandbox: ExotelSandbox;
+let tarball: string;
+let instance: N8nInstance;
+let workers: N8nProcess[];
+let processor: N8nProcess & { baseUrl: string };
+let triggerWorkflowId: string;
+
+/** Execution ids a process's log says it started ("Worker started execution 12 (job 3)"). */
+function startedBy(process: N8nProcess): string[] {
+	return [...process.log(1_000_000).matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
+}
+
+beforeAll(async () => {
+	[redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+	sandbox = new ExotelSandbox({ timeScale: 0.005 });
+	await sandbox.start();
+	tarball = await packPackage();
+	const processorPort = await freePort();
+	instance = await N8nInstance.create({
+		tarball,
+		env: {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: '',
+			// production webhooks: only the webhook processor, and the URL the service is given is its own
+			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+			WEBHOOK_URL: `http://127.0.0.1:${processorPort}/`,
+		},
+	});
+	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+	await instance.importCredentials([{ id: 'exotelSandboxApi', name: 'Exotel Sandbox', type: 'exotelApi', data: data.exotelApi }]);
+
+	const trigger: WorkflowNode = {
+		name: 'Exotel Messaging Trigger',
+		type: `${PACKAGE}.exotelMessagingTrigger`,
+		typeVersion: 1,
+		webhookId: TRIGGER_WEBHOOK_ID,
+		parameters: { events: ['chatAppIncoming'], registerWebhooks: true },
+		credentials: { exotelApi: { id: 'exotelSandboxApi', name: 'Exotel Sandbox' } },
+	};
+	const received: WorkflowNode = { name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+	const ids = await instance.importWorkflows([SMS_EXAMPLE, makeWorkflow([received], { name: 'Queue-mode trigger', trigger })]);
+	triggerWorkflowId = ids[1];
+	for (const id of ids) await instance.publish(id);
+
+	// main first: it runs the database migrations and activates the workflows
+	await instance.start();
+	// n8n warns below 5, but one job per worker is what makes the spread across both certain
+	workers = [await instance.startWorker({ concurrency: 1 }), await instance.startWorker({ concurrency: 1 })];
+	processor = await instance.startWebhookProcessor({ port: processorPort });
+	await instance.setupOwnerAndApiKey();
+}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + 4 * JEST_TIMEOUTS.server);
+
+afterAll(async () => {
+	await instance?.dispose();
+	if (tarball) await removeTempDir(path.dirname(tarball));
+	await sandbox?.stop();
+	await Promise.all([redis?.stop(), postgres?.stop()]);
+}, JEST_TIMEOUTS.dispose + 60_000);
+
+test('the processes share PostgreSQL (no SQLite file) and main serves no production webhooks', async () => {
+	expect(fs.existsSync(path.join(instance.userFolder, '.n8n', 'database.sqlite'))).toBe(false);
+	expect(fs.existsSync(path.join(instance.userFolder, '.n8n', 'config'))).toBe(true);
+	const onMain = await instance.request('POST', instance.webhookUrl('order-shipped'), { data: {} });
+	expect(onMain.status).toBe(404);
+	expect(sandbox.messages()).toEqual([]);
+});
+
+test(
+	'the SMS example runs on the workers: overlapping requests through the webhook processor each get their own message',
+	async () => {
+		sandbox.setLatency(SANDBOX_LATENCY_MS);
+		const orders = [
+			{ orderId: 'ORD-20001', name: 'Asha', phone: '+919876543210' },
+			{ orderId: 'ORD-20002', name: 'Ravi', phone: '+919876543211' },
+			{ orderId: 'ORD-20003', name: 'Meera', phone: '+919876543212' },
+			{ orderId: 'ORD-20004', name: 'Kabir', phone: '+919876543213' },
+		];
+		try {
+			const answers = await Promise.all(
+				orders.map(async (order) => await instance.request('POST', `${processor.baseUrl}/webhook/order-shipped`, { data: order })),
+			);
+			expect(answers.map((a) => [a.status, a.data?.To])).toEqual(orders.map((o) => [200, o.phone]));
+		} finally {
+			sandbox.setLatency(0);
+		}
+
+		// the wire: one SMS per order, personalised, with the account's basic auth
+		const sent = sandbox.messages();
+		expect(sent.map((m) => [m.to, m.body]).sort()).toEqual(
+			orders.map((o) => [o.phone, `Hi ${o.name}, your order ${o.orderId} has shipped.`]).sort(),
+		);
+		const requests = sandbox.requests({ method: 'POST', pathIncludes: '/Sms/' });
+		expect(requests).toHaveLength(orders.length);
+		expect(requests.every((r) => r.auth.ok && r.contentType === 'application/x-www-form-urlencoded')).toBe(true);
+
+		// each execution ran on exactly one worker, both workers took part, main and the processor ran none
+		const executions = await instance.waitForExecutions(SMS_EXAMPLE.id, orders.length, 60_000);
+		expect(executions.map((e) => e.status)).toEqual(orders.map(() => 'success'));
+		const executionIds = executions.map((e) => String(e.id)).sort();
+		const byWorker = workers.map(startedBy);
+		expect(byWorker.flat().sort()).toEqual(executionIds);
+		expect(byWorker.every((ids) => ids.length > 0)).toBe(true);
+		expect(instance.serverLog(1_000_000)).not.toMatch(/Worker started execution/);
+		for (const id of executionIds) expect(processor.log(1_000_000)).toContain(`Enqueued execution ${id} `);
+
+		// the outputs pair each SMS with its own order
+		for (const execution of executions) {
+			const [order] = nodeJson(execution, 'Order Shipped');
+			const [sms] = nodeJson(execution, 'Send SMS');
+			expect(sms).toMatchObject({ To: order.body.phone, Sid: expect.any(String) });
+		}
+	},
+	JEST_TIMEOUTS.execute + 60_000,
+);
+
+test('activation by main registered the webhook processor’s URL as the account’s chat-app webhook', () => {
+	const url = `${processor.baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+	expect(sandbox.chatAppWebhook()).toMatchObject({ incoming_message_url: url, status_callback_url: url });
+});
+
+test(
+	'a signed chat-app message through the webhook processor starts one execution on a worker; a forged one gets 401 and starts none',
+	async () => {
+		const forged = await sandbox.postChatAppIncoming({ type: 'text', text: { body: 'forged' }, signature: 'sha256=' + '0'.repeat(64) });
+		expect(forged.status).toBe(401);
+		const signed = await sandbox.postChatAppIncoming({ type: 'text', from: '+919876543210', name: 'Asha Rao', text: { body: 'Where is my order?' } });
+		expect(signed.status).toBe(200);
+
+		const executions = await instance.waitForExecutions(triggerWorkflowId, 1, 60_000);
+		expect(executions).toHaveLength(1);
+		expect(executions[0].status).toBe('success');
+		expect(nodeJson(executions[0], 'Exotel Messaging Trigger')).toEqual([
+			expect.objectContaining({ event: 'chatAppIncoming', from: '+919876543210', text: 'Where is my order?', contactName: 'Asha Rao' }),
+		]);
+		expect(workers.flatMap(startedBy)).toContain(String(executions[0].id));
+		expect(JSON.stringify(executions[0])).not.toContain(SANDBOX_ACCOUNT.webhookSigningSecret);
+	},
+	JEST_TIMEOUTS.execute + 60_000,
+);
