@@ -5,6 +5,7 @@
  */
 import path from 'path';
 
+import { signPayload } from '../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from './n8n';
@@ -106,6 +107,57 @@ test(
 			expect.objectContaining({ channel: 'chatapp', from: '+919876543210', text: 'Where is my order?', contactName: 'Asha Rao' }),
 		]);
 		expect(JSON.stringify(items)).not.toContain(SANDBOX_ACCOUNT.webhookSigningSecret);
+	},
+	JEST_TIMEOUTS.execute + 60_000,
+);
+
+test(
+	'bad webhook requests on real n8n: malformed signatures 401, bodies that are not JSON objects 400/422, an oversized body refused by n8n; none starts an execution',
+	async () => {
+		const before = await executionCount();
+		const body = Buffer.from(
+			JSON.stringify({
+				event: 'incoming_message',
+				timestamp: '2026-11-22T10:00:00+05:30',
+				account_sid: SANDBOX_ACCOUNT.accountSid,
+				message: { id: 'wamid.e2e-bad-input', from: '+919876543210', to: '+918047112233', timestamp: '2026-11-22T10:00:00+05:30', type: 'text', text: { body: 'hi' } },
+				contact: { wa_id: '919876543210', profile: { name: 'Asha Rao' } },
+			}),
+		);
+		const post = async (data: Buffer | string, headers: Record<string, string>) =>
+			(await instance.request('POST', triggerUrl, { data, headers, maxBodyLength: Infinity, transformRequest: [(d: unknown) => d] })).status;
+		const json = { 'Content-Type': 'application/json' };
+		const signed = (raw: Buffer | string) => ({ ...json, 'X-Service-Signature': signPayload(raw, SANDBOX_ACCOUNT.webhookSigningSecret) });
+		const notJson = '{"whatsapp": {"messages": [';
+		const oversized = Buffer.alloc(17 * 1024 * 1024, 0x20); // n8n's default body limit is 16 MiB
+		const statuses = {
+			'no sha256= prefix': await post(body, { ...json, 'X-Service-Signature': signPayload(body, SANDBOX_ACCOUNT.webhookSigningSecret).slice(7) }),
+			'not hex': await post(body, { ...json, 'X-Service-Signature': 'sha256=' + 'z'.repeat(64) }),
+			'truncated': await post(body, { ...json, 'X-Service-Signature': signPayload(body, SANDBOX_ACCOUNT.webhookSigningSecret).slice(0, 40) }),
+			'empty': await post(body, { ...json, 'X-Service-Signature': '' }),
+			'other secret': await post(body, { ...json, 'X-Service-Signature': signPayload(body, 'not-the-secret') }),
+			'signed, not JSON': await post(notJson, signed(notJson)),
+			'signed, a JSON array': await post('[1,2]', signed('[1,2]')),
+			'signed, a JSON string': await post('"hello"', signed('"hello"')),
+			'oversized': await post(oversized, json),
+		};
+		expect(statuses).toEqual({
+			'no sha256= prefix': 401,
+			'not hex': 401,
+			'truncated': 401,
+			'empty': 401,
+			'other secret': 401,
+			// n8n's body parser refuses unparseable JSON before the node runs
+			'signed, not JSON': 422,
+			'signed, a JSON array': 400,
+			'signed, a JSON string': 400,
+			// n8n reads the body before the node runs and wraps raw-body's 413 into its generic 500
+			'oversized': 500,
+		});
+		// the same body, correctly signed, is accepted: the refusals above were about the request, not the payload
+		expect(await post(body, signed(body))).toBe(200);
+		await instance.waitForExecutions(triggerWorkflowId, before + 1, 60_000);
+		expect(await executionCount()).toBe(before + 1);
 	},
 	JEST_TIMEOUTS.execute + 60_000,
 );
