@@ -8,20 +8,12 @@ import fs from 'fs';
 import path from 'path';
 
 import { N8nInstance, packPackage, REPO_ROOT } from '../test/e2e/n8n';
-import { sandboxCredentialData } from '../test/sandbox/fixtures';
+import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
 import { ExotelSandbox } from '../test/sandbox/server';
 
 const N8N_PORT = Number(process.env.N8N_DEV_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
 const USER_FOLDER = path.join(REPO_ROOT, '.dev', 'n8n');
-
-/** Ids the example workflows refer to. */
-const CREDENTIAL_IDS: Record<string, { id: string; name: string }> = {
-	exotelApi: { id: 'exotelSandboxApi', name: 'Exotel Sandbox' },
-	exotelBearerTokenApi: { id: 'exotelSandboxBearer', name: 'Exotel Sandbox (bearer)' },
-	exotelContactCenterApi: { id: 'exotelSandboxCc', name: 'Exotel Sandbox (contact center)' },
-	exotelAllocationApi: { id: 'exotelSandboxAlloc', name: 'Exotel Sandbox (allocation)' },
-};
 
 function log(message: string) {
 	process.stdout.write(`[dev] ${message}\n`);

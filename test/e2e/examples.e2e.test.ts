@@ -9,21 +9,19 @@ import axios from 'axios';
 import fs from 'fs';
 import path from 'path';
 
-import { SANDBOX_ACCOUNT, SANDBOX_GREENVN_POOL, SANDBOX_LISTS, sandboxCredentialData } from '../sandbox/fixtures';
+import {
+	SANDBOX_ACCOUNT,
+	SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS,
+	SANDBOX_GREENVN_POOL,
+	SANDBOX_LISTS,
+	sandboxCredentialData,
+} from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import { JEST_TIMEOUTS, N8nInstance, nodeJson, packPackage, REPO_ROOT, removeTempDir } from './n8n';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Where the examples expect n8n: `npm run dev` (scripts/dev.ts). */
 const DEV_ORIGIN = 'http://127.0.0.1:5678';
-
-/** The ids `npm run dev` imports the sandbox credentials under (scripts/dev.ts). */
-const CREDENTIAL_IDS: Record<string, { id: string; name: string }> = {
-	exotelApi: { id: 'exotelSandboxApi', name: 'Exotel Sandbox' },
-	exotelBearerTokenApi: { id: 'exotelSandboxBearer', name: 'Exotel Sandbox (bearer)' },
-	exotelContactCenterApi: { id: 'exotelSandboxCc', name: 'Exotel Sandbox (contact center)' },
-	exotelAllocationApi: { id: 'exotelSandboxAlloc', name: 'Exotel Sandbox (allocation)' },
-};
 
 const PACKAGE_NODES = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).n8n.nodes as string[]).map(
 	(file) => `n8n-nodes-exotel.${path.basename(file, '.node.js').replace(/^./, (c) => c.toLowerCase())}`,

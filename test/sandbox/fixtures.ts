@@ -15,6 +15,14 @@ export const SANDBOX_ACCOUNT = {
 	webhookSigningSecret: 'sbx-signing-SECRET-0e6f2a',
 } as const;
 
+/** Ids and names of the sandbox credentials that `npm run dev` imports and the example workflows refer to. */
+export const SANDBOX_CREDENTIAL_IDS: Record<string, { id: string; name: string }> = {
+	exotelApi: { id: 'exotelSandboxApi', name: 'Exotel Sandbox' },
+	exotelBearerTokenApi: { id: 'exotelSandboxBearer', name: 'Exotel Sandbox (bearer)' },
+	exotelContactCenterApi: { id: 'exotelSandboxCc', name: 'Exotel Sandbox (contact center)' },
+	exotelAllocationApi: { id: 'exotelSandboxAlloc', name: 'Exotel Sandbox (allocation)' },
+};
+
 /** Path prefixes under the sandbox origin that stand for the spec's base URLs. */
 export const SANDBOX_BASE_PREFIX = {
 	base: '',

@@ -1,0 +1,512 @@
+/**
+ * The package in n8n 2.8.4's editor, in Debian's Chromium: every node is found in the node panel
+ * (node creator) and every node's parameter panel (NDV) renders its own parameters, not n8n's
+ * "Install this node" placeholder. Takes the screenshots of docs/screenshots/ on the way.
+ *
+ * Setup mirrors `npm run dev` (scripts/dev.ts): the packed package installed as users get it, the
+ * sandbox credentials under the same ids and the example workflows, plus one workflow per node
+ * with realistic parameters. WEBHOOK_URL is set to a public-looking address only so that the
+ * webhook URLs shown in the trigger screenshots are stable across runs; nothing calls it.
+ *
+ * Editor facts this relies on (measured on n8n 2.8.4): canvas nodes are
+ * `[data-test-id="canvas-node"][data-node-name][data-node-type]`; a node whose type is not
+ * installed gets `node-not-installed` on the canvas and `install-community-node-button` in its
+ * NDV; the NDV is a `<dialog data-test-id="ndv">` whose `node-version` line reads
+ * "<display name> node version 1"; node creator entries carry `data-keyboard-nav-id` =
+ * "<node type>-<uuid>", and n8n merges a node and its trigger into one app entry.
+ */
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+
+import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
+import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../e2e/n8n';
+import { launchChromium, newEditorContext } from './browser';
+
+const PACKAGE = 'n8n-nodes-exotel';
+const SCREENSHOT_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** Shown in the trigger panels' webhook URLs instead of a random loopback port. */
+const PUBLIC_WEBHOOK_URL = 'https://n8n.example.com/';
+
+/** Waits; the machine has 2 cores shared with other n8n instances, so they are generous. */
+const WAIT = {
+	/** First editor load: measured 9 to 18 s. */
+	editorLoad: 90_000,
+	element: 30_000,
+	test: 180_000,
+} as const;
+
+interface NodeCase {
+	/** Screenshot file name (without .png). */
+	file: string;
+	/** Type name without the package prefix. */
+	type: string;
+	displayName: string;
+	trigger: boolean;
+	node: WorkflowNode;
+	/** Credential the NDV should show as selected, if any. */
+	credential?: string;
+	/** Parameter names whose inputs must be shown (`parameter-input-<name>`). */
+	parameters: string[];
+	/** Labels that must appear in the parameter panel. */
+	labels: string[];
+	/** Parameter name → text its input must show (a selected option, chips, a value). */
+	shows: Record<string, string[]>;
+}
+
+const CASES: NodeCase[] = [
+	{
+		file: 'exotel-messaging',
+		type: 'exotelMessaging',
+		displayName: 'Exotel Messaging',
+		trigger: false,
+		credential: CREDENTIAL_IDS.exotelApi.name,
+		node: {
+			name: 'Send SMS',
+			type: `${PACKAGE}.exotelMessaging`,
+			typeVersion: 1,
+			credentials: { exotelApi: CREDENTIAL_IDS.exotelApi },
+			parameters: {
+				resource: 'sms',
+				operation: 'send',
+				from: 'EXOTEL',
+				to: '+919876543210',
+				body: 'Hi Asha, your order #4721 has shipped and arrives tomorrow.',
+				additionalFields: { smsType: 'transactional' },
+			},
+		},
+		parameters: ['resource', 'operation', 'from', 'to', 'body', 'statusCallback'],
+		labels: ['Resource', 'Operation', 'From', 'To', 'Body', 'Additional Fields', 'SMS Type'],
+		shows: { resource: ['SMS'], operation: ['Send'], to: ['+919876543210'], body: ['your order #4721 has shipped'] },
+	},
+	{
+		file: 'exotel-messaging-trigger',
+		type: 'exotelMessagingTrigger',
+		displayName: 'Exotel Messaging Trigger',
+		trigger: true,
+		credential: CREDENTIAL_IDS.exotelApi.name,
+		node: {
+			name: 'Exotel Messaging Trigger',
+			type: `${PACKAGE}.exotelMessagingTrigger`,
+			typeVersion: 1,
+			webhookId: '5d0c7a52-8f0e-4c1b-9d1e-3c6a9b2e7f01',
+			credentials: { exotelApi: CREDENTIAL_IDS.exotelApi },
+			parameters: { events: ['chatAppIncoming', 'rcsDeliveryReport', 'smsStatus'], statuses: ['delivered', 'failed'] },
+		},
+		parameters: ['events', 'statuses', 'registerWebhooks', 'verifyToken'],
+		labels: ['Events', 'Statuses', 'Register Chat App Webhooks on Activation', 'Verify Token'],
+		shows: { events: ['Chat App Incoming Message', 'RCS Delivery Report', 'SMS Status Callback'], statuses: ['Delivered', 'Failed'] },
+	},
+	{
+		file: 'exotel-voice',
+		type: 'exotelVoice',
+		displayName: 'Exotel Voice',
+		trigger: false,
+		credential: CREDENTIAL_IDS.exotelApi.name,
+		node: {
+			name: 'Call Customer',
+			type: `${PACKAGE}.exotelVoice`,
+			typeVersion: 1,
+			credentials: { exotelApi: CREDENTIAL_IDS.exotelApi },
+			parameters: {
+				resource: 'call',
+				operation: 'connect',
+				from: '+919876543210',
+				callerId: '08047112233',
+				url: 'http://my.exotel.com/exotelsandbox1/exoml/start_voice/24601',
+				additionalFields: { timeLimit: 600 },
+			},
+		},
+		parameters: ['resource', 'operation', 'from', 'callerId', 'url', 'statusCallback'],
+		labels: ['Resource', 'Operation', 'From', 'Caller ID', 'Flow URL', 'Time Limit (Seconds)'],
+		shows: { resource: ['Call'], operation: ['Connect to Flow'], callerId: ['08047112233'] },
+	},
+	{
+		file: 'exotel-voice-trigger',
+		type: 'exotelVoiceTrigger',
+		displayName: 'Exotel Voice Trigger',
+		trigger: true,
+		node: {
+			name: 'Exotel Voice Trigger',
+			type: `${PACKAGE}.exotelVoiceTrigger`,
+			typeVersion: 1,
+			webhookId: '5d0c7a52-8f0e-4c1b-9d1e-3c6a9b2e7f02',
+			parameters: { events: ['callStatus', 'campaignCallStatus', 'campaignStatus'], statuses: 'completed, no-answer, busy' },
+		},
+		parameters: ['events', 'statuses'],
+		labels: ['Events', 'Statuses'],
+		shows: { events: ['Call Status', 'Campaign Call Status', 'Campaign Status'], statuses: ['completed, no-answer, busy'] },
+	},
+	{
+		file: 'exotel-contact-center',
+		type: 'exotelContactCenter',
+		displayName: 'Exotel Contact Center',
+		trigger: false,
+		credential: CREDENTIAL_IDS.exotelContactCenterApi.name,
+		node: {
+			name: 'Create Agent',
+			type: `${PACKAGE}.exotelContactCenter`,
+			typeVersion: 1,
+			credentials: { exotelContactCenterApi: CREDENTIAL_IDS.exotelContactCenterApi },
+			parameters: {
+				resource: 'user',
+				operation: 'create',
+				userId: 'asha.rao',
+				userName: 'Asha Rao',
+				userType: 'Agent',
+				contactCenterId: 1,
+				additionalFields: { description: 'Support team, Bengaluru' },
+			},
+		},
+		parameters: ['resource', 'operation', 'userId', 'userName', 'userType', 'contactCenterId'],
+		labels: ['Resource', 'Operation', 'User ID', 'User Name', 'User Type', 'Contact Center ID', 'Description'],
+		shows: { resource: ['User'], operation: ['Create'], userName: ['Asha Rao'] },
+	},
+	{
+		file: 'exotel-number-allocation',
+		type: 'exotelNumberAllocation',
+		displayName: 'Exotel Number Allocation',
+		trigger: false,
+		credential: CREDENTIAL_IDS.exotelAllocationApi.name,
+		node: {
+			name: 'Allocate Masked Number',
+			type: `${PACKAGE}.exotelNumberAllocation`,
+			typeVersion: 1,
+			credentials: { exotelAllocationApi: CREDENTIAL_IDS.exotelAllocationApi },
+			parameters: {
+				resource: 'allocation',
+				operation: 'allocate',
+				connectionId: 'order-4721',
+				apartyNumbers: '+919876543210',
+				bpartyNumbers: '+919812345678',
+				usage: 'twoway',
+				additionalFields: { region: 'KA' },
+			},
+		},
+		parameters: ['resource', 'operation', 'connectionId', 'apartyNumbers', 'bpartyNumbers', 'usage'],
+		labels: ['Resource', 'Operation', 'Connection ID', 'A-Party Numbers', 'B-Party Numbers', 'Usage', 'Preferred Region'],
+		shows: { resource: ['Allocation'], operation: ['Allocate'], usage: ['Two Way'], bpartyNumbers: ['+919812345678'] },
+	},
+];
+
+/** The four entries the node creator shows for "Exotel": triggers are merged into their app. */
+const APP_ENTRIES: Record<string, string> = {
+	exotelContactCenter: 'Exotel Contact Center',
+	exotelMessaging: 'Exotel Messaging',
+	exotelNumberAllocation: 'Exotel Number Allocation',
+	exotelVoice: 'Exotel Voice',
+};
+
+/** One workflow per node: Manual Trigger → action node, or trigger node → No Operation. */
+const WORKFLOWS = CASES.map((c, index) => {
+	const handler: WorkflowNode = { name: 'Handle Event', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+	return makeWorkflow(c.trigger ? [handler] : [c.node], {
+		id: `exoScreenshot${String(index + 1).padStart(2, '0')}`,
+		name: c.displayName,
+		trigger: c.trigger ? c.node : undefined,
+	});
+});
+
+/** The example shown on the canvas screenshot (examples/chat-app-auto-reply.json). */
+const CANVAS_EXAMPLE = 'chat-app-auto-reply.json';
+
+let sandbox: ExotelSandbox | undefined;
+let instance: N8nInstance | undefined;
+let tarball: string | undefined;
+let browser: Browser | undefined;
+let context: BrowserContext | undefined;
+let page: Page;
+let canvasExample: { id: string; nodes: Array<{ name: string; type: string }> };
+/** Uncaught errors in the editor, reported with any failure. */
+const pageErrors: string[] = [];
+
+function editor(): N8nInstance {
+	if (!instance) throw new Error('n8n did not start');
+	return instance;
+}
+
+beforeAll(async () => {
+	fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	sandbox = new ExotelSandbox();
+	await sandbox.start();
+	tarball = await packPackage();
+	instance = await N8nInstance.create({ tarball, env: { WEBHOOK_URL: PUBLIC_WEBHOOK_URL } });
+	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+	await instance.importCredentials(Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields })));
+	const examples = fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Record<string, any> }));
+	const canvas = examples.find((e) => e.file === CANVAS_EXAMPLE);
+	if (!canvas) throw new Error(`examples/${CANVAS_EXAMPLE} is missing`);
+	canvasExample = canvas.workflow as typeof canvasExample;
+	await instance.importWorkflows([...examples.map((e) => e.workflow), ...WORKFLOWS]);
+	await instance.start();
+	const cookie = await instance.ensureOwnerSession();
+
+	browser = await launchChromium();
+	context = await newEditorContext(browser, instance.baseUrl, cookie);
+	context.setDefaultTimeout(WAIT.element);
+	page = await context.newPage();
+	page.on('pageerror', (error) => pageErrors.push(error.message));
+	// A "leave page?" prompt must never block navigation between workflows.
+	page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined));
+}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 120_000);
+
+afterAll(async () => {
+	try {
+		await context?.close().catch(() => undefined);
+		await browser?.close().catch(() => undefined);
+	} finally {
+		try {
+			await instance?.dispose();
+		} finally {
+			if (tarball) await removeTempDir(path.dirname(tarball));
+			await sandbox?.stop();
+		}
+	}
+}, JEST_TIMEOUTS.dispose + 60_000);
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                              */
+/* ------------------------------------------------------------------ */
+
+/** Runs `body`; on failure saves a screenshot to the temp dir and adds it and the editor's errors to the message. */
+async function withDiagnostics(name: string, body: () => Promise<void>): Promise<void> {
+	try {
+		await body();
+	} catch (error) {
+		if (!(page as Page | undefined)) throw error; // beforeAll failed: jest reports that
+		const file = path.join(os.tmpdir(), `exotel-editor-failure-${name}.png`);
+		const saved = await page
+			.screenshot({ path: file })
+			.then(() => `screenshot of the failure: ${file}`)
+			.catch(() => 'no screenshot');
+		const err = error as Error;
+		err.message += `\n(${saved}; page ${page.url()})${pageErrors.length ? `\neditor errors: ${pageErrors.join(' | ').slice(0, 2000)}` : ''}`;
+		throw err;
+	}
+}
+
+/** Opens a workflow and waits for its canvas to show `nodeName`. */
+async function openWorkflow(workflowId: string, nodeName?: string): Promise<void> {
+	await page.goto(`${editor().baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded', timeout: WAIT.editorLoad });
+	const ready = nodeName ? canvasNode(nodeName) : page.locator('[data-test-id="canvas-wrapper"]');
+	await ready.waitFor({ state: 'visible', timeout: WAIT.editorLoad });
+	expect(page.url()).not.toMatch(/\/signin|\/setup/);
+	await dismissModals();
+}
+
+function canvasNode(name: string): Locator {
+	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+}
+
+/** Fails if n8n draws the canvas node as "not installed" (its placeholder for unknown types). */
+async function assertNotPlaceholder(nodeName: string): Promise<void> {
+	if ((await canvasNode(nodeName).locator('[data-test-id="node-not-installed"]').count()) > 0) {
+		throw new Error(`n8n shows node "${nodeName}" as not installed: the package's node did not load`);
+	}
+}
+
+/**
+ * Closes first-run modals or tours if n8n shows any (none appeared in 2.8.4 with personalization
+ * off, but an upgrade may add one). The NDV is a native `<dialog>`, not one of these.
+ */
+async function dismissModals(): Promise<void> {
+	for (let attempt = 0; attempt < 3; attempt++) {
+		// n8n keeps its modals and drawers (NPS survey, "What's new") mounted in hidden .el-overlay elements
+		const overlays = page.locator('.el-overlay:visible');
+		if ((await overlays.count()) === 0) return;
+		const close = overlays.locator('.el-dialog__headerbtn, .el-drawer__close-btn, [data-test-id="close-button"]').first();
+		if (await close.isVisible()) await close.click();
+		else await page.keyboard.press('Escape');
+		await page.waitForTimeout(300);
+	}
+}
+
+/** Fails on an error toast; closes the others so they do not cover a screenshot. */
+async function assertNoErrorToasts(): Promise<void> {
+	const toasts = page.locator('.el-notification:visible');
+	const texts = (await toasts.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+	expect(texts.filter((t) => /error|problem|could not|failed|unknown|not installed/i.test(t))).toEqual([]);
+	for (const button of await page.locator('.el-notification:visible .el-notification__closeBtn').all()) {
+		await button.click().catch(() => undefined);
+	}
+}
+
+/** Screenshot of the whole viewport into docs/screenshots/<file>.png; checks it is a real, non-trivial PNG. */
+async function screenshot(file: string): Promise<void> {
+	await page.mouse.move(720, 12); // off any field, so no hover toolbar shows
+	await page.waitForTimeout(400); // let transitions end
+	const target = path.join(SCREENSHOT_DIR, `${file}.png`);
+	const png = await page.screenshot({ path: target, animations: 'disabled', caret: 'hide' });
+	expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+	expect(png.readUInt32BE(16)).toBe(1440);
+	expect(png.readUInt32BE(20)).toBe(900);
+	expect(png.length).toBeGreaterThan(20_000); // a blank page compresses to a few KB
+}
+
+/** Types a query into the node creator's search (opening the creator first). */
+async function searchNodeCreator(query: string): Promise<void> {
+	const search = page.locator('[data-test-id="node-creator-search-bar"]');
+	if (!(await search.isVisible())) {
+		// the empty canvas has "Add first step"; otherwise the "+" of the canvas toolbar
+		const addFirst = page.locator('[data-test-id="canvas-plus-button"]');
+		if (await addFirst.isVisible()) await addFirst.click();
+		else await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	}
+	await search.waitFor({ state: 'visible' });
+	await search.fill(query);
+}
+
+/** Node types (without the uuid suffix) of the creator's entries of a kind ('node', 'action'). */
+async function creatorTypes(kind: string): Promise<string[]> {
+	const ids = await page
+		.locator(`[data-test-id="node-creator"] [data-keyboard-nav-type="${kind}"]`)
+		.evaluateAll((elements) => elements.map((e) => e.getAttribute('data-keyboard-nav-id') ?? ''));
+	return [...new Set(ids.map((id) => id.replace(/-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, '')))].sort();
+}
+
+/** Waits until the creator lists exactly `count` entries of a kind (results render asynchronously). */
+async function waitForCreatorEntries(kind: string, count: number): Promise<void> {
+	await expectEventually(async () => (await creatorTypes(kind)).length >= count, `${count} node creator entries of kind ${kind}`);
+}
+
+async function expectEventually(predicate: () => Promise<boolean>, what: string, timeoutMs: number = WAIT.element): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await predicate())) {
+		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+		await page.waitForTimeout(250);
+	}
+}
+
+/** Text an input shows: its visible text plus the values of its <input>/<textarea> elements. */
+async function shownText(container: Locator): Promise<string> {
+	const values = await container
+		.locator('input, textarea')
+		.evaluateAll((elements) => elements.map((e) => (e as unknown as { value: string }).value));
+	return `${await container.innerText()}\n${values.join('\n')}`;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                                */
+/* ------------------------------------------------------------------ */
+
+test(
+	'the node panel finds every Exotel node: four app entries, the two triggers inside their apps',
+	async () => {
+		await withDiagnostics('node-panel', async () => {
+			await openWorkflow('new');
+			await searchNodeCreator('Exotel');
+			await waitForCreatorEntries('node', Object.keys(APP_ENTRIES).length);
+			expect(await creatorTypes('node')).toEqual(Object.keys(APP_ENTRIES).map((t) => `${PACKAGE}.${t}`).sort());
+			const names = await page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]').allInnerTexts();
+			expect(names.map((n) => n.trim()).sort()).toEqual(Object.values(APP_ENTRIES).sort());
+			await expect(page.locator('[data-test-id="node-creator"] img[src*="/icons/n8n-nodes-exotel/"]').count()).resolves.toBeGreaterThanOrEqual(4);
+			await assertNoErrorToasts();
+			await screenshot('node-panel');
+
+			// A trigger lives inside its app's entry: open it, its events are listed as trigger actions.
+			const back = page.locator('[data-test-id="node-creator"] [data-test-id="nodes-list-header"] button').first();
+			for (const [app, trigger] of [
+				['Exotel Messaging', 'exotelMessagingTrigger'],
+				['Exotel Voice', 'exotelVoiceTrigger'],
+			]) {
+				await page.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]', { hasText: app }).first().click();
+				await waitForCreatorEntries('action', 1);
+				// the Actions category starts collapsed in the trigger view: open it too
+				const actions = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-category-item"]', { hasText: 'Actions' });
+				const actionType = `${PACKAGE}.${trigger.replace(/Trigger$/, '')}`;
+				if (!(await creatorTypes('action')).includes(actionType)) await actions.first().click();
+				await expectEventually(async () => (await creatorTypes('action')).length === 2, `${app}: trigger and action entries`);
+				expect(await creatorTypes('action')).toEqual([actionType, `${PACKAGE}.${trigger}`].sort());
+				if (app === 'Exotel Messaging') {
+					// collapse the triggers so the screenshot shows every action, grouped by resource
+					await page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-category-item"]', { hasText: 'Triggers' }).first().click();
+					await expectEventually(async () => (await creatorTypes('action')).length === 1, 'the trigger entries to collapse');
+					await assertNoErrorToasts();
+					await screenshot('node-panel-messaging');
+				}
+				await back.click();
+				await waitForCreatorEntries('node', Object.keys(APP_ENTRIES).length);
+			}
+		});
+	},
+	WAIT.test,
+);
+
+describe.each(CASES.map((c, index) => [c.displayName, c, WORKFLOWS[index].id] as const))(
+	'%s',
+	(_name, c, workflowId) => {
+		test(
+			`its parameter panel renders (screenshot docs/screenshots/${c.file}.png)`,
+			async () => {
+				await withDiagnostics(c.file, async () => {
+					await openWorkflow(workflowId, c.node.name);
+					const node = canvasNode(c.node.name);
+					await expect(node.getAttribute('data-node-type')).resolves.toBe(`${PACKAGE}.${c.type}`);
+					await assertNotPlaceholder(c.node.name);
+					await expect(node.locator(`img[src*="/icons/${PACKAGE}/"]`).count()).resolves.toBe(1);
+
+					await node.dblclick();
+					const ndv = page.locator('[data-test-id="ndv"]');
+					const parameters = ndv.locator('[data-test-id="node-parameters"]');
+					await parameters.waitFor({ state: 'visible' });
+					await expect(ndv.locator('[data-test-id="node-title-container"]').innerText()).resolves.toContain(c.node.name);
+					// our icon, not n8n's "?" placeholder of unknown nodes
+					await expect(ndv.locator(`header img[src*="/icons/${PACKAGE}/"]`).count()).resolves.toBe(1);
+					await expect(ndv.locator('[data-test-id="node-version"]').textContent()).resolves.toContain(`${c.displayName} node version 1`);
+					if ((await ndv.locator('[data-test-id="install-community-node-button"]').count()) > 0) {
+						throw new Error(`The panel of "${c.node.name}" shows n8n's "Install this node" placeholder`);
+					}
+					const panelText = await parameters.innerText();
+					expect(panelText).not.toMatch(/Install this node|not currently installed|unknown node/i);
+					for (const label of c.labels) expect(panelText).toContain(label);
+					for (const name of c.parameters) {
+						await parameters.locator(`[data-test-id="parameter-input-${name}"]`).first().waitFor({ state: 'visible' });
+					}
+					for (const [name, texts] of Object.entries(c.shows)) {
+						const shown = await shownText(parameters.locator(`[data-test-id="parameter-input-${name}"]`).first());
+						for (const text of texts) expect(shown).toContain(text);
+					}
+					if (c.credential) {
+						await expect(shownText(parameters.locator('[data-test-id="node-credentials-select"]').first())).resolves.toContain(c.credential);
+					}
+					if (c.trigger) {
+						// show where the service must send events: the production URL of this trigger
+						await parameters.locator('.webhooks .headline').click();
+						await parameters.locator('[data-test-id="radio-button-production"]').click();
+						const url = `${PUBLIC_WEBHOOK_URL}webhook/${c.node.webhookId as string}/webhook`;
+						await expect(parameters.locator('.webhook-url').first().innerText()).resolves.toContain(url);
+					}
+					await assertNoErrorToasts();
+					await screenshot(c.file);
+				});
+			},
+			WAIT.test,
+		);
+	},
+);
+
+test(
+	'an example workflow renders on the canvas with its Exotel nodes (screenshot docs/screenshots/workflow-canvas.png)',
+	async () => {
+		await withDiagnostics('workflow-canvas', async () => {
+			const exotelNodes = canvasExample.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`));
+			expect(exotelNodes.length).toBeGreaterThanOrEqual(2);
+			await openWorkflow(canvasExample.id, exotelNodes[0].name);
+			for (const n of exotelNodes) {
+				await expect(canvasNode(n.name).getAttribute('data-node-type')).resolves.toBe(n.type);
+				await expect(canvasNode(n.name).locator(`img[src*="/icons/${PACKAGE}/"]`).count()).resolves.toBe(1);
+			}
+			for (const n of exotelNodes) await assertNotPlaceholder(n.name);
+			await page.locator('[data-test-id="zoom-to-fit"]').click();
+			await assertNoErrorToasts();
+			await screenshot('workflow-canvas');
+		});
+	},
+	WAIT.test,
+);
