@@ -2,7 +2,8 @@
  * Runs every bench in turn: `npm run bench` (= build, then `ts-node --transpile-only test/bench/run.ts`).
  *
  *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--rcs-baseline-items N]
- *                    [--skip-baseline] [--skip-breakdown] [--only NAME]
+ *                    [--skip-baseline] [--skip-breakdown] [--callbacks N] [--concurrency C]
+ *                    [--forged F] [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
  *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
@@ -13,7 +14,16 @@
  *                           extrapolated to --items and labelled so in the report
  *   --skip-baseline         no baseline run (for profiling the package node)
  *   --skip-breakdown        no latency-0 CPU breakdown runs
- *   --only NAME             run one bench (names: sms-bulk, rcs-bulk)
+ *   --callbacks N           callback-burst: signed chat-app callbacks in the burst
+ *                           (env BENCH_CALLBACKS, default 1000)
+ *   --concurrency C         callback-burst: requests in flight at once (env BENCH_CONCURRENCY,
+ *                           default 50)
+ *   --forged F              callback-burst: forged (bad signature) callbacks mixed into the burst,
+ *                           each must get 401 (env BENCH_FORGED, default 20)
+ *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst)
+ *
+ * callback-burst starts a real n8n 2.8.4 (test/e2e/n8n.ts; installed into its cache folder on
+ * first use) with the packed package; it fails (exit 1) when a callback is lost or duplicated.
  *
  * Re-executes itself with --expose-gc when `global.gc` is missing, so that memory is measured
  * from a collected heap. Prints a table per bench and a `BENCH_JSON {...}` line with every figure.
@@ -25,6 +35,7 @@
  */
 import { spawn } from 'node:child_process';
 
+import { DEFAULT_CALLBACKS, DEFAULT_CONCURRENCY, DEFAULT_FORGED, formatCallbackBurstReport, runCallbackBurstBench } from './callback-burst.bench';
 import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
 import { BenchFailure } from './common';
 import { formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
@@ -36,6 +47,9 @@ interface BenchOptions {
 	rcsBaselineItems: number;
 	skipBaseline: boolean;
 	skipBreakdown: boolean;
+	callbacks: number;
+	concurrency: number;
+	forged: number;
 	only?: string;
 }
 
@@ -59,6 +73,13 @@ const BENCHES: Bench[] = [
 			return { text: formatRcsBulkReport(report), json: report };
 		},
 	},
+	{
+		name: 'callback-burst',
+		async run(options, log) {
+			const report = await runCallbackBurstBench({ callbacks: options.callbacks, concurrency: options.concurrency, forged: options.forged, log });
+			return { text: formatCallbackBurstReport(report), json: report };
+		},
+	},
 ];
 
 function argValue(args: string[], name: string): string | undefined {
@@ -78,7 +99,18 @@ function numberOption(text: string | undefined, what: string, fallback: number, 
 }
 
 export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptions {
-	const known = ['--items', '--latency', '--baseline-latency', '--rcs-baseline-items', '--skip-baseline', '--skip-breakdown', '--only'];
+	const known = [
+		'--items',
+		'--latency',
+		'--baseline-latency',
+		'--rcs-baseline-items',
+		'--skip-baseline',
+		'--skip-breakdown',
+		'--callbacks',
+		'--concurrency',
+		'--forged',
+		'--only',
+	];
 	for (let i = 0; i < args.length; i++) {
 		const name = args[i].split('=')[0];
 		if (!known.includes(name)) throw new Error(`Unknown argument '${args[i]}' (known: ${known.join(', ')})`);
@@ -101,6 +133,9 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		),
 		skipBaseline: args.includes('--skip-baseline'),
 		skipBreakdown: args.includes('--skip-breakdown'),
+		callbacks: numberOption(argValue(args, '--callbacks') ?? env.BENCH_CALLBACKS, 'callbacks', DEFAULT_CALLBACKS, { integer: true, min: 1 }),
+		concurrency: numberOption(argValue(args, '--concurrency') ?? env.BENCH_CONCURRENCY, 'concurrency', DEFAULT_CONCURRENCY, { integer: true, min: 1 }),
+		forged: numberOption(argValue(args, '--forged') ?? env.BENCH_FORGED, 'forged', DEFAULT_FORGED, { integer: true, min: 0 }),
 		only,
 	};
 }

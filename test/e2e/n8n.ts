@@ -1126,6 +1126,11 @@ export class N8nInstance {
 		return !!this.server && !this.server.hasExited();
 	}
 
+	/** The pid of `n8n start` while it runs (for CPU and memory readings). */
+	get serverPid(): number | undefined {
+		return this.running ? this.server?.pid : undefined;
+	}
+
 	/** The server log so far (tail), for diagnostics. */
 	serverLog(chars = 20_000): string {
 		return this.server?.output.tail(chars) ?? '';
