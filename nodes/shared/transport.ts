@@ -80,7 +80,10 @@ export const RETRY_POLICY = {
 	maxRetryAfterMs: 60_000,
 };
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+/** How long one attempt may wait for an answer (an object so tests can shorten it). */
+export const TIMEOUT_POLICY = {
+	requestMs: 60_000,
+};
 
 function trimSlash(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
@@ -185,7 +188,7 @@ export async function exotelRequest<T = unknown>(
 		returnFullResponse: true,
 		// The session credential re-logs-in only when a 401 is thrown, so only it keeps n8n's throwing.
 		ignoreHttpStatusErrors: credentialType !== 'exotelContactCenterApi',
-		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
+		timeout: request.timeout ?? TIMEOUT_POLICY.requestMs,
 	};
 	if (request.form) {
 		options.headers!['Content-Type'] = 'application/x-www-form-urlencoded';

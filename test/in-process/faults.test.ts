@@ -7,13 +7,14 @@
  *  3. a POST whose answer was lost after the service processed it is never sent again, and its
  *     items are marked `deliveryUnknown: true`; the sandbox's accepted messages hold no duplicate.
  *
- * Status faults carry `Retry-After: 0` so runs stay fast. Delay faults are shorter than the
- * transport's 60 s timeout: the node has no option for a short timeout, so requests that outlive
- * the timeout are not tested here.
+ * Status faults carry `Retry-After: 0` so runs stay fast. Answers slower than the timeout are
+ * tested with the transport's 60 s timeout shortened to 400 ms: a POST that times out may have
+ * been accepted (the sandbox does accept it after the delay), so it is not resent and is marked
+ * `deliveryUnknown`; a GET that times out is retried.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../nodes/shared/transport';
+import { RETRY_POLICY, TIMEOUT_POLICY } from '../../nodes/shared/transport';
 import { formFields, packageNode, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import type { ExotelSandbox } from '../sandbox/server';
@@ -58,6 +59,8 @@ interface Case {
 	pairs?: number[];
 	/** The service's accepted records, by recipient/key: each must appear exactly once. */
 	accepted?: { read: () => string[]; expected: string[] };
+	/** Wait this long after the run before reading `accepted` (a timed-out request lands later). */
+	settleMs?: number;
 }
 
 // ---- node families ---------------------------------------------------------------------------
@@ -177,8 +180,7 @@ function pairIndexes(items: INodeExecutionData[]): number[] {
 const sorted = (list: Array<number | string>) => [...list].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const isFailure = (item: INodeExecutionData) => item.json.error !== undefined;
 
-describe.each<OnError>(['continueRegularOutput', 'continueErrorOutput'])('faults with onError %s', (onError) => {
-	it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+async function checkCase(c: Case, onError: OnError): Promise<void> {
 		for (const [fault, count, match] of c.faults) sandbox.injectFaults(fault, count, match ?? {});
 		const result = await runWorkflow({
 			nodes: [itemsNode('Items', c.items), packageNode(c.node, c.parameters as INodeParameters, { onError })],
@@ -244,9 +246,42 @@ describe.each<OnError>(['continueRegularOutput', 'continueErrorOutput'])('faults
 		}
 		expect(unknown.every(isFailure)).toBe(true);
 		if (c.accepted) {
+			if (c.settleMs) await new Promise((resolve) => setTimeout(resolve, c.settleMs));
 			const accepted = c.accepted.read();
 			expect(new Set(accepted).size).toBe(accepted.length);
 			expect(sorted(accepted)).toEqual(sorted(c.accepted.expected));
 		}
+}
+
+describe.each<OnError>(['continueRegularOutput', 'continueErrorOutput'])('faults with onError %s', (onError) => {
+	it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => await checkCase(c, onError));
+});
+
+// ---- answers slower than the timeout ---------------------------------------------------------
+
+const TIMEOUT_MS = 400;
+/** Past the shortened timeout; the sandbox handles the request when the delay is over. */
+const pastTimeout = delay(1200);
+const SETTLE_MS = 1500;
+
+const TIMEOUT_CASES: Case[] = [
+	{ name: 'SMS send: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[pastTimeout, 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: phones(2) }, settleMs: SETTLE_MS },
+	{ name: 'RCS: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), faults: [[pastTimeout, 1, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedRcs, expected: phones(2) }, settleMs: SETTLE_MS },
+	{ name: 'Chat app: one answer past the timeout (that item unknown, the other sent)', node: 'exotelMessaging', parameters: chat, items: smsItems(2), faults: [[pastTimeout, 1, v2Messages]], requests: v2Messages, key: chatKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(2) }, settleMs: SETTLE_MS },
+	{ name: 'Call connect: answer past the timeout (not resent, delivery unknown)', node: 'exotelVoice', parameters: connect, items: smsItems(1), faults: [[pastTimeout, 1, callsConnect]], requests: callsConnect, key: callKey, attempts: 1, failed: [0], deliveryUnknown: [0] },
+	{ name: 'List get many: answer past the timeout once, retried (GET)', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[pastTimeout, 1, listsGet]], requests: listsGet, key: byItemQuery, attempts: 2, failed: [], pairs: [0, 0, 0, 0] },
+	{ name: 'List get many: every answer past the timeout, gives up after the limit', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[pastTimeout, N, listsGet]], requests: listsGet, key: byItemQuery, attempts: N, failed: [0], deliveryUnknown: [] },
+	{ name: 'CC create user: answer past the timeout (not resent, delivery unknown)', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(1), faults: [[pastTimeout, 1, ccUsers]], requests: ccUsers, key: ccKey, attempts: 1, failed: [0], deliveryUnknown: [0] },
+	{ name: 'Allocate: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(1), faults: [[pastTimeout, 1, greenvn]], requests: greenvn, key: allocKey, attempts: 1, failed: [0], deliveryUnknown: [0], accepted: { read: acceptedAllocations, expected: ['fault-order-0'] }, settleMs: SETTLE_MS },
+];
+
+describe.each<OnError>(['continueRegularOutput', 'continueErrorOutput'])('answers past the timeout with onError %s', (onError) => {
+	const timeout = TIMEOUT_POLICY.requestMs;
+	beforeAll(() => {
+		TIMEOUT_POLICY.requestMs = TIMEOUT_MS;
 	});
+	afterAll(() => {
+		TIMEOUT_POLICY.requestMs = timeout;
+	});
+	it.each(TIMEOUT_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => await checkCase(c, onError));
 });
