@@ -184,3 +184,11 @@ test(
 	},
 	JEST_TIMEOUTS.execute + 60_000,
 );
+
+test('no secret of the credential appears in the log of any process (main, workers, webhook processor)', () => {
+	const secrets = Object.values(SANDBOX_ACCOUNT).filter((value) => value.includes('SECRET'));
+	expect(secrets.length).toBeGreaterThan(3);
+	const logs = [instance.serverLog(1_000_000), ...workers.map((w) => w.log(1_000_000)), processor.log(1_000_000)];
+	expect(logs.every((log) => log.length > 0)).toBe(true);
+	for (const secret of secrets) expect(logs.filter((log) => log.includes(secret))).toEqual([]);
+});
