@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ALLOCATION_REGIONS } from '../shared/limits';
+import { ALLOCATION_NUMBER_TYPES, ALLOCATION_REGIONS } from '../shared/limits';
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../shared/operation';
 import { exotelRequest } from '../shared/transport';
 import { fieldsError, normalizePhone, type FieldCheck } from '../shared/validation';
@@ -91,6 +91,7 @@ const allocate: ExotelOperation = {
 				[bPins, { label: 'B-Party PINs', integer: true, min: 1 }],
 				[preferences.greenvn, { label: 'Preferred Number', format: 'e164' }],
 				[preferences.region, { label: 'Preferred Region', oneOf: ALLOCATION_REGIONS }],
+				[preferences.type, { label: 'Preferred Number Type', oneOf: ALLOCATION_NUMBER_TYPES }],
 				[
 					(body.deallocation_policy as IDataObject | undefined)?.duration,
 					{ label: 'Deallocate After', pattern: { regex: /^\d+[dms]$/, shape: 'a number followed by d, m or s, such as 2d or 3600s' } },

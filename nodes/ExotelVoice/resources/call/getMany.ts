@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CALL_STATUS_OPTIONS, returnAllOrLimit } from '../../../shared/descriptions';
-import { LIMITS } from '../../../shared/limits';
+import { CALL_DIRECTIONS, CALL_STATUSES, LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, type FieldCheck } from '../../../shared/validation';
@@ -87,9 +87,11 @@ function query(context: IExecuteFunctions, itemIndex: number) {
 	const phoneNumbers = list(f.phoneNumber);
 	const checks: FieldCheck[] = [
 		[sids, { label: 'Call SIDs', maxItems: V.bulkQuerySids }],
-		[to, { label: 'To', maxItems: V.bulkQueryNumbers }],
-		[from, { label: 'From', maxItems: V.bulkQueryNumbers }],
+		[to, { label: 'To', maxItems: V.bulkQueryNumbers, format: 'e164' }],
+		[from, { label: 'From', maxItems: V.bulkQueryNumbers, format: 'e164' }],
 		[phoneNumbers, { label: 'Phone Number', maxItems: V.bulkQueryNumbers }],
+		[f.status, { label: 'Status', oneOf: CALL_STATUSES }],
+		[f.direction, { label: 'Direction', oneOf: CALL_DIRECTIONS }],
 		[f.pageSize, { label: 'Page Size', integer: true, min: 1, max: V.bulkQueryPageSize }],
 		[f.recordingUrlValidity, { label: 'Recording URL Validity', integer: true, min: V.recordingUrlValidityMin, max: V.recordingUrlValidityMax }],
 	];

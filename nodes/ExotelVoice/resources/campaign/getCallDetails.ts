@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CALL_STATUS_OPTIONS, limitOf, returnAllOrLimit } from '../../../shared/descriptions';
-import { LIMITS } from '../../../shared/limits';
+import { CALL_STATUSES, CAMPAIGN_CALL_SORT_ORDERS, LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
@@ -55,6 +55,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			fieldsError(this.getNode(), itemIndex, [
 				[campaignId, { label: 'Campaign ID', required: true }],
 				[limit, { label: 'Limit', integer: true, min: 1 }],
+				[filters.status, { label: 'Status', oneOf: CALL_STATUSES }],
+				[filters.sortBy, { label: 'Sort By', oneOf: CAMPAIGN_CALL_SORT_ORDERS }],
 			]) ?? { itemIndex, campaignId, qs, limit }
 		);
 	});

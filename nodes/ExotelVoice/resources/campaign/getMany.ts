@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { SORT_BY_DATE_OR_NAME, limitOf, returnAllOrLimit } from '../../../shared/descriptions';
-import { LIMITS } from '../../../shared/limits';
+import { CAMPAIGN_SORT_ORDERS, LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
@@ -65,7 +65,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (status.length) qs.status = status.join(',');
 		if (filters.sortBy) qs.sort_by = filters.sortBy;
 		if (filters.type) qs.type = filters.type;
-		return fieldsError(this.getNode(), itemIndex, [[limit, { label: 'Limit', integer: true, min: 1 }]]) ?? { itemIndex, qs, limit };
+		return (
+			fieldsError(this.getNode(), itemIndex, [
+				[limit, { label: 'Limit', integer: true, min: 1 }],
+				[filters.sortBy, { label: 'Sort By', oneOf: CAMPAIGN_SORT_ORDERS }],
+			]) ?? { itemIndex, qs, limit }
+		);
 	});
 	const outcomes = await sendEach(prepared, async ({ itemIndex, qs, limit }) =>
 		await exotelRequestAllItems.call(

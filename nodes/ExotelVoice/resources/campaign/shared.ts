@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/limits';
+import { CAMPAIGN_FLOW_TYPES, CAMPAIGN_MODES, CAMPAIGN_TYPES, LIMITS } from '../../../shared/limits';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone, type FieldCheck } from '../../../shared/validation';
 import { idLocator } from '../../methods/locators';
@@ -434,9 +434,18 @@ export function campaignBody(
 		body.caller_id = normalizePhone(text(values.callerId));
 		checks.push([body.caller_id, { label: 'Caller ID', required: true }]);
 	}
-	if (campaignType) body.campaign_type = campaignType;
-	if (has('flowType')) body.flow_type = values.flowType;
-	if (text(values.url)) body.url = text(values.url);
+	if (campaignType) {
+		body.campaign_type = campaignType;
+		checks.push([campaignType, { label: 'Campaign Type', oneOf: CAMPAIGN_TYPES }]);
+	}
+	if (has('flowType')) {
+		body.flow_type = values.flowType;
+		checks.push([values.flowType, { label: 'Flow Type', oneOf: CAMPAIGN_FLOW_TYPES }]);
+	}
+	if (text(values.url)) {
+		body.url = text(values.url);
+		checks.push([body.url, { label: 'Flow URL', format: 'url' }]);
+	}
 	if (text(values.readViaText)) body.read_via_text = String(values.readViaText);
 	if (text(values.name)) {
 		body.name = text(values.name);
@@ -492,7 +501,10 @@ export function campaignBody(
 		checks.push([body[field], { label, format: 'url' }]);
 	}
 
-	if (has('mode')) body.mode = values.mode;
+	if (has('mode')) {
+		body.mode = values.mode;
+		checks.push([values.mode, { label: 'Mode', oneOf: CAMPAIGN_MODES }]);
+	}
 	if (has('throttle')) {
 		checks.push([values.throttle, { label: 'Throttle', integer: true, min: 1 }]);
 		body.throttle = Number(values.throttle);

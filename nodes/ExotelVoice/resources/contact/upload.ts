@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { encodeMultipart } from '../../../shared/encoding';
-import { LIMITS } from '../../../shared/limits';
+import { DUPLICATE_ACTIONS, LIMITS } from '../../../shared/limits';
 import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/operation';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
-import { fieldsError, normalizePhone } from '../../../shared/validation';
+import { fieldsError, normalizePhone, problemWith } from '../../../shared/validation';
 import { idLocator } from '../../methods/locators';
 import { dataOf, text } from '../campaign/shared';
 import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitOptions, waitSettingsOf, type WaitSettings } from './shared';
@@ -184,6 +184,9 @@ export function csvShape(text: string): { header: string[]; records: number } {
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** duplicate_action is one of the spec's three values; an expression can give anything. */
+const duplicateActionProblem = (value: string) => problemWith(value, { label: 'Duplicate Action', oneOf: DUPLICATE_ACTIONS });
+
 function fileProblem(file: Buffer, fileName: string): string | undefined {
 	if (!fileName.toLowerCase().endsWith(U.extension)) return `The file must be a ${U.extension} file (got "${fileName}")`;
 	if (file.length > U.maxBytes) {
@@ -227,8 +230,8 @@ async function binaryUploads(
 		} else {
 			const fileName = binary.fileName || (binary.mimeType === 'text/csv' ? 'contacts.csv' : '');
 			const file = await context.helpers.getBinaryDataBuffer(itemIndex, property);
-			problem = fileProblem(file, fileName || '(no name)');
 			upload = { itemIndexes: [itemIndex], file, fileName, ...common(itemIndex) };
+			problem = fileProblem(file, fileName || '(no name)') ?? duplicateActionProblem(upload.duplicateAction);
 		}
 		if (problem) {
 			const error = new NodeOperationError(node, `${problem} (item ${itemIndex})`, {
@@ -279,9 +282,10 @@ function itemsUpload(
 	const fileName = String(options.fileName ?? 'contacts.csv').trim() || 'contacts.csv';
 	const header = CSV_COLUMNS.filter((column) => column === 'phone_number' || rows.some((row) => row.cells[column] !== ''));
 	const file = csvOf(header, rows.map((row) => header.map((column) => row.cells[column])));
-	const problem = fileProblem(file, fileName);
+	const settings = common(0);
+	const problem = fileProblem(file, fileName) ?? duplicateActionProblem(settings.duplicateAction);
 	if (problem) throw refuse(problem);
-	return { upload: { itemIndexes: rows.map((row) => row.itemIndex), file, fileName, ...common(0) }, failures };
+	return { upload: { itemIndexes: rows.map((row) => row.itemIndex), file, fileName, ...settings }, failures };
 }
 
 // ---------------------------------------------------------------- sending

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { limitOf, returnAllOrLimit } from '../../../shared/descriptions';
-import { LIMITS } from '../../../shared/limits';
+import { LIMITS, USER_EXTRA_FIELDS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
 import { exotelRequest, exotelRequestAllItems } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
@@ -90,6 +90,7 @@ const getMany: ExotelOperation = {
 				fieldsError(this.getNode(), itemIndex, [
 					[contactUri, { label: 'Device Number', format: 'e164' }],
 					[limit, { label: 'Limit', integer: true, min: 1 }],
+					[filters.fields, { label: 'Extra Fields', oneOf: USER_EXTRA_FIELDS }],
 				]) ?? { itemIndex, qs, limit }
 			);
 		});

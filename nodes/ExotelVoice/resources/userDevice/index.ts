@@ -6,6 +6,7 @@ import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
 
 const show = { resource: ['userDevice'] };
+const DEVICE_CHOICES = ['disable', 'enable', 'unchanged'] as const;
 
 const target: INodeProperties[] = [
 	{ displayName: 'Customer ID', name: 'customerId', type: 'string', required: true, default: '', description: 'Customer ID of the integration', displayOptions: { show } },
@@ -82,9 +83,15 @@ const update: ExotelOperation = {
 		const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 			const path = devicesPath(this, itemIndex);
 			if (typeof path !== 'string') return path;
+			const choices = { phone: this.getNodeParameter('phone', itemIndex, 'unchanged'), sip: this.getNodeParameter('sip', itemIndex, 'unchanged') };
+			// An expression could yield `true` or "on": anything but the three choices would silently disable.
+			const invalid = fieldsError(this.getNode(), itemIndex, [
+				[choices.phone, { label: 'Phone', oneOf: DEVICE_CHOICES }],
+				[choices.sip, { label: 'SIP', oneOf: DEVICE_CHOICES }],
+			]);
+			if (invalid) return invalid;
 			const body: IDataObject = {};
-			for (const device of ['phone', 'sip']) {
-				const choice = this.getNodeParameter(device, itemIndex, 'unchanged');
+			for (const [device, choice] of Object.entries(choices)) {
 				if (choice !== 'unchanged') body[device] = choice === 'enable';
 			}
 			if (Object.keys(body).length === 0) {
