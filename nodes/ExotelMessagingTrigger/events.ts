@@ -2,13 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 /** Event names the trigger emits, in the service's terms. */
 export const MESSAGING_EVENTS = [
-	{ name: 'Chat App Incoming Message', value: 'chatAppIncoming', description: 'A user wrote to your chat-app number' },
-	{ name: 'Chat App Status Callback', value: 'chatAppStatus', description: 'Sent, delivered, seen or failed' },
-	{ name: 'RCS Delivery Report', value: 'rcsDeliveryReport', description: 'RCS status, and the SMS fallback when it fired' },
-	{ name: 'RCS Incoming Message', value: 'rcsIncoming', description: 'A reply or a message to your bot' },
-	{ name: 'SMS Click', value: 'smsClick', description: 'A click on a tracked short link' },
-	{ name: 'SMS Status Callback', value: 'smsStatus', description: 'Terminal status of an SMS' },
-	{ name: 'Unrecognized Payload', value: 'unknown', description: 'Any other JSON object, passed through whole' },
+	{ name: 'Chat App Incoming Message', value: 'chatAppIncoming', action: 'On chat app incoming message', description: 'A user wrote to your chat-app number' },
+	{ name: 'Chat App Status Callback', value: 'chatAppStatus', action: 'On chat app status callback', description: 'Sent, delivered, seen or failed' },
+	{ name: 'RCS Delivery Report', value: 'rcsDeliveryReport', action: 'On RCS delivery report', description: 'RCS status, and the SMS fallback when it fired' },
+	{ name: 'RCS Incoming Message', value: 'rcsIncoming', action: 'On RCS incoming message', description: 'A reply or a message to your bot' },
+	{ name: 'SMS Click', value: 'smsClick', action: 'On SMS click', description: 'A click on a tracked short link' },
+	{ name: 'SMS Status Callback', value: 'smsStatus', action: 'On SMS status callback', description: 'Terminal status of an SMS' },
+	{ name: 'Unrecognized Payload', value: 'unknown', action: 'On unrecognized payload', description: 'Any other JSON object, passed through whole' },
 ] as const;
 
 export type MessagingEvent = (typeof MESSAGING_EVENTS)[number]['value'];

@@ -3,12 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { nestBracketKeys } from '../shared/webhook';
 
 export const VOICE_EVENTS = [
-	{ name: 'Call Status', value: 'callStatus', description: 'Status callback of a call placed with Connect to Flow (answered, terminal)' },
-	{ name: 'Call Status (Management API)', value: 'callStatusManagement', description: 'Status events of a call from the contact-center management API' },
-	{ name: 'Campaign Call Schedule', value: 'campaignCallSchedule', description: 'A campaign call finished all its retries' },
-	{ name: 'Campaign Call Status', value: 'campaignCallStatus', description: 'Status of one call of a campaign' },
-	{ name: 'Campaign Status', value: 'campaignStatus', description: 'A campaign completed or changed status' },
-	{ name: 'Unrecognized Payload', value: 'unknown', description: 'Any other payload, passed through whole' },
+	{ name: 'Call Status', value: 'callStatus', action: 'On call status', description: 'Status callback of a call placed with Connect to Flow (answered, terminal)' },
+	{ name: 'Call Status (Management API)', value: 'callStatusManagement', action: 'On call status (management API)', description: 'Status events of a call from the contact-center management API' },
+	{ name: 'Campaign Call Schedule', value: 'campaignCallSchedule', action: 'On campaign call schedule', description: 'A campaign call finished all its retries' },
+	{ name: 'Campaign Call Status', value: 'campaignCallStatus', action: 'On campaign call status', description: 'Status of one call of a campaign' },
+	{ name: 'Campaign Status', value: 'campaignStatus', action: 'On campaign status', description: 'A campaign completed or changed status' },
+	{ name: 'Unrecognized Payload', value: 'unknown', action: 'On unrecognized payload', description: 'Any other payload, passed through whole' },
 ] as const;
 
 /** The `callback` query value to add to the trigger URL for each campaign callback field. */

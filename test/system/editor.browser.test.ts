@@ -424,6 +424,9 @@ test(
 				await expectEventually(async () => (await creatorTypes('action')).length === 2, `${app}: trigger and action entries`);
 				expect(await creatorTypes('action')).toEqual([actionType, `${PACKAGE}.${trigger}`].sort());
 				if (app === 'Exotel Messaging') {
+					// each event's `action` names its trigger entry (n8n would lower-case the option names: "On rcs ...")
+					const panel = await page.locator('[data-test-id="node-creator"]').innerText();
+					for (const name of ['On RCS delivery report', 'On SMS click', 'On chat app incoming message']) expect(panel).toContain(name);
 					// collapse the triggers so the screenshot shows every action, grouped by resource
 					await page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-category-item"]', { hasText: 'Triggers' }).first().click();
 					await expectEventually(async () => (await creatorTypes('action')).length === 1, 'the trigger entries to collapse');
