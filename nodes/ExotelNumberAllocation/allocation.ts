@@ -1,12 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ALLOCATION_NUMBER_TYPES, ALLOCATION_REGIONS } from '../shared/limits';
+import { ALLOCATION_REGIONS } from '../shared/limits';
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../shared/operation';
 import { exotelRequest } from '../shared/transport';
-import { fieldsError, normalizePhone, type FieldCheck } from '../shared/validation';
+import { fieldsError, normalizePhone, valuesOf, type FieldCheck } from '../shared/validation';
 
 const show = (operation: string) => ({ show: { resource: ['allocation'], operation: [operation] } });
+
+const NUMBER_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Landline', value: 'landline' },
+	{ name: 'Mobile', value: 'mobile' },
+];
+// an expression in a dropdown can yield anything: these are what the service takes
+const NUMBER_TYPE_VALUES = valuesOf(NUMBER_TYPE_OPTIONS);
 
 const numbers = (value: unknown): string[] =>
 	(Array.isArray(value) ? value : String(value ?? '').split(/[,;\n]/)).map((entry) => normalizePhone(String(entry))).filter(Boolean);
@@ -46,7 +53,7 @@ const allocate: ExotelOperation = {
 				{ displayName: 'Deallocate After', name: 'duration', type: 'string', default: '', placeholder: '2d', description: 'A number with a unit: d (days), m (minutes) or s (seconds), for example 2d or 3600s; the account default applies when empty' },
 				{ displayName: 'Flow ID', name: 'flowId', type: 'string', default: '', description: 'Call flow to associate; needed when the account has several flows' },
 				{ displayName: 'Preferred Number', name: 'greenvn', type: 'string', default: '', placeholder: '+918047112233', description: 'A specific virtual number to allocate' },
-				{ displayName: 'Preferred Number Type', name: 'type', type: 'options', options: [{ name: 'Landline', value: 'landline' }, { name: 'Mobile', value: 'mobile' }], default: 'mobile' },
+				{ displayName: 'Preferred Number Type', name: 'type', type: 'options', options: NUMBER_TYPE_OPTIONS, default: 'mobile' },
 				{ displayName: 'Preferred PIN Code', name: 'pinCode', type: 'string', default: '', placeholder: '560001', description: 'A postal code; one outside the supported regions gets a number from the nearest one' },
 				{
 					displayName: 'Preferred Region',
@@ -91,7 +98,7 @@ const allocate: ExotelOperation = {
 				[bPins, { label: 'B-Party PINs', integer: true, min: 1 }],
 				[preferences.greenvn, { label: 'Preferred Number', format: 'e164' }],
 				[preferences.region, { label: 'Preferred Region', oneOf: ALLOCATION_REGIONS }],
-				[preferences.type, { label: 'Preferred Number Type', oneOf: ALLOCATION_NUMBER_TYPES }],
+				[preferences.type, { label: 'Preferred Number Type', oneOf: NUMBER_TYPE_VALUES }],
 				[
 					(body.deallocation_policy as IDataObject | undefined)?.duration,
 					{ label: 'Deallocate After', pattern: { regex: /^\d+[dms]$/, shape: 'a number followed by d, m or s, such as 2d or 3600s' } },

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
+import { valuesOf } from './validation';
+
 type Show = Record<string, string[]>;
 
 /** Return All / Limit, as n8n's list operations show them. */
@@ -64,3 +66,8 @@ export const PRIORITY_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'High', value: 'high', description: 'Only for OTP messages' },
 	{ name: 'Normal', value: 'normal' },
 ];
+
+// what an expression in these dropdowns may yield: the values the service takes
+export const SMS_TYPES = valuesOf(SMS_TYPE_OPTIONS);
+export const ENCODING_TYPES = valuesOf(ENCODING_TYPE_OPTIONS);
+export const PRIORITIES = valuesOf(PRIORITY_OPTIONS);

@@ -49,21 +49,3 @@ export const LIMITS = {
 
 /** Regions an allocation preference may name. */
 export const ALLOCATION_REGIONS = ['AP', 'DL', 'GJ', 'KA', 'KL', 'MH', 'MP', 'MU', 'RJ', 'TN', 'WB'] as const;
-
-export const SMS_TYPES = ['transactional', 'transactional_opt_in', 'promotional'] as const;
-export const ENCODING_TYPES = ['plain', 'unicode'] as const;
-export const PRIORITIES = ['normal', 'high'] as const;
-
-/** Final call statuses a call query or a campaign's call records filter on. */
-export const CALL_STATUSES = ['completed', 'failed', 'busy', 'no-answer'] as const;
-export const CALL_DIRECTIONS = ['inbound', 'outbound-dial', 'outbound-api'] as const;
-
-export const CAMPAIGN_TYPES = ['static', 'dynamic'] as const;
-export const CAMPAIGN_FLOW_TYPES = ['ivr', 'greeting'] as const;
-export const CAMPAIGN_MODES = ['auto', 'custom'] as const;
-export const CAMPAIGN_SORT_ORDERS = ['date_created:asc', 'date_created:desc', 'name:asc', 'name:desc'] as const;
-export const CAMPAIGN_CALL_SORT_ORDERS = ['date_created:asc', 'date_created:desc'] as const;
-
-export const DUPLICATE_ACTIONS = ['skip', 'update', 'create_new'] as const;
-export const USER_EXTRA_FIELDS = ['devices', 'active_call', 'last_login'] as const;
-export const ALLOCATION_NUMBER_TYPES = ['mobile', 'landline'] as const;

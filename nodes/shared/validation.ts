@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** One field's rule: every check the spec's tables ask of a value. */
@@ -17,6 +17,11 @@ export interface FieldRule {
 	format?: 'e164' | 'phone' | 'url';
 	/** A shape the value must have, and how to describe it ("a number followed by d, m or s"). */
 	pattern?: { regex: RegExp; shape: string };
+}
+
+/** The values of a parameter's options: all an expression in that parameter may yield. */
+export function valuesOf(options: readonly INodePropertyOptions[]): string[] {
+	return options.map((option) => String(option.value));
 }
 
 const E164 = /^\+[1-9]\d{7,14}$/;

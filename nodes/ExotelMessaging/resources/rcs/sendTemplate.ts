@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_OPTIONS, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS } from '../../../shared/descriptions';
+import { ENCODING_TYPE_OPTIONS, ENCODING_TYPES, PRIORITIES, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS, SMS_TYPES } from '../../../shared/descriptions';
 import { envelopeOutcomes } from '../../../shared/envelope';
-import { ENCODING_TYPES, LIMITS, PRIORITIES, SMS_TYPES } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, type FieldCheck } from '../../../shared/validation';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_OPTIONS, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS } from '../../../shared/descriptions';
-import { ENCODING_TYPES, LIMITS, PRIORITIES, SMS_TYPES } from '../../../shared/limits';
+import { ENCODING_TYPE_OPTIONS, ENCODING_TYPES, PRIORITIES, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS, SMS_TYPES } from '../../../shared/descriptions';
+import { LIMITS } from '../../../shared/limits';
 import type { ItemOutcome, ParameterReader } from '../../../shared/operation';
 import type { FieldCheck } from '../../../shared/validation';
 

@@ -1,14 +1,23 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CALL_STATUS_OPTIONS, returnAllOrLimit } from '../../../shared/descriptions';
-import { CALL_DIRECTIONS, CALL_STATUSES, LIMITS } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, type FieldCheck } from '../../../shared/validation';
+import { fieldsError, valuesOf, type FieldCheck } from '../../../shared/validation';
 
 const show = { resource: ['call'], operation: ['getMany'] };
 const V = LIMITS.voice;
+
+const DIRECTION_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Inbound', value: 'inbound' },
+	{ name: 'Outbound API', value: 'outbound-api' },
+	{ name: 'Outbound Dial', value: 'outbound-dial' },
+];
+// an expression in a dropdown can yield anything: these are what the service takes
+const DIRECTION_VALUES = valuesOf(DIRECTION_OPTIONS);
+const CALL_STATUS_VALUES = valuesOf(CALL_STATUS_OPTIONS);
 
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(show, V.bulkQueryPageSize),
@@ -27,11 +36,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Direction',
 				name: 'direction',
 				type: 'options',
-				options: [
-					{ name: 'Inbound', value: 'inbound' },
-					{ name: 'Outbound API', value: 'outbound-api' },
-					{ name: 'Outbound Dial', value: 'outbound-dial' },
-				],
+				options: DIRECTION_OPTIONS,
 				default: 'inbound',
 			},
 			{ displayName: 'From', name: 'from', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },
@@ -90,8 +95,8 @@ function query(context: IExecuteFunctions, itemIndex: number) {
 		[to, { label: 'To', maxItems: V.bulkQueryNumbers, format: 'e164' }],
 		[from, { label: 'From', maxItems: V.bulkQueryNumbers, format: 'e164' }],
 		[phoneNumbers, { label: 'Phone Number', maxItems: V.bulkQueryNumbers }],
-		[f.status, { label: 'Status', oneOf: CALL_STATUSES }],
-		[f.direction, { label: 'Direction', oneOf: CALL_DIRECTIONS }],
+		[f.status, { label: 'Status', oneOf: CALL_STATUS_VALUES }],
+		[f.direction, { label: 'Direction', oneOf: DIRECTION_VALUES }],
 		[f.pageSize, { label: 'Page Size', integer: true, min: 1, max: V.bulkQueryPageSize }],
 		[f.recordingUrlValidity, { label: 'Recording URL Validity', integer: true, min: V.recordingUrlValidityMin, max: V.recordingUrlValidityMax }],
 	];

@@ -1,13 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CALL_STATUS_OPTIONS, limitOf, returnAllOrLimit } from '../../../shared/descriptions';
-import { CALL_STATUSES, CAMPAIGN_CALL_SORT_ORDERS, LIMITS } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
+import { fieldsError, valuesOf } from '../../../shared/validation';
 import { campaignPath, itemsOf, text } from './shared';
 
 const show = { resource: ['campaign'], operation: ['getCallDetails'] };
+
+const SORT_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
+	{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
+];
+// an expression in a dropdown can yield anything: these are what the service takes
+const SORT_VALUES = valuesOf(SORT_OPTIONS);
+const CALL_STATUS_VALUES = valuesOf(CALL_STATUS_OPTIONS);
 
 export const description: INodeProperties[] = [
 	// The spec gives the call-details page size a default (20) but no maximum; the node asks for
@@ -25,10 +33,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Sort By',
 				name: 'sortBy',
 				type: 'options',
-				options: [
-					{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
-					{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
-				],
+				options: SORT_OPTIONS,
 				default: 'date_created:desc',
 			},
 			{
@@ -55,8 +60,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			fieldsError(this.getNode(), itemIndex, [
 				[campaignId, { label: 'Campaign ID', required: true }],
 				[limit, { label: 'Limit', integer: true, min: 1 }],
-				[filters.status, { label: 'Status', oneOf: CALL_STATUSES }],
-				[filters.sortBy, { label: 'Sort By', oneOf: CAMPAIGN_CALL_SORT_ORDERS }],
+				[filters.status, { label: 'Status', oneOf: CALL_STATUS_VALUES }],
+				[filters.sortBy, { label: 'Sort By', oneOf: SORT_VALUES }],
 			]) ?? { itemIndex, campaignId, qs, limit }
 		);
 	});

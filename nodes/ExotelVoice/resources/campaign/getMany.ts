@@ -1,13 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { SORT_BY_DATE_OR_NAME, limitOf, returnAllOrLimit } from '../../../shared/descriptions';
-import { CAMPAIGN_SORT_ORDERS, LIMITS } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
+import { fieldsError, valuesOf } from '../../../shared/validation';
 import { CAMPAIGNS_PATH, itemsOf } from './shared';
 
 const show = { resource: ['campaign'], operation: ['getMany'] };
+// an expression in a dropdown can yield anything: these are what the service takes
+const SORT_VALUES = valuesOf(SORT_BY_DATE_OR_NAME);
 
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(show, LIMITS.campaign.listLimit),
@@ -68,7 +70,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return (
 			fieldsError(this.getNode(), itemIndex, [
 				[limit, { label: 'Limit', integer: true, min: 1 }],
-				[filters.sortBy, { label: 'Sort By', oneOf: CAMPAIGN_SORT_ORDERS }],
+				[filters.sortBy, { label: 'Sort By', oneOf: SORT_VALUES }],
 			]) ?? { itemIndex, qs, limit }
 		);
 	});

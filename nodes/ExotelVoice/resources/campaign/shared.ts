@@ -1,12 +1,29 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CAMPAIGN_FLOW_TYPES, CAMPAIGN_MODES, CAMPAIGN_TYPES, LIMITS } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, normalizePhone, type FieldCheck } from '../../../shared/validation';
+import { fieldsError, normalizePhone, valuesOf, type FieldCheck } from '../../../shared/validation';
 import { idLocator } from '../../methods/locators';
 
 const C = LIMITS.campaign;
+
+const CAMPAIGN_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Dynamic', value: 'dynamic' },
+	{ name: 'Static', value: 'static' },
+];
+const FLOW_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Greeting', value: 'greeting', description: 'Play a greeting (see Greeting Text)' },
+	{ name: 'IVR', value: 'ivr', description: 'Run the call flow of Flow URL' },
+];
+const MODE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Auto', value: 'auto', description: 'The service paces the calls' },
+	{ name: 'Custom', value: 'custom', description: 'Calls per minute set by Throttle' },
+];
+// an expression in a dropdown can yield anything: these are what the service takes
+const CAMPAIGN_TYPE_VALUES = valuesOf(CAMPAIGN_TYPE_OPTIONS);
+const FLOW_TYPE_VALUES = valuesOf(FLOW_TYPE_OPTIONS);
+const MODE_VALUES = valuesOf(MODE_OPTIONS);
 
 /**
  * Campaign endpoints live under `{base_url}/v2/accounts/<sid>/campaigns`. The spec shows the
@@ -182,10 +199,7 @@ export function campaignOptions(forUpdate: boolean): INodeProperties[] {
 			displayName: 'Flow Type',
 			name: 'flowType',
 			type: 'options',
-			options: [
-				{ name: 'Greeting', value: 'greeting', description: 'Play a greeting (see Greeting Text)' },
-				{ name: 'IVR', value: 'ivr', description: 'Run the call flow of Flow URL' },
-			],
+			options: FLOW_TYPE_OPTIONS,
 			default: 'ivr',
 		},
 		{
@@ -208,10 +222,7 @@ export function campaignOptions(forUpdate: boolean): INodeProperties[] {
 			displayName: 'Mode',
 			name: 'mode',
 			type: 'options',
-			options: [
-				{ name: 'Auto', value: 'auto', description: 'The service paces the calls' },
-				{ name: 'Custom', value: 'custom', description: 'Calls per minute set by Throttle' },
-			],
+			options: MODE_OPTIONS,
 			default: 'auto',
 		},
 		{
@@ -322,10 +333,7 @@ export function campaignOptions(forUpdate: boolean): INodeProperties[] {
 			displayName: 'Campaign Type',
 			name: 'campaignType',
 			type: 'options',
-			options: [
-				{ name: 'Dynamic', value: 'dynamic' },
-				{ name: 'Static', value: 'static' },
-			],
+			options: CAMPAIGN_TYPE_OPTIONS,
 			default: 'static',
 		},
 		{
@@ -436,11 +444,11 @@ export function campaignBody(
 	}
 	if (campaignType) {
 		body.campaign_type = campaignType;
-		checks.push([campaignType, { label: 'Campaign Type', oneOf: CAMPAIGN_TYPES }]);
+		checks.push([campaignType, { label: 'Campaign Type', oneOf: CAMPAIGN_TYPE_VALUES }]);
 	}
 	if (has('flowType')) {
 		body.flow_type = values.flowType;
-		checks.push([values.flowType, { label: 'Flow Type', oneOf: CAMPAIGN_FLOW_TYPES }]);
+		checks.push([values.flowType, { label: 'Flow Type', oneOf: FLOW_TYPE_VALUES }]);
 	}
 	if (text(values.url)) {
 		body.url = text(values.url);
@@ -503,7 +511,7 @@ export function campaignBody(
 
 	if (has('mode')) {
 		body.mode = values.mode;
-		checks.push([values.mode, { label: 'Mode', oneOf: CAMPAIGN_MODES }]);
+		checks.push([values.mode, { label: 'Mode', oneOf: MODE_VALUES }]);
 	}
 	if (has('throttle')) {
 		checks.push([values.throttle, { label: 'Throttle', integer: true, min: 1 }]);

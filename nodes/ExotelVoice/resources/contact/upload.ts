@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { encodeMultipart } from '../../../shared/encoding';
-import { DUPLICATE_ACTIONS, LIMITS } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/operation';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
-import { fieldsError, normalizePhone, problemWith } from '../../../shared/validation';
+import { fieldsError, normalizePhone, problemWith, valuesOf } from '../../../shared/validation';
 import { idLocator } from '../../methods/locators';
 import { dataOf, text } from '../campaign/shared';
 import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitOptions, waitSettingsOf, type WaitSettings } from './shared';
@@ -14,6 +14,12 @@ const U = LIMITS.contactUpload;
 const show = { resource: ['contact'], operation: ['upload'] };
 const fromItems = { ...show, source: ['items'] };
 const fromBinary = { ...show, source: ['binary'] };
+
+const DUPLICATE_ACTION_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Create New', value: 'create_new', description: 'Add the contact again' },
+	{ name: 'Skip', value: 'skip', description: 'Keep the existing contact as it is' },
+	{ name: 'Update', value: 'update', description: 'Update the existing contact' },
+];
 
 /** The spec's CSV columns, in its order; phone_number is required (E.164). */
 export const CSV_COLUMNS = ['phone_number', 'first_name', 'last_name', 'email', 'company', 'tag', 'custom_field_1'] as const;
@@ -87,11 +93,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Duplicate Action',
 		name: 'duplicateAction',
 		type: 'options',
-		options: [
-			{ name: 'Create New', value: 'create_new', description: 'Add the contact again' },
-			{ name: 'Skip', value: 'skip', description: 'Keep the existing contact as it is' },
-			{ name: 'Update', value: 'update', description: 'Update the existing contact' },
-		],
+		options: DUPLICATE_ACTION_OPTIONS,
 		default: 'skip',
 		description: 'What to do with a number that is already a contact',
 		displayOptions: { show },
@@ -185,7 +187,8 @@ export function csvShape(text: string): { header: string[]; records: number } {
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** duplicate_action is one of the spec's three values; an expression can give anything. */
-const duplicateActionProblem = (value: string) => problemWith(value, { label: 'Duplicate Action', oneOf: DUPLICATE_ACTIONS });
+const DUPLICATE_ACTION_VALUES = valuesOf(DUPLICATE_ACTION_OPTIONS);
+const duplicateActionProblem = (value: string) => problemWith(value, { label: 'Duplicate Action', oneOf: DUPLICATE_ACTION_VALUES });
 
 function fileProblem(file: Buffer, fileName: string): string | undefined {
 	if (!fileName.toLowerCase().endsWith(U.extension)) return `The file must be a ${U.extension} file (got "${fileName}")`;

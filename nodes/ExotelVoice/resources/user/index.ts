@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { limitOf, returnAllOrLimit } from '../../../shared/descriptions';
-import { LIMITS, USER_EXTRA_FIELDS } from '../../../shared/limits';
+import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
 import { exotelRequest, exotelRequestAllItems } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
+import { fieldsError, valuesOf } from '../../../shared/validation';
 import { idLocator } from '../../methods/locators';
 import { text } from '../campaign/shared';
 
@@ -18,15 +18,19 @@ export const USERS_PATH = '/v2/accounts/{accountSid}/users';
 export const usersOf = (body: unknown) =>
 	(((body ?? {}) as IDataObject).response as IDataObject[] | undefined ?? []).map((entry) => (entry.data ?? entry) as IDataObject);
 
+const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Active Call', value: 'active_call' },
+	{ name: 'Devices', value: 'devices' },
+	{ name: 'Last Login', value: 'last_login' },
+];
+// an expression in a dropdown can yield anything: these are what the service takes
+const EXTRA_FIELD_VALUES = valuesOf(EXTRA_FIELD_OPTIONS);
+
 const fieldsOption: INodeProperties = {
 	displayName: 'Extra Fields',
 	name: 'fields',
 	type: 'multiOptions',
-	options: [
-		{ name: 'Active Call', value: 'active_call' },
-		{ name: 'Devices', value: 'devices' },
-		{ name: 'Last Login', value: 'last_login' },
-	],
+	options: EXTRA_FIELD_OPTIONS,
 	default: [],
 	description: 'Fields the service adds to each user only when asked',
 };
@@ -90,7 +94,7 @@ const getMany: ExotelOperation = {
 				fieldsError(this.getNode(), itemIndex, [
 					[contactUri, { label: 'Device Number', format: 'e164' }],
 					[limit, { label: 'Limit', integer: true, min: 1 }],
-					[filters.fields, { label: 'Extra Fields', oneOf: USER_EXTRA_FIELDS }],
+					[filters.fields, { label: 'Extra Fields', oneOf: EXTRA_FIELD_VALUES }],
 				]) ?? { itemIndex, qs, limit }
 			);
 		});

@@ -1,12 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
+import { fieldsError, valuesOf } from '../../../shared/validation';
 
 const show = { resource: ['userDevice'] };
-const DEVICE_CHOICES = ['disable', 'enable', 'unchanged'] as const;
+const DEVICE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Disable', value: 'disable' },
+	{ name: 'Enable', value: 'enable' },
+	{ name: 'Leave Unchanged', value: 'unchanged' },
+];
+// an expression could yield `true` or "on": anything but these three would silently disable
+const DEVICE_VALUES = valuesOf(DEVICE_OPTIONS);
 
 const target: INodeProperties[] = [
 	{ displayName: 'Customer ID', name: 'customerId', type: 'string', required: true, default: '', description: 'Customer ID of the integration', displayOptions: { show } },
@@ -49,11 +55,7 @@ const update: ExotelOperation = {
 			displayName: 'Phone (PSTN)',
 			name: 'phone',
 			type: 'options',
-			options: [
-				{ name: 'Disable', value: 'disable' },
-				{ name: 'Enable', value: 'enable' },
-				{ name: 'Leave Unchanged', value: 'unchanged' },
-			],
+			options: DEVICE_OPTIONS,
 			default: 'unchanged',
 			description: 'Whether calls ring on the user’s phone number',
 			displayOptions: { show: { ...show, operation: ['update'] } },
@@ -62,11 +64,7 @@ const update: ExotelOperation = {
 			displayName: 'SIP (WebRTC)',
 			name: 'sip',
 			type: 'options',
-			options: [
-				{ name: 'Disable', value: 'disable' },
-				{ name: 'Enable', value: 'enable' },
-				{ name: 'Leave Unchanged', value: 'unchanged' },
-			],
+			options: DEVICE_OPTIONS,
 			default: 'unchanged',
 			description: 'Whether calls ring on the user’s WebRTC/SIP client',
 			displayOptions: { show: { ...show, operation: ['update'] } },
@@ -84,10 +82,9 @@ const update: ExotelOperation = {
 			const path = devicesPath(this, itemIndex);
 			if (typeof path !== 'string') return path;
 			const choices = { phone: this.getNodeParameter('phone', itemIndex, 'unchanged'), sip: this.getNodeParameter('sip', itemIndex, 'unchanged') };
-			// An expression could yield `true` or "on": anything but the three choices would silently disable.
 			const invalid = fieldsError(this.getNode(), itemIndex, [
-				[choices.phone, { label: 'Phone', oneOf: DEVICE_CHOICES }],
-				[choices.sip, { label: 'SIP', oneOf: DEVICE_CHOICES }],
+				[choices.phone, { label: 'Phone (PSTN)', oneOf: DEVICE_VALUES }],
+				[choices.sip, { label: 'SIP (WebRTC)', oneOf: DEVICE_VALUES }],
 			]);
 			if (invalid) return invalid;
 			const body: IDataObject = {};
