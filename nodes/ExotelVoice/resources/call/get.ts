@@ -3,19 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
+import { callSidField } from './fields';
 
 const show = { resource: ['call'], operation: ['get'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Call SID',
-		name: 'callSid',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'c9f3a1d2e4b5a6c7d8e9f0a1b2c3d4e5',
-		displayOptions: { show },
-	},
+	callSidField(show),
 	{
 		displayName: 'Include Leg Details',
 		name: 'details',

@@ -4,19 +4,12 @@ import { NodeApiError } from 'n8n-workflow';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
+import { callSidField } from '../call/fields';
 
 const show = { resource: ['voiceLog'], operation: ['get'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Call SID',
-		name: 'callSid',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'c9f3a1d2e4b5a6c7d8e9f0a1b2c3d4e5',
-		displayOptions: { show },
-	},
+	callSidField(show),
 	{
 		displayName: 'Format',
 		name: 'format',
