@@ -842,38 +842,43 @@ export interface CreateInstanceOptions {
 	port?: number;
 }
 
-/** One long-running n8n process (`start`, `worker`, `webhook`) in its own process group. */
-export interface N8nProcess {
+/** One long-running server in its own process group: n8n (`start`, `worker`, `webhook`), Redis, PostgreSQL. */
+export interface ServerProcess {
 	pid: number;
 	output: OutputTail;
 	exited: Promise<void>;
 	hasExited: () => boolean;
-	logFile: string;
+	logFile?: string;
 	/** The output so far (tail). */
 	log: (chars?: number) => string;
+	/** `stopSignal`, SIGKILL after the grace period, then SIGKILL whatever is left of the group. */
+	stop: () => Promise<void>;
+}
+export type N8nProcess = ServerProcess;
+
+export interface SpawnServerOptions {
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	/** Text in stdout or stderr that says the server is ready. */
+	ready: string | RegExp;
+	/** Where to copy the output, if anywhere. */
+	logFile?: string;
+	/** Default SIGTERM to the process; PostgreSQL's fast shutdown is SIGINT. */
+	stopSignal?: NodeJS.Signals;
+	/** Signal the whole group (a server behind `runuser`) rather than the process. */
+	signalGroup?: boolean;
 }
 
-/** Spawns `node <n8n> ...args` detached and resolves once stdout shows `readyText`. */
-async function spawnN8nProcess(
-	instance: N8nInstance,
-	args: string[],
-	env: NodeJS.ProcessEnv,
-	readyText: string,
-	label: string,
-): Promise<N8nProcess> {
+/** Spawns `command` detached, tracked by the reaper, and resolves once its output shows `ready`. */
+export async function spawnServer(command: string, args: string[], opts: SpawnServerOptions): Promise<ServerProcess> {
 	installExitHook();
-	const logFile = path.join(instance.userFolder, `${label}-${Date.now()}.log`);
-	const log = fs.createWriteStream(logFile, { flags: 'a' });
-	const child = spawn(process.execPath, [instance.n8n.bin, ...args], {
-		cwd: instance.userFolder,
-		env,
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const log = opts.logFile ? fs.createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
+	const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	const pid = child.pid;
+	const name = `${path.basename(command)} ${args.join(' ')}`.slice(0, 200);
 	if (pid === undefined) {
 		const error = await new Promise<Error>((resolve) => child.once('error', resolve));
-		throw new Error(`Could not start n8n ${args.join(' ')}: ${error.message}`);
+		throw new Error(`Could not start ${name}: ${error.message}`);
 	}
 	trackGroup(pid);
 	const output = new OutputTail();
@@ -887,55 +892,64 @@ async function spawnN8nProcess(
 		});
 	});
 	let ready = false;
-	let stdoutText = '';
-	child.stdout.setEncoding('utf8');
-	child.stderr.setEncoding('utf8');
-	child.stdout.on('data', (chunk: string) => {
+	let seen = '';
+	const onChunk = (chunk: string) => {
 		output.append(chunk);
-		log.write(chunk);
+		log?.write(chunk);
 		if (!ready) {
-			stdoutText += chunk;
-			if (stdoutText.includes(readyText)) ready = true;
+			seen += chunk;
+			ready = typeof opts.ready === 'string' ? seen.includes(opts.ready) : opts.ready.test(seen);
+			if (ready) seen = '';
 		}
-	});
-	child.stderr.on('data', (chunk: string) => {
-		output.append(chunk);
-		log.write(chunk);
-	});
-	child.once('exit', () => log.end());
-	const started: N8nProcess = {
+	};
+	child.stdout.setEncoding('utf8').on('data', onChunk);
+	child.stderr.setEncoding('utf8').on('data', onChunk);
+	child.once('exit', () => log?.end());
+	const server: ServerProcess = {
 		pid,
 		output,
 		exited: exitedPromise,
 		hasExited: () => exited,
-		logFile,
+		logFile: opts.logFile,
 		log: (chars = 20_000) => output.tail(chars),
+		stop: async () => {
+			if (!exited) {
+				try {
+					process.kill(opts.signalGroup ? -pid : pid, opts.stopSignal ?? 'SIGTERM');
+				} catch {
+					// already gone
+				}
+				await raceTimeout(exitedPromise, TIMEOUTS.stopGrace);
+			}
+			await killGroup(pid);
+			await raceTimeout(exitedPromise, TIMEOUTS.killWait);
+			if (processGroupAlive(pid)) throw new Error(`process group ${pid} (${name}) survived SIGKILL`);
+		},
 	};
 
 	const isReady = await waitUntil(() => ready || exited, TIMEOUTS.start, 100);
 	if (!ready || !isReady) {
-		const why = exited ? `n8n ${args[0]} exited early (${exitInfo})` : `n8n ${args[0]} not ready after ${TIMEOUTS.start} ms`;
-		await stopN8nProcess(started);
-		throw new Error(`${why}; log ${logFile}\n--- output (tail) ---\n${output.tail(8000)}`);
+		const why = exited ? `${name} exited early (${exitInfo})` : `${name} not ready after ${TIMEOUTS.start} ms`;
+		await server.stop();
+		throw new Error(`${why}${opts.logFile ? `; log ${opts.logFile}` : ''}\n--- output (tail) ---\n${output.tail(8000)}`);
 	}
-	return started;
+	return server;
 }
 
-/** SIGTERM, SIGKILL after the grace period, then SIGKILL whatever is left of its group (task runner). */
-async function stopN8nProcess(server: N8nProcess): Promise<void> {
-	if (!server.hasExited()) {
-		try {
-			process.kill(server.pid, 'SIGTERM');
-		} catch {
-			// already gone
-		}
-		await raceTimeout(server.exited, TIMEOUTS.stopGrace);
-	}
-	await killGroup(server.pid);
-	await raceTimeout(server.exited, TIMEOUTS.killWait);
-	if (processGroupAlive(server.pid)) {
-		throw new Error(`n8n process group ${server.pid} survived SIGKILL`);
-	}
+/** `node <n8n> ...args` in the instance's user folder, its output also written to a log file there. */
+async function spawnN8nProcess(
+	instance: N8nInstance,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	readyText: string,
+	label: string,
+): Promise<N8nProcess> {
+	return await spawnServer(process.execPath, [instance.n8n.bin, ...args], {
+		cwd: instance.userFolder,
+		env,
+		ready: readyText,
+		logFile: path.join(instance.userFolder, `${label}-${Date.now()}.log`),
+	});
 }
 
 /** One isolated n8n: own temp user folder, DB, ports and community package install. */
@@ -1178,7 +1192,7 @@ export class N8nInstance {
 	async stop(): Promise<void> {
 		const all = [...this.helpers, ...(this.server ? [this.server] : [])];
 		this.helpers = [];
-		await Promise.all(all.map(async (p) => await stopN8nProcess(p)));
+		await Promise.all(all.map(async (p) => await p.stop()));
 	}
 
 	/** Production webhook URL: `<baseUrl>/webhook/<path>`. */

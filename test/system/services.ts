@@ -1,17 +1,16 @@
 /**
  * Redis and PostgreSQL from Debian's packages, each started on a free loopback port in a temp
- * folder for one test file and stopped by its process group afterwards (the e2e harness's
- * reaper also kills them if jest dies). Nothing is left running or on disk.
+ * folder for one test file and stopped by its process group afterwards (through the e2e harness's
+ * `spawnServer`, whose reaper also kills them if jest dies). Nothing is left running or on disk.
  *
  * PostgreSQL refuses to run as root: as root, initdb and the server run as the `postgres`
  * user the Debian package creates (through `runuser`), in a folder owned by it.
  */
-import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import * as path from 'path';
 
-import { freePort, killGroup, makeTempDir, processGroupAlive, removeTempDir, runCommand, trackGroup } from '../e2e/n8n';
+import { freePort, makeTempDir, removeTempDir, runCommand, spawnServer } from '../e2e/n8n';
 
 export interface LoopbackService {
 	port: number;
@@ -49,71 +48,21 @@ function asPostgres(command: string, args: string[]): [string, string[]] {
 	return asRoot() ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 }
 
-/** Spawns a server in its own process group and waits for `readyPattern` in its output. */
-async function startServer(name: string, command: string, args: string[], readyPattern: RegExp, cwd: string): Promise<{ child: ChildProcess; log: () => string }> {
-	const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	if (child.pid === undefined) {
-		const error = await new Promise<Error>((resolve) => child.once('error', resolve));
-		throw new Error(`Could not start ${name}: ${error.message}`);
-	}
-	trackGroup(child.pid);
-	let output = '';
-	const append = (chunk: Buffer) => {
-		output = (output + chunk.toString('utf8')).slice(-20_000);
-	};
-	child.stdout!.on('data', append);
-	child.stderr!.on('data', append);
-	const ready = await new Promise<boolean>((resolve) => {
-		const timer = setTimeout(() => resolve(false), 60_000);
-		const check = () => {
-			if (readyPattern.test(output)) {
-				clearTimeout(timer);
-				resolve(true);
-			}
-		};
-		child.stdout!.on('data', check);
-		child.stderr!.on('data', check);
-		child.once('exit', () => {
-			clearTimeout(timer);
-			resolve(readyPattern.test(output));
-		});
-	});
-	if (!ready) {
-		await killGroup(child.pid);
-		throw new Error(`${name} did not start:\n${output}`);
-	}
-	return { child, log: () => output };
-}
-
-/** Asks the group to stop with `signal`, then SIGKILLs what is left. */
-async function stopGroup(pid: number, signal: NodeJS.Signals): Promise<void> {
-	try {
-		process.kill(-pid, signal);
-	} catch {
-		// already gone
-	}
-	const deadline = Date.now() + 10_000;
-	while (processGroupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-	await killGroup(pid);
-}
-
 /** `redis-server` on 127.0.0.1, no persistence. */
 export async function startRedis(): Promise<LoopbackService> {
 	const binary = findBinary(['/usr/bin/redis-server'], 'redis-server');
 	const dir = await makeTempDir('redis-');
 	const port = await freePort();
-	const { child, log } = await startServer(
-		'redis-server',
-		binary,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-		/Ready to accept connections/,
-		dir,
-	);
+	const server = await spawnServer(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+		cwd: dir,
+		env: process.env,
+		ready: 'Ready to accept connections',
+	});
 	return {
 		port,
-		log,
+		log: () => server.log(),
 		stop: async () => {
-			await stopGroup(child.pid!, 'SIGTERM');
+			await server.stop();
 			await removeTempDir(dir);
 		},
 	};
@@ -142,15 +91,20 @@ export async function startPostgres(): Promise<LoopbackService & { user: string;
 		'-c',
 		'fsync=off',
 	]);
-	const { child, log } = await startServer('postgres', command, args, /database system is ready to accept connections/, dir);
+	const server = await spawnServer(command, args, {
+		cwd: dir,
+		env: process.env,
+		ready: 'database system is ready to accept connections',
+		stopSignal: 'SIGINT', // PostgreSQL's fast shutdown
+		signalGroup: true, // behind runuser when we are root
+	});
 	return {
 		port,
 		user: 'postgres',
 		database: 'postgres',
-		log,
-		// SIGINT is PostgreSQL's fast shutdown
+		log: () => server.log(),
 		stop: async () => {
-			await stopGroup(child.pid!, 'SIGINT');
+			await server.stop();
 			await removeTempDir(dir);
 		},
 	};
