@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route, type ResourceMap } from '../shared/operation';
 import * as campaign from './resources/campaign';
 import * as user from './resources/user';
@@ -41,6 +42,7 @@ export class ExotelContactCenter implements INodeType {
 			...campaign.description,
 			...user.description,
 			...voiceLog.description,
+			RATE_LIMIT_OPTIONS,
 		],
 	};
 

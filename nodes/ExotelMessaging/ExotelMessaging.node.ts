@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
 import { resourceDescription, resources } from './resources';
 
@@ -18,7 +19,7 @@ export class ExotelMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'exotelApi', required: true }],
-		properties: resourceDescription,
+		properties: [...resourceDescription, RATE_LIMIT_OPTIONS],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
 import { description as allocationDescription, operations } from './allocation';
 
@@ -28,6 +29,7 @@ export class ExotelNumberAllocation implements INodeType {
 				default: 'allocation',
 			},
 			...allocationDescription,
+			RATE_LIMIT_OPTIONS,
 		],
 	};
 

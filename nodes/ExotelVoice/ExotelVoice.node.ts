@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
 import * as listSearch from './methods/listSearch';
 import { resourceDescription, resources } from './resources';
@@ -37,7 +38,7 @@ export class ExotelVoice implements INodeType {
 				},
 			},
 		],
-		properties: resourceDescription,
+		properties: [...resourceDescription, RATE_LIMIT_OPTIONS],
 	};
 
 	methods = { listSearch };

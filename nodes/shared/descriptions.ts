@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
+import { PACING_POLICY } from './pacing';
 import { valuesOf } from './validation';
 
 type Show = Record<string, string[]>;
@@ -71,3 +72,33 @@ export const PRIORITY_OPTIONS: INodePropertyOptions[] = [
 export const SMS_TYPES = valuesOf(SMS_TYPE_OPTIONS);
 export const ENCODING_TYPES = valuesOf(ENCODING_TYPE_OPTIONS);
 export const PRIORITIES = valuesOf(PRIORITY_OPTIONS);
+
+/**
+ * Every action node's last parameter: how long its requests may wait for the account's rate limit.
+ * The limit is the account's, shared by every execution, so a large send paces itself to it.
+ */
+export const RATE_LIMIT_OPTIONS: INodeProperties = {
+	displayName: 'Rate Limit',
+	name: 'rateLimit',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Wait (Minutes)',
+			name: 'maxWaitMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 15,
+			description:
+				"How long the node keeps waiting while the account's rate limit (HTTP 429) lets nothing through. Past it, items not yet sent fail; accepted ones keep their IDs.",
+		},
+	],
+};
+
+/** Max Wait (Minutes) as milliseconds. */
+export function maxWaitMsOf(context: IExecuteFunctions): number {
+	const rateLimit = context.getNodeParameter('rateLimit', 0, {}) as { maxWaitMinutes?: unknown };
+	const minutes = Number(rateLimit.maxWaitMinutes ?? PACING_POLICY.defaultMaxWaitMs / 60_000);
+	return Number.isFinite(minutes) && minutes >= 0 ? minutes * 60_000 : PACING_POLICY.defaultMaxWaitMs;
+}

@@ -7,6 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { maxWaitMsOf } from './descriptions';
+import { startRunPacing } from './pacing';
+
 /** One operation of a resource: its fields and how it runs over all input items at once. */
 export interface ExotelOperation {
 	description: INodeProperties[];
@@ -23,6 +26,8 @@ export async function route(this: IExecuteFunctions, resources: ResourceMap): Pr
 	if (!handler) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
+	// Every request of this run shares one pace per account.
+	startRunPacing(this, maxWaitMsOf(this));
 	return [await handler.execute.call(this, this.getInputData())];
 }
 

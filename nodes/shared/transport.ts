@@ -14,6 +14,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { encodeForm, type FormValue } from './encoding';
 import { serviceApiError } from './errors';
 import { REGION_HOSTS } from './hosts';
+import { pacerFor, retryAfterMs } from './pacing';
 import { redact, secretsOf } from './secrets';
 
 /** The spec's base URLs, each served by one credential type. */
@@ -71,6 +72,7 @@ export interface ExotelResponse<T = unknown> {
 	body: T;
 }
 
+/** Server errors and lost connections; a 429 is paced instead (pacing.ts) and counts no attempt. */
 export const RETRY_POLICY = {
 	/** Attempts in all, the first included. */
 	attempts: 4,
@@ -203,13 +205,44 @@ export async function exotelRequest<T = unknown>(
 	}
 	if (request.binary) options.encoding = 'arraybuffer';
 	const idempotent = request.idempotent ?? request.method !== 'POST';
+	// The limit is the account's, whichever of its endpoints a request goes to.
+	const pacer = pacerFor(this, credentials.accountSid ? `account:${String(credentials.accountSid)}` : baseUrl);
 
 	for (let attempt = 1; ; attempt++) {
+		const turn = await pacer.turn();
+		if ('refused' in turn) {
+			const notSent = new NodeApiError(node, { httpCode: '429' } as JsonObject, {
+				message: "Not sent: the account's rate limit did not lift in time",
+				description: `${turn.refused}. ${request.method} ${path} was never sent, so nothing was done for this item; run it again later, or raise Rate Limit → Max Wait.`,
+				httpCode: '429',
+				itemIndex: request.itemIndex,
+			});
+			notSent.context.rateLimited = true;
+			throw notSent;
+		}
 		const outcome = await send(this, credentialType, options, request.binary);
 		const { response, networkError } = outcome;
-		const retryable = response
-			? response.statusCode === 429 || response.statusCode >= 500
-			: idempotent || networkError?.code === 'ECONNREFUSED';
+		if (response?.statusCode === 429) {
+			const givenUp = pacer.rateLimited(turn.sentAt, retryAfterMs(response.headers['retry-after']));
+			if (givenUp) {
+				const limited = serviceApiError(node, {
+					statusCode: 429,
+					body: response.body,
+					method: request.method,
+					url: path,
+					itemIndex: request.itemIndex,
+					secrets,
+					hint: `${givenUp}. The service did not act on this request; run it again later, or raise Rate Limit → Max Wait.`,
+				});
+				limited.context.rateLimited = true;
+				throw limited;
+			}
+			// A 429 is a request the service refused, so sending it again duplicates nothing.
+			attempt--;
+			continue;
+		}
+		if (response) pacer.accepted();
+		const retryable = response ? response.statusCode >= 500 : idempotent || networkError?.code === 'ECONNREFUSED';
 		if (retryable && attempt < RETRY_POLICY.attempts) {
 			const delay = retryDelay(attempt, response?.headers['retry-after']);
 			if (delay <= RETRY_POLICY.maxRetryAfterMs) {
