@@ -2,12 +2,16 @@
  * `npm run dev`: the sandbox, and the cached n8n 2.8.4 on http://127.0.0.1:5678 with this package
  * installed the way users get it (packed tarball), sandbox credentials and the example workflows
  * imported. Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C stops all.
+ *
+ * The sandbox's account rate limit, as for `npm run sandbox`: `npm run dev -- --rate-limit 50/15000
+ * [--retry-after]`, or env SANDBOX_RATE_LIMIT=50/15000 (and SANDBOX_RETRY_AFTER=1).
  */
 import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 
 import { N8nInstance, packPackage, REPO_ROOT } from '../test/e2e/n8n';
+import { describeRateLimit, parseRateLimitOptions } from '../test/sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
 import { ExotelSandbox } from '../test/sandbox/server';
 
@@ -24,10 +28,19 @@ function build() {
 }
 
 async function main() {
+	let rateLimit: ReturnType<typeof parseRateLimitOptions>;
+	try {
+		rateLimit = parseRateLimitOptions(process.argv.slice(2), process.env);
+	} catch (error) {
+		// before the build: a typo should not cost a build and an n8n start
+		process.stderr.write(`[dev] ${(error as Error).message}\n`);
+		process.exit(2);
+	}
 	build();
-	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT });
+	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit });
 	await sandbox.start();
 	log(`sandbox on ${sandbox.origin}`);
+	if (rateLimit) log(`sandbox account rate limit: ${describeRateLimit(rateLimit)} (429 beyond it)`);
 
 	let tarball = await packPackage();
 	const instance = await N8nInstance.create({ tarball, userFolder: USER_FOLDER, port: N8N_PORT });

@@ -65,7 +65,8 @@ export class SandboxProcess {
 		const child = spawn(process.execPath, args, {
 			cwd: PACKAGE_ROOT,
 			stdio: ['ignore', 'pipe', 'pipe'],
-			env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+			// a rate limit exported for `npm run dev` must not throttle a bench
+			env: { ...process.env, SANDBOX_RATE_LIMIT: '', SANDBOX_RETRY_AFTER: '', TS_NODE_TRANSPILE_ONLY: 'true' },
 		});
 		children.add(child);
 		child.once('exit', () => children.delete(child));

@@ -2,14 +2,19 @@
  * Starts a sandbox for manual work and the real-n8n harness:
  *
  *   ts-node --transpile-only test/sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json]
+ *                                               [--rate-limit LIMIT/WINDOW_MS [--retry-after]]
  *
  * Port: --port, else env SANDBOX_PORT, else 4010 (0 = a random free port). Binds 127.0.0.1 only.
+ * Rate limit (off by default): --rate-limit 50/15000, else env SANDBOX_RATE_LIMIT=50/15000;
+ * --retry-after or env SANDBOX_RETRY_AFTER=1 adds Retry-After to its 429s. Bad values exit 2.
  * Prints the origin, the base URLs and the credential values to paste into n8n (they are fake).
- * With --json, prints one JSON line {origin, baseUrls, credentials} instead (for scripts).
+ * With --json, prints one JSON line {origin, baseUrls, credentials, rateLimit (config or null)} instead.
  * Stops on SIGINT or SIGTERM.
  */
 import { sandboxBaseUrls, sandboxCredentialData } from './fixtures';
+import { parseRateLimitConfig } from './rate-limit';
 import { ExotelSandbox } from './server';
+import type { RateLimitConfig } from './server';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 
@@ -27,6 +32,47 @@ function nonNegativeNumber(text: string | undefined, what: string): number | und
 	return n;
 }
 
+const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
+const FALSE_WORDS = ['', '0', 'false', 'no', 'off'];
+
+/**
+ * `--rate-limit LIMIT/WINDOW_MS` (else env SANDBOX_RATE_LIMIT) and `--retry-after` (else env
+ * SANDBOX_RETRY_AFTER); undefined when no limit is asked for. Shared by this CLI and scripts/dev.ts.
+ */
+export function parseRateLimitOptions(args: string[], env: NodeJS.ProcessEnv = {}): RateLimitConfig | undefined {
+	const flagAt = args.indexOf('--rate-limit');
+	if (flagAt >= 0 && (args[flagAt + 1] === undefined || args[flagAt + 1].startsWith('--'))) {
+		throw new Error('--rate-limit needs LIMIT/WINDOW_MS, e.g. --rate-limit 50/15000');
+	}
+	const fromFlag = argValue(args, '--rate-limit');
+	// an empty variable counts as unset (a shell that exports SANDBOX_RATE_LIMIT= means "none")
+	const text = fromFlag ?? (env.SANDBOX_RATE_LIMIT?.trim() || undefined);
+	const source = fromFlag !== undefined ? '--rate-limit' : 'SANDBOX_RATE_LIMIT';
+
+	const retryEnv = env.SANDBOX_RETRY_AFTER?.trim().toLowerCase();
+	if (retryEnv !== undefined && !TRUE_WORDS.includes(retryEnv) && !FALSE_WORDS.includes(retryEnv)) {
+		throw new Error(`SANDBOX_RETRY_AFTER must be 1 or 0 (got '${env.SANDBOX_RETRY_AFTER}')`);
+	}
+	const retryAfter = args.includes('--retry-after') || (retryEnv !== undefined && TRUE_WORDS.includes(retryEnv));
+
+	if (text === undefined) {
+		if (retryAfter) throw new Error('--retry-after / SANDBOX_RETRY_AFTER needs a rate limit (--rate-limit or SANDBOX_RATE_LIMIT)');
+		return undefined;
+	}
+	const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+	const [limit, windowMs] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+	if (!(Number.isSafeInteger(limit) && limit > 0 && Number.isSafeInteger(windowMs) && windowMs > 0)) {
+		throw new Error(`${source} must be LIMIT/WINDOW_MS with positive integers, e.g. 50/15000 (got '${text}')`);
+	}
+	return parseRateLimitConfig({ limit, windowMs, retryAfter });
+}
+
+/** One line for logs, e.g. '50 requests per 15000 ms, with Retry-After'. */
+export function describeRateLimit(config: RateLimitConfig): string {
+	const bases = config.bases ? ` on ${config.bases.join(', ')}` : '';
+	return `${config.limit} requests per ${config.windowMs} ms${bases}, ${config.retryAfter ? 'with' : 'without'} Retry-After`;
+}
+
 export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 	const portText = argValue(args, '--port') ?? env.SANDBOX_PORT;
 	const port = nonNegativeNumber(portText, 'port') ?? DEFAULT_SANDBOX_PORT;
@@ -36,6 +82,7 @@ export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 		latencyMs: nonNegativeNumber(argValue(args, '--latency'), 'latency'),
 		timeScale: nonNegativeNumber(argValue(args, '--time-scale'), 'time scale'),
 		json: args.includes('--json'),
+		rateLimit: parseRateLimitOptions(args, env),
 	};
 }
 
@@ -47,7 +94,12 @@ async function main(): Promise<void> {
 		process.stderr.write(`${(error as Error).message}\n`);
 		process.exit(2);
 	}
-	const sandbox = new ExotelSandbox({ port: options.port, latencyMs: options.latencyMs, timeScale: options.timeScale });
+	const sandbox = new ExotelSandbox({
+		port: options.port,
+		latencyMs: options.latencyMs,
+		timeScale: options.timeScale,
+		rateLimit: options.rateLimit,
+	});
 	let origin: string;
 	try {
 		origin = await sandbox.start();
@@ -59,10 +111,11 @@ async function main(): Promise<void> {
 	const baseUrls = sandboxBaseUrls(origin);
 	const credentials = sandboxCredentialData(origin);
 	if (options.json) {
-		process.stdout.write(`${JSON.stringify({ origin, baseUrls, credentials })}\n`);
+		process.stdout.write(`${JSON.stringify({ origin, baseUrls, credentials, rateLimit: options.rateLimit ?? null })}\n`);
 	} else {
 		const lines = [
 			`Exotel sandbox listening on ${origin}`,
+			...(options.rateLimit ? [`Account rate limit: ${describeRateLimit(options.rateLimit)} (429 beyond it)`] : []),
 			'',
 			'Base URLs:',
 			...Object.entries(baseUrls).map(([name, url]) => `  ${name.padEnd(13)} ${url}`),
@@ -75,7 +128,7 @@ async function main(): Promise<void> {
 		}
 		lines.push(
 			'',
-			`Control API: ${origin}/__sandbox/health, /__sandbox/requests, /__sandbox/faults, /__sandbox/reset`,
+			`Control API: ${origin}/__sandbox/health, /__sandbox/requests, /__sandbox/faults, /__sandbox/rate-limit, /__sandbox/reset`,
 			`Callbacks (loopback URLs only): ${origin}/__sandbox/callbacks, /__sandbox/chatapp-incoming, /__sandbox/rcs-incoming`,
 			'Ctrl+C stops it.',
 		);

@@ -2,7 +2,7 @@
  * The control API under `/__sandbox/` (no auth, never recorded, never faulted), for tests that
  * drive a sandbox running in another process.
  *
- *   GET    /__sandbox/health              {ok, origin, requests, messages, pendingFaults, loginCount, liveSessions, latencyMs}
+ *   GET    /__sandbox/health              {ok, origin, requests, messages, pendingFaults, loginCount, liveSessions, latencyMs, rateLimited}
  *   GET    /__sandbox/requests            recorded requests; query base, method, pathIncludes
  *   DELETE /__sandbox/requests            clears the log
  *   POST   /__sandbox/faults              JSON {fault, count?, match?}
@@ -15,6 +15,9 @@
  *   GET    /__sandbox/chatapp-messages    accepted chat-app messages
  *   GET    /__sandbox/chatapp-webhook     {webhook: <configuration or null>}
  *   POST   /__sandbox/latency             JSON {ms}
+ *   GET    /__sandbox/rate-limit          {ok, rateLimit: <config or null>, limited, counted}
+ *   POST   /__sandbox/rate-limit          JSON {limit, windowMs, retryAfter?, bases?} (a new window) → the same
+ *   DELETE /__sandbox/rate-limit          turns the rate limit off → the same
  *   GET    /__sandbox/callbacks           callback attempts; query kind, url, outcome, messageSid
  *   DELETE /__sandbox/callbacks           clears the callback log and failing marks
  *   GET    /__sandbox/failing-webhooks    URLs marked failing (4 retries failed)
@@ -25,13 +28,15 @@
  *   POST   /__sandbox/sms-callback        JSON, see postSmsCallback                   → {ok, callback}
  *   POST   /__sandbox/click-callback      JSON, see postClickCallback                 → {ok, callback}
  *   POST   /__sandbox/callback            JSON, see postCallback (any payload)        → {ok, callback}
- * The POST callback endpoints answer once the first attempt has finished (`callback` is that
+ * rateLimited / limited: 429s answered by the rate limiter; counted: requests it let through
+ * (both since the last reset or rate-limit change). The POST callback endpoints answer once the first attempt has finished (`callback` is that
  * attempt: status, outcome, body...), 400 {ok: false, error} for a bad body.
  */
 import { CallbackInputError } from './callbacks';
 import type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome } from './callbacks';
 import { parseFaultRequest } from './faults';
 import { SANDBOX_BASE_PREFIX } from './fixtures';
+import { parseRateLimitConfig } from './rate-limit';
 import type { ExotelSandbox, RequestFilter } from './server';
 import type { SandboxBase } from './types';
 
@@ -84,6 +89,10 @@ async function postCallback(
 	}
 }
 
+function rateLimitReply(sandbox: ExotelSandbox): ControlReply {
+	return ok({ rateLimit: sandbox.rateLimit, ...sandbox.rateLimitStats() });
+}
+
 export async function handleControl(
 	sandbox: ExotelSandbox,
 	method: string,
@@ -104,6 +113,7 @@ export async function handleControl(
 				loginCount: sandbox.loginCount,
 				liveSessions: sandbox.liveSessionCount(),
 				latencyMs: sandbox.latency,
+				rateLimited: sandbox.rateLimitStats().limited,
 			});
 		case 'GET /requests': {
 			const filter: RequestFilter = {};
@@ -159,6 +169,21 @@ export async function handleControl(
 			sandbox.setLatency(ms);
 			return ok({ latencyMs: ms });
 		}
+		case 'GET /rate-limit':
+			return rateLimitReply(sandbox);
+		case 'POST /rate-limit': {
+			const parsed = parseJson(body);
+			if (parsed.error) return bad(400, parsed.error);
+			try {
+				sandbox.setRateLimit(parseRateLimitConfig(parsed.value));
+			} catch (error) {
+				return bad(400, (error as Error).message);
+			}
+			return rateLimitReply(sandbox);
+		}
+		case 'DELETE /rate-limit':
+			sandbox.setRateLimit(null);
+			return rateLimitReply(sandbox);
 		case 'GET /callbacks': {
 			const filter: CallbackFilter = {};
 			const kind = query.get('kind');

@@ -1239,6 +1239,7 @@ describe('control API', () => {
 			loginCount: 1,
 			liveSessions: 1,
 			latencyMs: 0,
+			rateLimited: 0,
 		});
 	});
 

@@ -2,7 +2,8 @@
  * A local HTTP simulator of the Exotel service, written from the spec (Node built-ins only).
  *
  * One origin serves every base URL of the spec under a path prefix (see fixtures.ts); requests are
- * recorded, faults can be injected, and `/__sandbox/` is a control API for other processes.
+ * recorded, faults can be injected, an account rate limit can be switched on (rate-limit.ts), and
+ * `/__sandbox/` is a control API for other processes.
  * Routes live in handlers/ (one file per group); this file holds only the request pipeline.
  */
 import * as http from 'http';
@@ -24,6 +25,7 @@ import {
 	statusText,
 	unauthorizedMessage,
 } from './http';
+import { RateLimiter } from './rate-limit';
 import { Router } from './router';
 import { SandboxState } from './state';
 import type {
@@ -38,6 +40,8 @@ import type {
 	ErrorStyle,
 	Fault,
 	FaultMatch,
+	RateLimitConfig,
+	RateLimitStats,
 	RecordedRequest,
 	Reply,
 	RequestContext,
@@ -46,7 +50,15 @@ import type {
 	SandboxOptions,
 } from './types';
 
-export type { Fault, FaultMatch, RecordedRequest, SandboxBase, SandboxOptions } from './types';
+export type {
+	Fault,
+	FaultMatch,
+	RateLimitConfig,
+	RateLimitStats,
+	RecordedRequest,
+	SandboxBase,
+	SandboxOptions,
+} from './types';
 export type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook } from './callbacks';
 export type {
 	Allocation,
@@ -133,6 +145,8 @@ export class ExotelSandbox {
 
 	private latencyMs: number;
 
+	private limiter?: RateLimiter;
+
 	private readonly port: number;
 
 	private readonly timeScale: number;
@@ -143,6 +157,7 @@ export class ExotelSandbox {
 		this.port = options.port ?? 0;
 		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
 		this.timeScale = Math.max(0, options.timeScale ?? 1);
+		if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
 		this.router.addAll(allRoutes);
 		this.dispatcher = new CallbackDispatcher({
 			state: this.state,
@@ -236,17 +251,41 @@ export class ExotelSandbox {
 		return this.state.expireSessions();
 	}
 
-	/** Clears state, the request log, pending faults, the callback log and pending callbacks (latency stays as set). */
+	/**
+	 * Clears state, the request log, pending faults, the callback log and pending callbacks, and the
+	 * rate limit's window and counters (latency and the rate-limit configuration stay as set).
+	 */
 	reset(): void {
 		this.dispatcher.reset();
 		this.state.reset();
 		this.log = [];
 		this.nextId = 1;
 		this.faults.clear();
+		this.limiter?.clear();
 	}
 
 	setLatency(ms: number): void {
 		this.latencyMs = Math.max(0, ms);
+	}
+
+	/**
+	 * Turns the account rate limit on (a new, empty window and zero counters, also when one was on)
+	 * or off with null. Throws on an invalid configuration.
+	 */
+	setRateLimit(config: RateLimitConfig | null): void {
+		this.limiter = config ? new RateLimiter(config) : undefined;
+	}
+
+	/** The rate-limit configuration (retryAfter filled in), or null when off. */
+	get rateLimit(): RateLimitConfig | null {
+		if (!this.limiter) return null;
+		const { bases, ...rest } = this.limiter.config;
+		return bases ? { ...rest, bases: [...bases] } : { ...rest };
+	}
+
+	/** 429s answered by the limiter and requests it counted, since the last reset() or setRateLimit(). */
+	rateLimitStats(): RateLimitStats {
+		return this.limiter?.stats() ?? { limited: 0, counted: 0 };
 	}
 
 	/** Every SMS accepted since the last reset, in acceptance order (with StatusCallback and CustomField). */
@@ -397,6 +436,12 @@ export class ExotelSandbox {
 
 		const fault = this.faults.take(base, method, path);
 		if (fault) record.fault = describeFault(fault);
+		// A status fault or a reset before processing replaces the service's answer, so the limiter
+		// never sees that request; a delay or a reset 'after' only alters delivery, so it goes through it.
+		const replacedByFault = fault?.kind === 'status' || (fault?.kind === 'reset' && fault.when !== 'after');
+		// Decided on arrival (before latency), so concurrent requests are counted in arrival order.
+		const limited = replacedByFault ? undefined : this.checkRateLimit(base, record.time);
+		if (limited) record.rateLimited = true;
 		const match = this.router.match(base, method, path);
 		const route = match.kind === 'found' ? match.route : undefined;
 		const params = match.kind === 'found' ? match.params : {};
@@ -416,6 +461,11 @@ export class ExotelSandbox {
 		let reply: Reply;
 		if (fault?.kind === 'status') {
 			reply = this.faultReply(fault, errorStyle, method);
+		} else if (limited) {
+			// the handler does not run: nothing is stored, and the request did not enter the window
+			const headers: Record<string, string> = {};
+			if (limited.retryAfterSeconds !== undefined) headers['retry-after'] = String(limited.retryAfterSeconds);
+			reply = apiError(errorStyle, 429, limited.message, { method, headers });
 		} else if (tooLarge) {
 			reply = apiError(errorStyle, 413, `The body is larger than ${MAX_BODY_BYTES} bytes`, { method });
 		} else if (match.kind === 'none') {
@@ -456,6 +506,22 @@ export class ExotelSandbox {
 			return;
 		}
 		this.send(res, record, reply);
+	}
+
+	/** Undefined when the request is not limited (counting it when the limiter applies). */
+	private checkRateLimit(
+		base: SandboxBase,
+		now: number,
+	): { message: string; retryAfterSeconds?: number } | undefined {
+		const limiter = this.limiter;
+		if (!limiter || !limiter.applies(base)) return undefined;
+		const decision = limiter.check(now);
+		if (!decision.limited) return undefined;
+		const { limit, windowMs, retryAfter } = limiter.config;
+		return {
+			message: `Rate limit exceeded: ${limit} requests per ${windowMs} ms`,
+			retryAfterSeconds: retryAfter ? decision.retryAfterSeconds : undefined,
+		};
 	}
 
 	private faultReply(fault: Extract<Fault, { kind: 'status' }>, style: ErrorStyle, method: string): Reply {

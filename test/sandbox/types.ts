@@ -1,6 +1,7 @@
 /**
  * Types shared by the sandbox core, its router and the handler groups.
- * The public ones (RecordedRequest, Fault, FaultMatch, SandboxOptions) are re-exported by server.ts.
+ * The public ones (RecordedRequest, Fault, FaultMatch, SandboxOptions, RateLimitConfig, RateLimitStats)
+ * are re-exported by server.ts.
  */
 import type { SandboxBase } from './fixtures';
 import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './state';
@@ -40,6 +41,8 @@ export interface RecordedRequest {
 	status: number;
 	/** e.g. 'status:429', 'delay:200', 'reset:before' */
 	fault?: string;
+	/** true when the account rate limit answered it 429 (the handler did not run; see rate-limit.ts) */
+	rateLimited?: true;
 }
 
 export type Fault =
@@ -71,6 +74,26 @@ export interface SandboxOptions {
 	 * Default: 5000 × timeScale, never below 500 (any value given here is used as is).
 	 */
 	callbackTimeoutMs?: number;
+	/** the account rate-limit mode (off when unset); see setRateLimit */
+	rateLimit?: RateLimitConfig;
+}
+
+export interface RateLimitConfig {
+	/** requests accepted per window (a positive integer) */
+	limit: number;
+	/** window length in ms (a positive integer) */
+	windowMs: number;
+	/** send `Retry-After` (whole seconds until a slot frees) with each 429; default false, as the spec */
+	retryAfter?: boolean;
+	/** bases whose requests are counted and limited; default every base */
+	bases?: SandboxBase[];
+}
+
+export interface RateLimitStats {
+	/** 429s answered by the limiter */
+	limited: number;
+	/** requests counted in a window (accepted by the limiter) */
+	counted: number;
 }
 
 /** What the send handlers tell the callback dispatcher (callbacks.ts) after accepting messages. */
