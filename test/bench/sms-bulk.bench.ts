@@ -29,6 +29,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
+import { parameterReader } from '../../nodes/shared/operation';
 import { exotelRequest } from '../../nodes/shared/transport';
 import { packageNodeType, packageNodeTypes } from '../helpers/n8n-core-harness';
 import {
@@ -142,8 +143,8 @@ function onePerItemNode(): INode {
 /**
  * For the CPU breakdown: the package node's description (so n8n-core's parameter resolution and
  * schema validation see the same properties), an execute that only reads what the SMS send
- * operation reads per item (from, to, body, additionalFields twice, statusCallback) and sends
- * nothing.
+ * operation reads per item (from, to, body, additionalFields twice, statusCallback), through the
+ * package's parameterReader, and sends nothing.
  */
 /** Wall time inside the parameters-only node (a synchronous loop, so close to its CPU time). */
 const parameterTimings: ParameterTimings = { plainReads: 0, expressionReads: 0, plainMs: 0, expressionMs: 0 };
@@ -157,17 +158,19 @@ function parametersOnlyNodeType(): INodeType {
 			const out: INodeExecutionData[] = [];
 			// The plain values first (from, additionalFields twice, statusCallback), then the two
 			// expressions (to, body), timed apart.
+			// Through the package's own reader: plain values once, simple $json templates from the item.
+			const read = parameterReader(this);
 			const t0 = performance.now();
 			for (let i = 0; i < items.length; i++) {
-				String(this.getNodeParameter('from', i, ''));
-				this.getNodeParameter('additionalFields', i, {});
-				this.getNodeParameter('additionalFields', i, {});
-				this.getNodeParameter('statusCallback', i, '');
+				String(read('from', i, ''));
+				read('additionalFields', i, {});
+				read('additionalFields', i, {});
+				read('statusCallback', i, '');
 			}
 			const t1 = performance.now();
 			for (let i = 0; i < items.length; i++) {
-				const to = String(this.getNodeParameter('to', i, ''));
-				String(this.getNodeParameter('body', i, ''));
+				const to = String(read('to', i, ''));
+				String(read('body', i, ''));
 				out.push({ json: { To: to }, pairedItem: { item: i } });
 			}
 			const t2 = performance.now();
@@ -385,7 +388,7 @@ export function formatSmsBulkReport(r: SmsBulkReport): string {
 			table([
 				['run', 'CPU/msg (µs)', 'wall (ms)', 'repeats (µs)'],
 				['items node only (engine + test.items)', n(b.itemsOnly.cpuPerMessageUs, 2), n(b.itemsOnly.wallMs), repeats(b.itemsOnly)],
-				['+ reading the send parameters (n8n-core getNodeParameter/expressions)', n(b.parametersOnly.cpuPerMessageUs, 2), n(b.parametersOnly.wallMs), repeats(b.parametersOnly)],
+				['+ reading the send parameters (parameterReader: $json templates from the item)', n(b.parametersOnly.cpuPerMessageUs, 2), n(b.parametersOnly.wallMs), repeats(b.parametersOnly)],
 				['+ the package node itself (send operation + HTTP)', n(b.packageLatency0.cpuPerMessageUs, 2), n(b.packageLatency0.wallMs), repeats(b.packageLatency0)],
 			]),
 		);
@@ -394,7 +397,7 @@ export function formatSmsBulkReport(r: SmsBulkReport): string {
 				`send operation + HTTP ${n(b.sendOperationAndHttpUs, 2)} µs per message`,
 		);
 		out.push(
-			`  => one getNodeParameter: ${n(b.expressionParameterReadUs, 2)} µs for an expression (to, body), ` +
+			`  => one parameter read: ${n(b.expressionParameterReadUs, 2)} µs for an expression (to, body), ` +
 				`${n(b.plainParameterReadUs, 2)} µs for a plain value (from, additionalFields, statusCallback)`,
 		);
 	}
