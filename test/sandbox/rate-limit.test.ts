@@ -8,6 +8,7 @@ import { performance } from 'perf_hooks';
 import { parseCliOptions, parseRateLimitOptions } from './cli';
 import { SANDBOX_ACCOUNT } from './fixtures';
 import { parseRateLimitConfig, RateLimiter } from './rate-limit';
+import { call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
 const A = SANDBOX_ACCOUNT;
@@ -20,41 +21,11 @@ const MESSAGES = `/v2/accounts/${SID}/messages`;
 const GREENVN = `/alloc/v1/tenants/${SID}/greenvn`;
 const MINUTE = 60_000;
 
-interface Answer {
-	status: number;
-	headers: Headers;
-	body: any;
-}
-
 let sandbox: ExotelSandbox;
 let origin: string;
 
-async function call(
-	method: string,
-	path: string,
-	options: { headers?: Record<string, string>; form?: Array<[string, string]>; json?: unknown; raw?: string } = {},
-	at = origin,
-): Promise<Answer> {
-	const headers: Record<string, string> = { ...options.headers };
-	let body: string | undefined;
-	if (options.form) {
-		body = new URLSearchParams(options.form).toString();
-		headers['content-type'] ??= 'application/x-www-form-urlencoded';
-	} else if (options.json !== undefined) {
-		body = JSON.stringify(options.json);
-		headers['content-type'] ??= 'application/json';
-	} else if (options.raw !== undefined) {
-		body = options.raw;
-	}
-	const res = await fetch(at + path, { method, headers, body });
-	const text = await res.text();
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		parsed = text;
-	}
-	return { status: res.status, headers: res.headers, body: parsed };
+async function call(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer> {
+	return await sandboxCall(at, method, path, options);
 }
 
 let smsCount = 0;

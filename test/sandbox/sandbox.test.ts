@@ -2,6 +2,7 @@ import { performance } from 'perf_hooks';
 
 import { SANDBOX_ACCOUNT, SANDBOX_GREENVN_POOL } from './fixtures';
 import { FormObject, FormShapeError, indexedEntries, nestForm } from './http';
+import { call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
 const A = SANDBOX_ACCOUNT;
@@ -40,44 +41,11 @@ const SMS_FIELDS = [
 	'SmsUnits',
 ].sort();
 
-interface Answer {
-	status: number;
-	headers: Headers;
-	text: string;
-	body: any;
-}
-
 let sandbox: ExotelSandbox;
 let origin: string;
 
-interface CallOptions {
-	headers?: Record<string, string>;
-	form?: Array<[string, string]>;
-	json?: unknown;
-	raw?: string | FormData;
-}
-
 async function call(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer> {
-	const headers: Record<string, string> = { ...options.headers };
-	let body: string | FormData | undefined;
-	if (options.form) {
-		body = new URLSearchParams(options.form).toString();
-		headers['content-type'] ??= 'application/x-www-form-urlencoded';
-	} else if (options.json !== undefined) {
-		body = JSON.stringify(options.json);
-		headers['content-type'] ??= 'application/json';
-	} else if (options.raw !== undefined) {
-		body = options.raw;
-	}
-	const res = await fetch(at + path, { method, headers, body });
-	const text = await res.text();
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		parsed = undefined;
-	}
-	return { status: res.status, headers: res.headers, text, body: parsed };
+	return await sandboxCall(at, method, path, options);
 }
 
 const sms = (form: Array<[string, string]>, auth = BASIC) => call('POST', SEND, { form, headers: { authorization: auth } });

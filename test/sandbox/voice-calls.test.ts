@@ -17,6 +17,7 @@ import {
 	seededCallSid,
 } from './handlers/voice';
 import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from './handlers/users';
+import { call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
 const A = SANDBOX_ACCOUNT;
@@ -60,34 +61,11 @@ const CALL_FIELDS = [
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-interface Answer {
-	status: number;
-	headers: Headers;
-	text: string;
-	body: Json;
-}
-
 let sandbox: ExotelSandbox;
 let origin: string;
 
-async function call(method: string, path: string, options: { headers?: Record<string, string>; form?: Array<[string, string]>; raw?: string } = {}, at = origin): Promise<Answer> {
-	const headers: Record<string, string> = { ...options.headers };
-	let body: string | undefined;
-	if (options.form) {
-		body = new URLSearchParams(options.form).toString();
-		headers['content-type'] ??= 'application/x-www-form-urlencoded';
-	} else if (options.raw !== undefined) {
-		body = options.raw;
-	}
-	const res = await fetch(at + path, { method, headers, body });
-	const text = await res.text();
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		parsed = undefined;
-	}
-	return { status: res.status, headers: res.headers, text, body: parsed };
+async function call(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer> {
+	return await sandboxCall(at, method, path, options);
 }
 
 const get = (path: string, auth = BASIC, at = origin) => call('GET', path, { headers: { authorization: auth } }, at);
