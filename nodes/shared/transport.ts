@@ -234,6 +234,9 @@ export async function exotelRequest<T = unknown>(
 					secrets,
 					hint: `${givenUp}. The service did not act on this request; run it again later, or raise Rate Limit → Max Wait.`,
 				});
+				// The service's wording varies by API ("Too many requests (code 1029)", "RATE_LIMITED"):
+				// the message says what happened, the service's own words after it.
+				limited.message = `The account's rate limit did not lift in time: ${limited.message}`;
 				limited.context.rateLimited = true;
 				throw limited;
 			}

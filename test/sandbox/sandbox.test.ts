@@ -893,6 +893,24 @@ describe('number allocation', () => {
 		expect(new Set(numbers).size).toBe(SANDBOX_GREENVN_POOL.length);
 		expect(numbers).toContain(created.greenvn);
 	});
+
+	it('greenvnPoolSize grows the pool past the fixture (kept across reset), then runs out as usual', async () => {
+		const big = new ExotelSandbox({ greenvnPoolSize: 6 });
+		const at = await big.start();
+		try {
+			big.reset();
+			const post = (i: number) => call('POST', GREENVN, { json: allocBody({ connection_id: `big${i}` }), headers: { authorization: ALLOC } }, at);
+			const numbers: string[] = [];
+			for (let i = 0; i < 6; i++) numbers.push((await post(i)).body.data.greenvn);
+			expect(numbers.slice(0, 4).sort()).toEqual(SANDBOX_GREENVN_POOL.map((e) => e.number).sort());
+			expect(numbers.slice(4)).toEqual(['+918047100000', '+918047100001']);
+			const none = await post(6);
+			expect(none.status).toBe(400);
+			expect(none.body.message).toMatch(/No free green VN/);
+		} finally {
+			await big.stop();
+		}
+	});
 });
 
 describe('integrations: device status', () => {

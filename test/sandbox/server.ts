@@ -135,7 +135,7 @@ export class ExotelSandbox {
 
 	private readonly router = new Router();
 
-	private readonly state = new SandboxState();
+	private readonly state: SandboxState;
 
 	private readonly faults = new FaultQueue();
 
@@ -158,6 +158,7 @@ export class ExotelSandbox {
 		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
 		this.timeScale = Math.max(0, options.timeScale ?? 1);
 		if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
+		this.state = new SandboxState(options.greenvnPoolSize);
 		this.router.addAll(allRoutes);
 		this.dispatcher = new CallbackDispatcher({
 			state: this.state,

@@ -187,6 +187,16 @@ export interface ChatAppWebhookConfig {
 }
 
 /** Device state the integrations API starts with. */
+/**
+ * The allocation pool: the fixture's numbers, then generated Bangalore landlines
+ * (+918047100000, +918047100001, …) up to `size` (never fewer than the fixture's).
+ */
+export function greenvnPool(size = SANDBOX_GREENVN_POOL.length): GreenvnPoolEntry[] {
+	const pool: GreenvnPoolEntry[] = SANDBOX_GREENVN_POOL.map((entry) => ({ ...entry }));
+	for (let i = 0; pool.length < size; i++) pool.push({ number: `+9180471${String(i).padStart(5, '0')}`, region: 'KA', type: 'landline' });
+	return pool;
+}
+
 export function seededDevices(): DeviceStatus[] {
 	return [
 		{
@@ -212,6 +222,9 @@ export class SandboxState {
 
 	/** Numbers not held by an active allocation, in pool order. */
 	freeGreenvns: GreenvnPoolEntry[] = [];
+
+	/** Every number of the allocation pool (see greenvnPool); set before reset(). */
+	private pool: readonly GreenvnPoolEntry[] = SANDBOX_GREENVN_POOL;
 
 	readonly devices = new Map<string, DeviceStatus>();
 
@@ -246,7 +259,8 @@ export class SandboxState {
 	/** Set by PUT .../chatapp/webhook, cleared by DELETE (a sandbox convenience). */
 	chatAppWebhook: ChatAppWebhookConfig | null = null;
 
-	constructor() {
+	constructor(greenvnPoolSize?: number) {
+		this.pool = greenvnPool(greenvnPoolSize);
 		this.reset();
 	}
 
@@ -257,7 +271,7 @@ export class SandboxState {
 		this.ccUsers.clear();
 		this.nextCcUserId = 1001;
 		this.allocations.clear();
-		this.freeGreenvns = SANDBOX_GREENVN_POOL.map((entry) => ({ ...entry }));
+		this.freeGreenvns = this.pool.map((entry) => ({ ...entry }));
 		this.devices.clear();
 		for (const device of seededDevices()) this.devices.set(device.userId, device);
 		this.contactUploads.clear();
@@ -287,7 +301,7 @@ export class SandboxState {
 
 	/** The pool entry of a number, to put it back in the free list. */
 	poolEntry(number: string): GreenvnPoolEntry | undefined {
-		const entry = SANDBOX_GREENVN_POOL.find((e) => e.number === number);
+		const entry = this.pool.find((e) => e.number === number);
 		return entry ? { ...entry } : undefined;
 	}
 

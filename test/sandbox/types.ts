@@ -76,6 +76,11 @@ export interface SandboxOptions {
 	callbackTimeoutMs?: number;
 	/** the account rate-limit mode (off when unset); see setRateLimit */
 	rateLimit?: RateLimitConfig;
+	/**
+	 * Green VNs in the allocation pool: the fixture's 4 (SANDBOX_GREENVN_POOL), then generated
+	 * ones (`greenvnPool`) up to this size, for runs that allocate more; kept across reset().
+	 */
+	greenvnPoolSize?: number;
 }
 
 export interface RateLimitConfig {
