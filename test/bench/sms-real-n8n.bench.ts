@@ -12,6 +12,10 @@
  *   3. One request per item: Webhook → Generate (min(N, 1000) items) → HTTP Request (POST Sms/send,
  *      form-urlencoded From/To/Body, Basic auth).
  *
+ * A reference run puts the Exotel node's two per-item expressions (to, body) in an Edit Fields node
+ * over the same N items (it sends nothing): n8n's own expression cost, which the Exotel node pays and
+ * the hand-built Code node does not.
+ *
  * Each workflow is started by calling its Webhook trigger over loopback (responseMode lastNode, so
  * the call returns when the run is over); the count comes in the query string, so a short warm-up
  * run of each workflow (loading the nodes, credentials and code paths) goes before the measured
@@ -36,7 +40,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { makeWorkflow, N8nInstance, packPackage, removeTempDir, webhookNode, type WorkflowNode } from '../e2e/n8n';
+import { makeWorkflow, N8nInstance, packPackage, removeTempDir, setNode, webhookNode, type WorkflowNode } from '../e2e/n8n';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import type { RecordedRequest } from '../sandbox/types';
 import { BenchFailure, int, MESSAGES_PER_REQUEST, n, round, table } from './common';
@@ -72,6 +76,7 @@ const EXOTEL = 'Exotel SMS Send';
 const BUILD_BULK = 'Build bulk bodies';
 const HTTP_BULK = 'HTTP Request bulksend';
 const HTTP_ONE = 'HTTP Request send';
+const SAME_EXPRESSIONS = 'Same expressions (Edit Fields)';
 
 export interface SmsRealN8nOptions {
 	items: number;
@@ -136,7 +141,7 @@ function httpNode(name: string, url: string, body: Record<string, unknown>): Wor
 }
 
 interface BenchWorkflow {
-	key: 'exotel' | 'handBuilt' | 'onePerItem' | 'generatorOnly';
+	key: 'exotel' | 'handBuilt' | 'onePerItem' | 'generatorOnly' | 'expressionsOnly';
 	id: string;
 	webhookPath: string;
 	json: ReturnType<typeof makeWorkflow>;
@@ -180,6 +185,10 @@ function benchWorkflows(origin: string): BenchWorkflow[] {
 		make('handBuilt', 'hand-built bulk', [codeNode(GENERATE, GENERATE_JS), codeNode(BUILD_BULK, BUILD_BULK_JS), bulkHttp]),
 		make('onePerItem', 'one request per item', [codeNode(GENERATE, GENERATE_JS), oneHttp]),
 		make('generatorOnly', 'generator only', [codeNode(GENERATE, GENERATE_JS)]),
+		make('expressionsOnly', 'the same two expressions in Edit Fields', [
+			codeNode(GENERATE, GENERATE_JS),
+			setNode(SAME_EXPRESSIONS, { to: '={{ $json.phone }}', body: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped' }),
+		]),
 	];
 }
 
@@ -567,6 +576,17 @@ export interface RateLimitedFigures {
 	ratio: number;
 }
 
+/** n8n's own per-item expression cost, for reading the Exotel node's time: sends nothing. */
+export interface ExpressionsReference {
+	items: number;
+	executionId: string;
+	/** executionTime of the Edit Fields node evaluating the Exotel node's two per-item expressions (to, body) */
+	nodeMs: number;
+	perMessageUs: number;
+	/** Exotel node per message minus this */
+	exotelRestPerMessageUs: number;
+}
+
 export interface SmsRealN8nReport {
 	bench: 'sms-real-n8n';
 	config: {
@@ -587,6 +607,7 @@ export interface SmsRealN8nReport {
 	exotel: RealRunFigures;
 	handBuilt: RealRunFigures;
 	onePerItem: RealRunFigures;
+	expressionsReference: ExpressionsReference;
 	ratios: {
 		/** (Build bulk + HTTP Request) ÷ Exotel node executionTime */
 		handBuiltOverExotel: number;
@@ -644,6 +665,14 @@ export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<Sm
 		log(`sms-real-n8n: 3. one request per item (HTTP Request), ${int(onePerItemItems)} items...`);
 		const onePerItem = await measuredRun(ctx, wf.onePerItem, 'one request per item (HTTP Request)', onePerItemItems, [HTTP_ONE], 'send');
 
+		log(`sms-real-n8n: reference, the same two expressions in an Edit Fields node (sends nothing), ${int(N)} items...`);
+		const reference = await execute(ctx, wf.expressionsOnly, N);
+		const referenceOut = nodeItems(reference.runData, SAME_EXPRESSIONS);
+		if (referenceOut.length !== N || referenceOut[N - 1]?.json?.body !== bodyOf(N - 1)) {
+			throw new Error(`Edit Fields reference: ${referenceOut.length} items, last body ${JSON.stringify(referenceOut[N - 1]?.json?.body)}`);
+		}
+		const referenceMs = nodeTime(reference.runData, SAME_EXPRESSIONS);
+
 		const exotelPerMsgMs = exotel.sendingMs / N;
 		const onePerItemPerMsgMs = onePerItem.sendingMs / onePerItemItems;
 		const msPerRequest = 60_000 / RATE_LIMIT_PER_MINUTE;
@@ -686,6 +715,13 @@ export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<Sm
 			exotel,
 			handBuilt,
 			onePerItem,
+			expressionsReference: {
+				items: N,
+				executionId: reference.id,
+				nodeMs: referenceMs,
+				perMessageUs: round((referenceMs * 1000) / N, 1),
+				exotelRestPerMessageUs: round(((exotel.sendingMs - referenceMs) * 1000) / N, 1),
+			},
 			ratios: {
 				handBuiltOverExotel: round(handBuilt.sendingMs / exotel.sendingMs, 2),
 				onePerItemOverExotel: round(onePerItemPerMsgMs / exotelPerMsgMs, 1),
@@ -767,6 +803,12 @@ export function formatSmsRealN8nReport(r: SmsRealN8nReport): string {
 	out.push(
 		`one request per item ÷ Exotel, per message: ${n(r.ratios.onePerItemOverExotel, 1)}× ` +
 			`(one request per item measured on ${int(c.onePerItemItems)} items; n8n's HTTP Request sends every item's request at once)`,
+	);
+	const x = r.expressionsReference;
+	out.push(
+		`reference, same n8n (sends nothing): an Edit Fields node evaluating the Exotel node's two per-item expressions (to, body) over ` +
+			`${int(x.items)} items took ${int(x.nodeMs)} ms = ${n(x.perMessageUs, 1)} µs per message (n8n's expression evaluation plus the node's item copying); ` +
+			`the Exotel node's time less that: ${n(x.exotelRestPerMessageUs, 1)} µs per message`,
 	);
 	const l = r.rateLimited;
 	out.push('');
