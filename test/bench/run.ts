@@ -3,7 +3,7 @@
  *
  *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--rcs-baseline-items N]
  *                    [--skip-baseline] [--skip-breakdown] [--callbacks N] [--concurrency C]
- *                    [--forged F] [--only NAME]
+ *                    [--forged F] [--memory-items M] [--skip-memory] [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
  *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
@@ -20,7 +20,15 @@
  *                           default 50)
  *   --forged F              callback-burst: forged (bad signature) callbacks mixed into the burst,
  *                           each must get 401 (env BENCH_FORGED, default 20)
- *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst)
+ *   --memory-items M        sms-real-n8n: items of the memory runs (env BENCH_MEMORY_ITEMS,
+ *                           default 100000, at most 100000)
+ *   --skip-memory           sms-real-n8n: no memory runs
+ *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n)
+ *
+ * sms-real-n8n runs --items SMS through the Exotel node, a hand-built Code + HTTP Request bulk
+ * workflow and one HTTP Request per item (on min(--items, 1000)) inside one real n8n 2.8.4, reading
+ * each node's executionTime from the saved execution, then the memory runs; it fails (exit 1) when
+ * the sandbox did not get exactly the messages sent.
  *
  * callback-burst starts a real n8n 2.8.4 (test/e2e/n8n.ts; installed into its cache folder on
  * first use) with the packed package; it fails (exit 1) when a callback is lost or duplicated.
@@ -39,6 +47,7 @@ import { DEFAULT_CALLBACKS, DEFAULT_CONCURRENCY, DEFAULT_FORGED, formatCallbackB
 import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
 import { BenchFailure } from './common';
 import { formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
+import { DEFAULT_MEMORY_ITEMS, formatSmsRealN8nReport, MAX_ITEMS, runSmsRealN8nBench } from './sms-real-n8n.bench';
 
 interface BenchOptions {
 	items: number;
@@ -50,6 +59,8 @@ interface BenchOptions {
 	callbacks: number;
 	concurrency: number;
 	forged: number;
+	memoryItems: number;
+	skipMemory: boolean;
 	only?: string;
 }
 
@@ -78,6 +89,19 @@ const BENCHES: Bench[] = [
 		async run(options, log) {
 			const report = await runCallbackBurstBench({ callbacks: options.callbacks, concurrency: options.concurrency, forged: options.forged, log });
 			return { text: formatCallbackBurstReport(report), json: report };
+		},
+	},
+	{
+		name: 'sms-real-n8n',
+		async run(options, log) {
+			const report = await runSmsRealN8nBench({
+				items: options.items,
+				memoryItems: options.memoryItems,
+				skipMemory: options.skipMemory,
+				latencyMs: options.latencyMs,
+				log,
+			});
+			return { text: formatSmsRealN8nReport(report), json: report };
 		},
 	},
 ];
@@ -109,6 +133,8 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		'--callbacks',
 		'--concurrency',
 		'--forged',
+		'--memory-items',
+		'--skip-memory',
 		'--only',
 	];
 	for (let i = 0; i < args.length; i++) {
@@ -121,6 +147,11 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 	if (only !== undefined && !BENCHES.some((b) => b.name === only)) {
 		throw new Error(`Unknown bench '${only}' (known: ${BENCHES.map((b) => b.name).join(', ')})`);
 	}
+	const memoryItems = numberOption(argValue(args, '--memory-items') ?? env.BENCH_MEMORY_ITEMS, 'memory items', DEFAULT_MEMORY_ITEMS, {
+		integer: true,
+		min: 1,
+	});
+	if (memoryItems > MAX_ITEMS) throw new Error(`memory items must be at most ${MAX_ITEMS} (got ${memoryItems})`);
 	return {
 		items: numberOption(argValue(args, '--items') ?? env.BENCH_ITEMS, 'items', 10_000, { integer: true, min: 1 }),
 		latencyMs,
@@ -136,6 +167,8 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		callbacks: numberOption(argValue(args, '--callbacks') ?? env.BENCH_CALLBACKS, 'callbacks', DEFAULT_CALLBACKS, { integer: true, min: 1 }),
 		concurrency: numberOption(argValue(args, '--concurrency') ?? env.BENCH_CONCURRENCY, 'concurrency', DEFAULT_CONCURRENCY, { integer: true, min: 1 }),
 		forged: numberOption(argValue(args, '--forged') ?? env.BENCH_FORGED, 'forged', DEFAULT_FORGED, { integer: true, min: 0 }),
+		memoryItems,
+		skipMemory: args.includes('--skip-memory'),
 		only,
 	};
 }

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { HarnessCredential } from '../helpers/n8n-core-harness';
-import type { StoredRcsMessage } from '../sandbox/state';
+import type { StoredRcsMessage, StoredSmsMessage } from '../sandbox/state';
 import type { RecordedRequest } from '../sandbox/types';
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
@@ -129,6 +129,11 @@ export class SandboxProcess {
 	async requests(query: RequestQuery = {}): Promise<RecordedRequest[]> {
 		const search = new URLSearchParams(query as Record<string, string>).toString();
 		return (await this.control('GET', `/requests${search ? `?${search}` : ''}`)) as RecordedRequest[];
+	}
+
+	/** SMS messages the sandbox accepted since the last reset (both endpoints), in acceptance order. */
+	async smsMessages(): Promise<StoredSmsMessage[]> {
+		return (await this.control('GET', '/messages')) as StoredSmsMessage[];
 	}
 
 	/** RCS messages the sandbox accepted since the last reset, in acceptance order. */

@@ -1,0 +1,871 @@
+/**
+ * SMS on a real n8n bench: the same N personalised SMS sent three ways inside ONE real n8n 2.8.4
+ * (`n8n start`, SQLite, regular mode, the packed package installed as users install community
+ * nodes; test/e2e/n8n.ts), one after the other, against the sandbox in a child process with a
+ * fixed simulated latency:
+ *
+ *   1. Exotel node: Webhook → Generate (Code, N items {phone, name, orderId}) → Exotel Messaging
+ *      SMS → Send (`to = {{ $json.phone }}`, `body = Hi {{ $json.name }}, order {{ $json.orderId }} has shipped`).
+ *   2. Hand-built bulk, as an expert would build it: Webhook → Generate → Build bulk bodies (Code,
+ *      run once for all items: one urlencoded dynamic-bulk body of up to 100 messages per output
+ *      item) → HTTP Request (POST Sms/bulksend, form-urlencoded, Basic auth `httpBasicAuth`).
+ *   3. One request per item: Webhook → Generate (min(N, 1000) items) → HTTP Request (POST Sms/send,
+ *      form-urlencoded From/To/Body, Basic auth).
+ *
+ * A reference run puts the Exotel node's two per-item expressions (to, body) in an Edit Fields node
+ * over the same N items (it sends nothing): n8n's own expression cost, which the Exotel node pays and
+ * the hand-built Code node does not.
+ *
+ * Each workflow is started by calling its Webhook trigger over loopback (responseMode lastNode, so
+ * the call returns when the run is over); the count comes in the query string, so a short warm-up
+ * run of each workflow (loading the nodes, credentials and code paths) goes before the measured
+ * ones. The finished execution is read through the public API with its data
+ * (`GET /api/v1/executions/<id>?includeData=true`) and each node's `executionTime` taken from its
+ * runData. Requests and their statuses come from the sandbox's request log; the messages accepted
+ * (every To and Body checked) from its messages list.
+ *
+ * Memory (a separate part): M items through the Exotel node, through the hand-built bulk, and
+ * through the generator alone (the baseline: what M items cost n8n without any sending), each on a
+ * freshly restarted n8n server process after a small warm-up run. The server process's VmRSS is
+ * read from /proc every 200 ms during the run, VmHWM (peak RSS) is reset just before the run
+ * (`echo 5 > /proc/<pid>/clear_refs`) and read after it; the task runner child processes (where
+ * n8n runs Code nodes) are sampled too and reported apart.
+ *
+ * Correctness (exit 1 when broken): the sandbox accepted exactly N messages for runs 1 and 2 (and
+ * min(N, 1000) for run 3) with the expected numbers and bodies, and the Exotel node output N items
+ * (M in the memory run). Figures are reported, never judged.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import { makeWorkflow, N8nInstance, packPackage, removeTempDir, setNode, webhookNode, type WorkflowNode } from '../e2e/n8n';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
+import type { RecordedRequest } from '../sandbox/types';
+import { BenchFailure, int, MESSAGES_PER_REQUEST, n, round, table } from './common';
+import { SandboxProcess } from './sandbox-process';
+
+export const DEFAULT_MEMORY_ITEMS = 100_000;
+/** Run 3 (one request per item) sends at most this many items; its figure is per message on that many. */
+export const ONE_PER_ITEM_MAX = 1000;
+/**
+ * Items of the warm-up run of each workflow before the measured runs (capped at N): enough for V8 to
+ * optimise n8n's expression code; after 100-item warm-ups, whichever run came first paid for that.
+ */
+export const REAL_WARM_UP_ITEMS = 1000;
+/** Items of the warm-up run before each memory run (loads the code paths; memory is what is measured). */
+export const MEMORY_WARM_UP_ITEMS = 100;
+/** The account's rate limit the "counted" figures assume (requests per minute). */
+export const RATE_LIMIT_PER_MINUTE = 200;
+/** The generator makes numbers +9198765 + 5 digits: at most this many distinct ones. */
+export const MAX_ITEMS = 100_000;
+
+const PACKAGE = 'n8n-nodes-exotel';
+const RSS_SAMPLE_MS = 200;
+/** A measured run's webhook call (the run itself) may take this long. */
+const RUN_TIMEOUT_MS = 60 * 60_000;
+/** Reading a large execution with its data through the public API. */
+const READ_TIMEOUT_MS = 10 * 60_000;
+/** After the webhook answered, waiting for the execution to be listed as finished. */
+const SAVE_WAIT_MS = 10 * 60_000;
+
+const EXOTEL_CREDENTIAL = { id: 'benchExotelApi', name: 'Exotel Sandbox' };
+const BASIC_CREDENTIAL = { id: 'benchHttpBasic', name: 'Exotel Sandbox (HTTP Basic)' };
+const SMS_FROM = 'EXOTEL';
+
+// Node names, as they appear in runData.
+const WEBHOOK = 'Webhook';
+const GENERATE = 'Generate items';
+const EXOTEL = 'Exotel SMS Send';
+const BUILD_BULK = 'Build bulk bodies';
+const HTTP_BULK = 'HTTP Request bulksend';
+const HTTP_ONE = 'HTTP Request send';
+const SAME_EXPRESSIONS = 'Same expressions (Edit Fields)';
+
+export interface SmsRealN8nOptions {
+	items: number;
+	memoryItems: number;
+	skipMemory: boolean;
+	latencyMs: number;
+	log: (line: string) => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The workflows
+// ---------------------------------------------------------------------------------------------
+
+const bodyOf = (i: number) => `Hi Customer ${i}, order ORD-${100000 + i} has shipped`;
+
+/** The item generator: `count` from the webhook's query string. */
+const GENERATE_JS = `const count = Number($input.first().json.query.count);
+if (!Number.isInteger(count) || count < 1 || count > ${MAX_ITEMS}) throw new Error('count must be 1 to ${MAX_ITEMS}, got ' + count);
+const items = new Array(count);
+for (let i = 0; i < count; i++) {
+  items[i] = { json: { phone: '+9198765' + String(i).padStart(5, '0'), name: 'Customer ' + i, orderId: 'ORD-' + (100000 + i) } };
+}
+return items;`;
+
+/** The expert's bulk builder: one urlencoded dynamic-bulk body per 100 items. */
+const BUILD_BULK_JS = `const items = $input.all();
+const out = [];
+for (let start = 0; start < items.length; start += ${MESSAGES_PER_REQUEST}) {
+  const end = Math.min(start + ${MESSAGES_PER_REQUEST}, items.length);
+  const parts = ['From=' + encodeURIComponent('${SMS_FROM}')];
+  for (let i = start; i < end; i++) {
+    const { phone, name, orderId } = items[i].json;
+    const k = i - start;
+    parts.push('Messages%5B' + k + '%5D%5BTo%5D=' + encodeURIComponent(phone));
+    parts.push('Messages%5B' + k + '%5D%5BBody%5D=' + encodeURIComponent('Hi ' + name + ', order ' + orderId + ' has shipped'));
+  }
+  out.push({ json: { form: parts.join('&'), messages: end - start } });
+}
+return out;`;
+
+function codeNode(name: string, jsCode: string): WorkflowNode {
+	return { name, type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode } };
+}
+
+function httpNode(name: string, url: string, body: Record<string, unknown>): WorkflowNode {
+	return {
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method: 'POST',
+			url,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpBasicAuth',
+			sendBody: true,
+			contentType: 'form-urlencoded',
+			...body,
+			options: {},
+		},
+		credentials: { httpBasicAuth: BASIC_CREDENTIAL },
+	};
+}
+
+interface BenchWorkflow {
+	key: 'exotel' | 'handBuilt' | 'onePerItem' | 'generatorOnly' | 'expressionsOnly';
+	id: string;
+	webhookPath: string;
+	json: ReturnType<typeof makeWorkflow>;
+}
+
+function benchWorkflows(origin: string): BenchWorkflow[] {
+	const smsUrl = (endpoint: string) => `${origin}/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/${endpoint}`;
+	const exotel: WorkflowNode = {
+		name: EXOTEL,
+		type: `${PACKAGE}.exotelMessaging`,
+		typeVersion: 1,
+		parameters: {
+			resource: 'sms',
+			operation: 'send',
+			from: SMS_FROM,
+			to: '={{ $json.phone }}',
+			body: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped',
+		},
+		credentials: { exotelApi: EXOTEL_CREDENTIAL },
+	};
+	const bulkHttp = httpNode(HTTP_BULK, smsUrl('bulksend'), { specifyBody: 'string', body: '={{ $json.form }}' });
+	const oneHttp = httpNode(HTTP_ONE, smsUrl('send'), {
+		specifyBody: 'keypair',
+		bodyParameters: {
+			parameters: [
+				{ name: 'From', value: SMS_FROM },
+				{ name: 'To', value: '={{ $json.phone }}' },
+				{ name: 'Body', value: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped' },
+			],
+		},
+	});
+	const make = (key: BenchWorkflow['key'], title: string, chain: WorkflowNode[]): BenchWorkflow => {
+		const webhookPath = `bench-sms-${key.toLowerCase()}`;
+		const trigger = { ...webhookNode(WEBHOOK, webhookPath, 'POST') };
+		trigger.parameters = { ...trigger.parameters, responseData: 'noData' };
+		const json = makeWorkflow(chain, { name: `SMS real-n8n bench: ${title}`, trigger });
+		return { key, id: json.id, webhookPath, json };
+	};
+	return [
+		make('exotel', 'Exotel node', [codeNode(GENERATE, GENERATE_JS), exotel]),
+		make('handBuilt', 'hand-built bulk', [codeNode(GENERATE, GENERATE_JS), codeNode(BUILD_BULK, BUILD_BULK_JS), bulkHttp]),
+		make('onePerItem', 'one request per item', [codeNode(GENERATE, GENERATE_JS), oneHttp]),
+		make('generatorOnly', 'generator only', [codeNode(GENERATE, GENERATE_JS)]),
+		make('expressionsOnly', 'the same two expressions in Edit Fields', [
+			codeNode(GENERATE, GENERATE_JS),
+			setNode(SAME_EXPRESSIONS, { to: '={{ $json.phone }}', body: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped' }),
+		]),
+	];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The n8n server process and its children, from /proc
+// ---------------------------------------------------------------------------------------------
+
+interface ProcMemory {
+	rssBytes: number;
+	hwmBytes: number;
+}
+
+function procMemory(pid: number): ProcMemory | undefined {
+	try {
+		const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+		const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+		return { rssBytes: kb('VmRSS'), hwmBytes: kb('VmHWM') };
+	} catch {
+		return undefined;
+	}
+}
+
+/** Resets the peak RSS (VmHWM) of a process to its current RSS (Linux ≥ 4.0); false when not allowed. */
+function resetPeakRss(pid: number): boolean {
+	try {
+		fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Every descendant of `pid` (n8n's task runner and whatever it starts). */
+function descendants(pid: number): number[] {
+	const parentOf = new Map<number, number>();
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			parentOf.set(Number(entry), ppid);
+		} catch {
+			// gone meanwhile
+		}
+	}
+	const out: number[] = [];
+	const wanted = new Set([pid]);
+	let grew = true;
+	while (grew) {
+		grew = false;
+		for (const [child, parent] of parentOf) {
+			if (wanted.has(parent) && !wanted.has(child)) {
+				wanted.add(child);
+				out.push(child);
+				grew = true;
+			}
+		}
+	}
+	return out;
+}
+
+const childrenRss = (pids: number[]) => pids.reduce((sum, pid) => sum + (procMemory(pid)?.rssBytes ?? 0), 0);
+
+/** Samples the server's VmRSS (and its children's summed RSS) every RSS_SAMPLE_MS until stopped. */
+class RssWatcher {
+	peakRssBytes = 0;
+	peakChildrenRssBytes = 0;
+	samples = 0;
+	private timer?: NodeJS.Timeout;
+	private children: number[] = [];
+
+	constructor(readonly pid: number) {}
+
+	sample(): ProcMemory | undefined {
+		const m = procMemory(this.pid);
+		if (m) {
+			this.samples++;
+			if (m.rssBytes > this.peakRssBytes) this.peakRssBytes = m.rssBytes;
+		}
+		const kids = childrenRss(this.children);
+		if (kids > this.peakChildrenRssBytes) this.peakChildrenRssBytes = kids;
+		return m;
+	}
+
+	start(): void {
+		this.children = descendants(this.pid);
+		this.sample();
+		this.timer = setInterval(() => this.sample(), RSS_SAMPLE_MS);
+	}
+
+	stop(): void {
+		if (this.timer) clearInterval(this.timer);
+		this.sample();
+	}
+
+	get childPids(): number[] {
+		return this.children;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run
+// ---------------------------------------------------------------------------------------------
+
+interface Ctx {
+	instance: N8nInstance;
+	apiKey: string;
+	sandbox: SandboxProcess;
+	latencyMs: number;
+	log: (line: string) => void;
+}
+
+interface ExecutionRead {
+	id: string;
+	status: string;
+	executionMs: number;
+	runData: Record<string, any[]>;
+}
+
+/** Finished executions of a workflow (public API, no data), newest first. */
+async function finishedExecutions(ctx: Ctx, workflowId: string): Promise<Array<{ id: string; status?: string; finished?: boolean }>> {
+	const q = new URLSearchParams({ workflowId, includeData: 'false', limit: '250' });
+	const page = await ctx.instance.publicApi<{ data: Array<{ id: string; status?: string; finished?: boolean }> }>('GET', `/executions?${q.toString()}`);
+	return page.data.filter((e) => e.finished === true || (!!e.status && !['new', 'running', 'waiting'].includes(e.status)));
+}
+
+/** Calls the workflow's webhook with `count`, waits until the execution is saved, reads it with its data. */
+async function execute(ctx: Ctx, wf: BenchWorkflow, count: number, onSaved: () => void = () => {}): Promise<ExecutionRead & { webhookWallMs: number }> {
+	const before = (await finishedExecutions(ctx, wf.id)).length;
+	const t0 = performance.now();
+	const res = await ctx.instance.request('POST', `${ctx.instance.webhookUrl(wf.webhookPath)}?count=${count}`, {
+		data: {},
+		timeout: RUN_TIMEOUT_MS,
+	});
+	const webhookWallMs = performance.now() - t0;
+	if (res.status !== 200) {
+		throw new Error(`${wf.json.name}: webhook answered ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}\n${ctx.instance.serverLog(4000)}`);
+	}
+	// Saving the execution may finish after the answer: wait until it is listed as finished.
+	const deadline = Date.now() + SAVE_WAIT_MS;
+	let listed = await finishedExecutions(ctx, wf.id);
+	while (listed.length <= before) {
+		if (Date.now() > deadline) throw new Error(`${wf.json.name}: the execution was not saved within ${SAVE_WAIT_MS} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		listed = await finishedExecutions(ctx, wf.id);
+	}
+	onSaved();
+	const id = String(listed.map((e) => Number(e.id)).reduce((a, b) => Math.max(a, b)));
+	const read = await ctx.instance.request('GET', `/api/v1/executions/${id}?includeData=true`, {
+		headers: { 'X-N8N-API-KEY': ctx.apiKey },
+		timeout: READ_TIMEOUT_MS,
+		maxContentLength: Infinity,
+		maxBodyLength: Infinity,
+	});
+	if (read.status !== 200) throw new Error(`GET /api/v1/executions/${id} → ${read.status}: ${JSON.stringify(read.data).slice(0, 1000)}`);
+	const execution = read.data as { id: string; status: string; startedAt: string; stoppedAt: string; data?: any };
+	const runData = (execution.data?.resultData?.runData ?? {}) as Record<string, any[]>;
+	const runError = execution.data?.resultData?.error;
+	if (execution.status !== 'success' || runError) {
+		throw new Error(
+			`${wf.json.name}: execution ${id} ended ${execution.status}: ${JSON.stringify(runError ?? {}).slice(0, 1500)}\n${ctx.instance.serverLog(4000)}`,
+		);
+	}
+	return {
+		id,
+		status: execution.status,
+		executionMs: Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt),
+		runData,
+		webhookWallMs,
+	};
+}
+
+const nodeTime = (runData: Record<string, any[]>, node: string): number => {
+	const t = runData[node]?.[0]?.executionTime;
+	if (typeof t !== 'number') throw new Error(`node ${node} has no executionTime in runData (nodes: ${Object.keys(runData).join(', ')})`);
+	return t;
+};
+const nodeItems = (runData: Record<string, any[]>, node: string): any[] => runData[node]?.[0]?.data?.main?.[0] ?? [];
+
+export interface RealRunFigures {
+	label: string;
+	items: number;
+	executionId: string;
+	webhookWallMs: number;
+	/** stoppedAt - startedAt of the execution */
+	executionMs: number;
+	/** executionTime of every node in runData (ms) */
+	nodeMs: Record<string, number>;
+	/** output items of every node */
+	nodeOutputs: Record<string, number>;
+	/** the nodes that send (Exotel; Build bulk + HTTP; HTTP), summed (ms) */
+	sendingMs: number;
+	sendingPerMessageUs: number;
+	requests: number;
+	requestPaths: Record<string, number>;
+	statuses: Record<string, number>;
+	http429: number;
+	acceptedMessages: number;
+	n8nRss: { pid: number; beforeMiB: number; peakSampledMiB: number; hwmMiB: number; hwmReset: boolean; afterMiB: number; samples: number };
+}
+
+const MiB = (bytes: number) => round(bytes / (1024 * 1024), 1);
+
+function countBy<T>(list: T[], key: (item: T) => string): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const item of list) out[key(item)] = (out[key(item)] ?? 0) + 1;
+	return out;
+}
+
+/** Every message the sandbox accepted is one of the items, each item exactly once, with its body. */
+async function checkMessages(label: string, sandbox: SandboxProcess, count: number, endpoint: 'send' | 'bulksend'): Promise<number> {
+	const messages = await sandbox.smsMessages();
+	if (messages.length !== count) throw new BenchFailure(`${label}: the sandbox accepted ${messages.length} messages for ${count} items`);
+	const seen = new Uint8Array(count);
+	for (const m of messages) {
+		const match = /^\+9198765(\d{5})$/.exec(m.to);
+		const i = match ? Number(match[1]) : -1;
+		if (i < 0 || i >= count) throw new BenchFailure(`${label}: the sandbox accepted a message to ${m.to}, not one of the ${count} items`);
+		if (seen[i]) throw new BenchFailure(`${label}: ${m.to} received two messages`);
+		seen[i] = 1;
+		if (m.body !== bodyOf(i)) throw new BenchFailure(`${label}: ${m.to} got ${JSON.stringify(m.body)}, expected ${JSON.stringify(bodyOf(i))}`);
+		if (m.from !== SMS_FROM || m.endpoint !== endpoint) {
+			throw new BenchFailure(`${label}: ${m.to} was sent from ${m.from} via ${m.endpoint}, expected ${SMS_FROM} via ${endpoint}`);
+		}
+	}
+	return messages.length;
+}
+
+async function measuredRun(
+	ctx: Ctx,
+	wf: BenchWorkflow,
+	label: string,
+	count: number,
+	sendingNodes: string[],
+	endpoint: 'send' | 'bulksend',
+): Promise<RealRunFigures> {
+	await ctx.sandbox.reset();
+	await ctx.sandbox.setLatency(ctx.latencyMs);
+	const pid = ctx.instance.serverPid;
+	if (pid === undefined) throw new Error('the n8n server process is not running');
+	const watcher = new RssWatcher(pid);
+	const before = procMemory(pid);
+	const hwmReset = resetPeakRss(pid);
+	watcher.start();
+	let after: ProcMemory | undefined;
+	const run = await execute(ctx, wf, count, () => {
+		watcher.stop();
+		after = procMemory(pid);
+	});
+	const requests: RecordedRequest[] = (await ctx.sandbox.requests()).filter((r) => r.path.includes('/Sms/'));
+	const accepted = await checkMessages(label, ctx.sandbox, count, endpoint);
+	const nodeMs: Record<string, number> = {};
+	const nodeOutputs: Record<string, number> = {};
+	for (const node of Object.keys(run.runData)) {
+		nodeMs[node] = nodeTime(run.runData, node);
+		nodeOutputs[node] = nodeItems(run.runData, node).length;
+	}
+	const sendingMs = sendingNodes.reduce((sum, node) => sum + nodeTime(run.runData, node), 0);
+	return {
+		label,
+		items: count,
+		executionId: run.id,
+		webhookWallMs: round(run.webhookWallMs, 1),
+		executionMs: run.executionMs,
+		nodeMs,
+		nodeOutputs,
+		sendingMs,
+		sendingPerMessageUs: round((sendingMs * 1000) / count, 1),
+		requests: requests.length,
+		requestPaths: countBy(requests, (r) => `${r.method} ${r.path}`),
+		statuses: countBy(requests, (r) => String(r.status)),
+		http429: requests.filter((r) => r.status === 429).length,
+		acceptedMessages: accepted,
+		n8nRss: {
+			pid,
+			beforeMiB: MiB(before?.rssBytes ?? NaN),
+			peakSampledMiB: MiB(watcher.peakRssBytes),
+			hwmMiB: MiB(after?.hwmBytes ?? NaN),
+			hwmReset,
+			afterMiB: MiB(after?.rssBytes ?? NaN),
+			samples: watcher.samples,
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory runs
+// ---------------------------------------------------------------------------------------------
+
+export interface MemoryRunFigures {
+	label: string;
+	items: number;
+	pid: number;
+	warmUpItems: number;
+	rssBeforeMiB: number;
+	/** highest VmRSS sampled every RSS_SAMPLE_MS during the run */
+	peakSampledMiB: number;
+	/** VmHWM after the run (reset just before it when hwmReset) */
+	hwmMiB: number;
+	hwmReset: boolean;
+	/** max(sampled, VmHWM) */
+	peakMiB: number;
+	rssAfterMiB: number;
+	/** (peak - before) / items */
+	growthPerMessageBytes: number;
+	samples: number;
+	/** the task runner child processes (Code nodes run there), summed RSS */
+	childPids: number[];
+	childrenRssBeforeMiB: number;
+	childrenPeakSampledMiB: number;
+	webhookWallMs: number;
+	executionMs: number;
+	nodeMs: Record<string, number>;
+	/** output items of the last node */
+	outputItems: number;
+	acceptedMessages: number;
+	requests: number;
+}
+
+async function memoryRun(ctx: Ctx, wf: BenchWorkflow, label: string, count: number, lastNode: string): Promise<MemoryRunFigures> {
+	ctx.log(`sms-real-n8n: memory, ${label}: restarting n8n for a fresh server process...`);
+	await ctx.instance.stop();
+	await ctx.instance.start();
+	const pid = ctx.instance.serverPid;
+	if (pid === undefined) throw new Error('the n8n server process is not running');
+	await ctx.sandbox.setLatency(ctx.latencyMs);
+	await execute(ctx, wf, MEMORY_WARM_UP_ITEMS);
+	await ctx.sandbox.reset();
+	await ctx.sandbox.setLatency(ctx.latencyMs);
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	ctx.log(`sms-real-n8n: memory, ${label}: ${int(count)} items...`);
+	const watcher = new RssWatcher(pid);
+	const before = procMemory(pid);
+	const hwmReset = resetPeakRss(pid);
+	watcher.start();
+	const childrenBefore = childrenRss(watcher.childPids);
+	let after: ProcMemory | undefined;
+	const run = await execute(ctx, wf, count, () => {
+		watcher.stop();
+		after = procMemory(pid);
+	});
+	const health = await ctx.sandbox.health();
+	const outputItems = nodeItems(run.runData, lastNode).length;
+	const nodeMs: Record<string, number> = {};
+	for (const node of Object.keys(run.runData)) nodeMs[node] = nodeTime(run.runData, node);
+	const rssBefore = before?.rssBytes ?? NaN;
+	const peak = Math.max(watcher.peakRssBytes, after?.hwmBytes ?? 0);
+	return {
+		label,
+		items: count,
+		pid,
+		warmUpItems: MEMORY_WARM_UP_ITEMS,
+		rssBeforeMiB: MiB(rssBefore),
+		peakSampledMiB: MiB(watcher.peakRssBytes),
+		hwmMiB: MiB(after?.hwmBytes ?? NaN),
+		hwmReset,
+		peakMiB: MiB(peak),
+		rssAfterMiB: MiB(after?.rssBytes ?? NaN),
+		growthPerMessageBytes: round((peak - rssBefore) / count, 0),
+		samples: watcher.samples,
+		childPids: watcher.childPids,
+		childrenRssBeforeMiB: MiB(childrenBefore),
+		childrenPeakSampledMiB: MiB(watcher.peakChildrenRssBytes),
+		webhookWallMs: round(run.webhookWallMs, 1),
+		executionMs: run.executionMs,
+		nodeMs,
+		outputItems,
+		acceptedMessages: health.messages,
+		requests: health.requests,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bench
+// ---------------------------------------------------------------------------------------------
+
+export interface RateLimitedFigures {
+	requestsPerMinute: number;
+	/** max(node time, requests ÷ rate) / N, in ms per message */
+	exotelMsPerMessage: number;
+	handBuiltMsPerMessage: number;
+	/** max(per-message time × N, N requests ÷ rate) / N; per-message time measured on onePerItem.items */
+	onePerItemMsPerMessage: number;
+	/** one per item ÷ Exotel */
+	ratio: number;
+}
+
+/** n8n's own per-item expression cost, for reading the Exotel node's time: sends nothing. */
+export interface ExpressionsReference {
+	items: number;
+	executionId: string;
+	/** executionTime of the Edit Fields node evaluating the Exotel node's two per-item expressions (to, body) */
+	nodeMs: number;
+	perMessageUs: number;
+	/** Exotel node per message minus this */
+	exotelRestPerMessageUs: number;
+}
+
+export interface SmsRealN8nReport {
+	bench: 'sms-real-n8n';
+	config: {
+		items: number;
+		onePerItemItems: number;
+		memoryItems: number | null;
+		latencyMs: number;
+		warmUpItems: number;
+		n8nVersion: string;
+		n8nSettings: string;
+		node: string;
+		cpus: number;
+		cpuModel: string;
+		loadAverageStart: number[];
+		loadAverageEnd: number[];
+		sandbox: string;
+	};
+	exotel: RealRunFigures;
+	handBuilt: RealRunFigures;
+	onePerItem: RealRunFigures;
+	expressionsReference: ExpressionsReference;
+	ratios: {
+		/** (Build bulk + HTTP Request) ÷ Exotel node executionTime */
+		handBuiltOverExotel: number;
+		/** one-per-item HTTP Request time per message ÷ Exotel node time per message */
+		onePerItemOverExotel: number;
+	};
+	rateLimited: RateLimitedFigures;
+	memory: null | { exotel: MemoryRunFigures; handBuilt: MemoryRunFigures; generatorOnly: MemoryRunFigures };
+	setupMs: number;
+	totalBenchMs: number;
+}
+
+export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<SmsRealN8nReport> {
+	const started = Date.now();
+	const { log } = options;
+	const N = options.items;
+	const M = options.memoryItems;
+	if (N > MAX_ITEMS || (!options.skipMemory && M > MAX_ITEMS)) {
+		throw new Error(`sms-real-n8n: at most ${MAX_ITEMS} items (the generated numbers are +9198765 and 5 digits)`);
+	}
+	const onePerItemItems = Math.min(N, ONE_PER_ITEM_MAX);
+	const loadAverageStart = os.loadavg().map((l) => round(l, 2));
+
+	log(`sms-real-n8n: starting the sandbox in a child process (latency ${options.latencyMs} ms)...`);
+	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs });
+	let instance: N8nInstance | undefined;
+	let tarball: string | undefined;
+	try {
+		log('sms-real-n8n: npm pack, and a fresh n8n user folder with the tarball installed (n8n installed first if needed)...');
+		tarball = await packPackage();
+		instance = await N8nInstance.create({ tarball });
+		const exotelData = sandboxCredentialData(sandbox.origin).exotelApi;
+		await instance.importCredentials([
+			{ ...EXOTEL_CREDENTIAL, type: 'exotelApi', data: exotelData },
+			{ ...BASIC_CREDENTIAL, type: 'httpBasicAuth', data: { user: SANDBOX_ACCOUNT.apiKey, password: SANDBOX_ACCOUNT.apiToken } },
+		]);
+		const workflows = benchWorkflows(sandbox.origin);
+		await instance.importWorkflows(workflows.map((w) => w.json));
+		for (const wf of workflows) await instance.publish(wf.id);
+		log('sms-real-n8n: n8n start...');
+		await instance.start();
+		const { apiKey } = await instance.setupOwnerAndApiKey();
+		const ctx: Ctx = { instance, apiKey, sandbox, latencyMs: options.latencyMs, log };
+		const wf = Object.fromEntries(workflows.map((w) => [w.key, w])) as Record<BenchWorkflow['key'], BenchWorkflow>;
+
+		const warmUpItems = Math.min(N, REAL_WARM_UP_ITEMS);
+		log(`sms-real-n8n: warm-up, ${int(warmUpItems)} items through each workflow...`);
+		for (const w of workflows) await execute(ctx, w, warmUpItems);
+		const setupMs = Date.now() - started;
+
+		log(`sms-real-n8n: 1. Exotel node, ${int(N)} items...`);
+		const exotel = await measuredRun(ctx, wf.exotel, 'Exotel node', N, [EXOTEL], 'bulksend');
+		if (exotel.nodeOutputs[EXOTEL] !== N) throw new BenchFailure(`Exotel node: ${exotel.nodeOutputs[EXOTEL]} output items for ${N} items`);
+		log(`sms-real-n8n: 2. hand-built bulk (Code + HTTP Request), ${int(N)} items...`);
+		const handBuilt = await measuredRun(ctx, wf.handBuilt, 'hand-built bulk (Code + HTTP Request)', N, [BUILD_BULK, HTTP_BULK], 'bulksend');
+		log(`sms-real-n8n: 3. one request per item (HTTP Request), ${int(onePerItemItems)} items...`);
+		const onePerItem = await measuredRun(ctx, wf.onePerItem, 'one request per item (HTTP Request)', onePerItemItems, [HTTP_ONE], 'send');
+
+		log(`sms-real-n8n: reference, the same two expressions in an Edit Fields node (sends nothing), ${int(N)} items...`);
+		const reference = await execute(ctx, wf.expressionsOnly, N);
+		const referenceOut = nodeItems(reference.runData, SAME_EXPRESSIONS);
+		if (referenceOut.length !== N || referenceOut[N - 1]?.json?.body !== bodyOf(N - 1)) {
+			throw new Error(`Edit Fields reference: ${referenceOut.length} items, last body ${JSON.stringify(referenceOut[N - 1]?.json?.body)}`);
+		}
+		const referenceMs = nodeTime(reference.runData, SAME_EXPRESSIONS);
+
+		const exotelPerMsgMs = exotel.sendingMs / N;
+		const onePerItemPerMsgMs = onePerItem.sendingMs / onePerItemItems;
+		const msPerRequest = 60_000 / RATE_LIMIT_PER_MINUTE;
+		const limited = (nodeMs: number, requests: number, items: number) => Math.max(nodeMs, requests * msPerRequest) / items;
+		const exotelLimited = limited(exotel.sendingMs, exotel.requests, N);
+		const oneLimited = limited(onePerItemPerMsgMs * N, N, N);
+
+		let memory: SmsRealN8nReport['memory'] = null;
+		if (!options.skipMemory) {
+			const generatorOnly = await memoryRun(ctx, wf.generatorOnly, 'generator only (Code node, no sending)', M, GENERATE);
+			const exotelMem = await memoryRun(ctx, wf.exotel, 'Exotel node', M, EXOTEL);
+			if (exotelMem.outputItems !== M) throw new BenchFailure(`memory run, Exotel node: ${exotelMem.outputItems} output items for ${M} items`);
+			if (exotelMem.acceptedMessages !== M) throw new BenchFailure(`memory run, Exotel node: the sandbox accepted ${exotelMem.acceptedMessages} messages for ${M} items`);
+			const handBuiltMem = await memoryRun(ctx, wf.handBuilt, 'hand-built bulk (Code + HTTP Request)', M, HTTP_BULK);
+			if (handBuiltMem.acceptedMessages !== M) {
+				throw new BenchFailure(`memory run, hand-built bulk: the sandbox accepted ${handBuiltMem.acceptedMessages} messages for ${M} items`);
+			}
+			memory = { exotel: exotelMem, handBuilt: handBuiltMem, generatorOnly };
+		}
+
+		return {
+			bench: 'sms-real-n8n',
+			config: {
+				items: N,
+				onePerItemItems,
+				memoryItems: options.skipMemory ? null : M,
+				latencyMs: options.latencyMs,
+				warmUpItems: Math.min(N, REAL_WARM_UP_ITEMS),
+				n8nVersion: instance.n8n.version,
+				n8nSettings:
+					'n8n start, regular execution mode, SQLite, EXECUTIONS_DATA_SAVE_ON_SUCCESS=all, Code nodes in the default (internal) task runner; ' +
+					'workflows started by their Webhook trigger over loopback (responseMode lastNode), one after the other',
+				node: process.version,
+				cpus: os.cpus().length,
+				cpuModel: os.cpus()[0]?.model ?? 'unknown',
+				loadAverageStart,
+				loadAverageEnd: os.loadavg().map((l) => round(l, 2)),
+				sandbox: `child process pid ${sandbox.pid} at ${sandbox.origin}, latency ${options.latencyMs} ms`,
+			},
+			exotel,
+			handBuilt,
+			onePerItem,
+			expressionsReference: {
+				items: N,
+				executionId: reference.id,
+				nodeMs: referenceMs,
+				perMessageUs: round((referenceMs * 1000) / N, 1),
+				exotelRestPerMessageUs: round(((exotel.sendingMs - referenceMs) * 1000) / N, 1),
+			},
+			ratios: {
+				handBuiltOverExotel: round(handBuilt.sendingMs / exotel.sendingMs, 2),
+				onePerItemOverExotel: round(onePerItemPerMsgMs / exotelPerMsgMs, 1),
+			},
+			rateLimited: {
+				requestsPerMinute: RATE_LIMIT_PER_MINUTE,
+				exotelMsPerMessage: round(exotelLimited, 3),
+				handBuiltMsPerMessage: round(limited(handBuilt.sendingMs, handBuilt.requests, N), 3),
+				onePerItemMsPerMessage: round(oneLimited, 3),
+				ratio: round(oneLimited / exotelLimited, 1),
+			},
+			memory,
+			setupMs,
+			totalBenchMs: Date.now() - started,
+		};
+	} finally {
+		await instance?.dispose();
+		if (tarball) await removeTempDir(path.dirname(tarball));
+		await sandbox.stop();
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------------------------
+
+export function formatSmsRealN8nReport(r: SmsRealN8nReport): string {
+	const c = r.config;
+	const runs = [r.exotel, r.handBuilt, r.onePerItem];
+	const ms = (v: number | undefined) => (v === undefined ? 'n/a' : int(v));
+	const perMsgUs = (v: number | undefined, items: number) => (v === undefined ? 'n/a' : n((v * 1000) / items, 1));
+	const out: string[] = [];
+	out.push('');
+	out.push('=== SMS on a real n8n: Exotel Messaging SMS → Send vs hand-built HTTP Request workflows ===');
+	out.push(
+		`items ${int(c.items)} (one request per item: ${int(c.onePerItemItems)}), sandbox latency ${c.latencyMs} ms; ` +
+			`n8n ${c.n8nVersion}, node ${c.node}, ${c.cpus} CPU (${c.cpuModel})`,
+	);
+	out.push(`n8n: ${c.n8nSettings}; each workflow warmed up with ${c.warmUpItems} items first`);
+	out.push(`sandbox: ${c.sandbox}`);
+	out.push(`load average ${c.loadAverageStart.join(' ')} at the start, ${c.loadAverageEnd.join(' ')} at the end (n8n, the sandbox and anything else share these CPUs)`);
+	out.push('');
+	out.push(
+		table([
+			['', r.exotel.label, r.handBuilt.label, r.onePerItem.label],
+			['items', ...runs.map((f) => int(f.items))],
+			['requests (sandbox log)', ...runs.map((f) => int(f.requests))],
+			['HTTP 429 answers', ...runs.map((f) => int(f.http429))],
+			['messages accepted (sandbox, To and Body checked)', ...runs.map((f) => int(f.acceptedMessages))],
+			['Generate items, Code node executionTime (ms)', ...runs.map((f) => ms(f.nodeMs[GENERATE]))],
+			['Exotel node executionTime (ms)', ms(r.exotel.nodeMs[EXOTEL]), '', ''],
+			['Build bulk bodies, Code node executionTime (ms)', '', ms(r.handBuilt.nodeMs[BUILD_BULK]), ''],
+			['HTTP Request node executionTime (ms)', '', ms(r.handBuilt.nodeMs[HTTP_BULK]), ms(r.onePerItem.nodeMs[HTTP_ONE])],
+			['sending nodes, total (ms)', ...runs.map((f) => int(f.sendingMs))],
+			['sending nodes, per message (µs)', ...runs.map((f) => n(f.sendingPerMessageUs, 1))],
+			['  of which the Code node building the bodies (µs/msg)', '', perMsgUs(r.handBuilt.nodeMs[BUILD_BULK], r.handBuilt.items), ''],
+			['output items of the sending node', int(r.exotel.nodeOutputs[EXOTEL]), int(r.handBuilt.nodeOutputs[HTTP_BULK]), int(r.onePerItem.nodeOutputs[HTTP_ONE])],
+			['execution, startedAt → stoppedAt (ms)', ...runs.map((f) => int(f.executionMs))],
+			['webhook call → answer (ms)', ...runs.map((f) => int(f.webhookWallMs))],
+			['n8n RSS before / after the run (MiB)', ...runs.map((f) => `${n(f.n8nRss.beforeMiB)} / ${n(f.n8nRss.afterMiB)}`)],
+			['n8n peak RSS during the run, sampled / VmHWM (MiB)', ...runs.map((f) => `${n(f.n8nRss.peakSampledMiB)} / ${n(f.n8nRss.hwmMiB)}`)],
+		]),
+	);
+	for (const f of runs) {
+		out.push(
+			`"${f.label}": execution ${f.executionId}; requests ${Object.entries(f.requestPaths).map(([p, k]) => `${k} × ${p}`).join(', ') || 'none'}; ` +
+				`statuses ${Object.entries(f.statuses).map(([s, k]) => `${k} × ${s}`).join(', ') || 'none'}`,
+		);
+	}
+	out.push(
+		`n8n server process pid ${r.exotel.n8nRss.pid}: /proc/<pid>/status VmRSS sampled every ${RSS_SAMPLE_MS} ms; VmHWM ` +
+			(r.exotel.n8nRss.hwmReset ? 'reset just before each run (clear_refs 5)' : 'NOT resettable here: peak since the process started'),
+	);
+	out.push('');
+	out.push(
+		`hand-built ÷ Exotel (sending nodes' executionTime): ${n(r.ratios.handBuiltOverExotel, 2)}× ` +
+			`(goal ≥ 1.0: the Exotel node no more expensive than the expert's Code + HTTP Request)`,
+	);
+	out.push(
+		`one request per item ÷ Exotel, per message: ${n(r.ratios.onePerItemOverExotel, 1)}× ` +
+			`(one request per item measured on ${int(c.onePerItemItems)} items; n8n's HTTP Request sends every item's request at once)`,
+	);
+	const x = r.expressionsReference;
+	out.push(
+		`reference, same n8n (sends nothing): an Edit Fields node evaluating the Exotel node's two per-item expressions (to, body) over ` +
+			`${int(x.items)} items took ${int(x.nodeMs)} ms = ${n(x.perMessageUs, 1)} µs per message (n8n's expression evaluation plus the node's item copying); ` +
+			`the Exotel node's time less that: ${n(x.exotelRestPerMessageUs, 1)} µs per message`,
+	);
+	const l = r.rateLimited;
+	out.push('');
+	out.push(
+		`When the account's rate limit is counted (computed from the request counts, not measured): at ${l.requestsPerMinute} requests/minute, ` +
+			`time per message = max(sending nodes' time, requests ÷ ${l.requestsPerMinute}/min) / N, for N = ${int(c.items)}:`,
+	);
+	out.push(
+		table([
+			['', 'requests for N', 'ms per message'],
+			['Exotel node (bulk)', int(r.exotel.requests), n(l.exotelMsPerMessage, 3)],
+			['hand-built bulk', int(r.handBuilt.requests), n(l.handBuiltMsPerMessage, 3)],
+			[`one request per item (time extrapolated from ${int(c.onePerItemItems)} items)`, int(c.items), n(l.onePerItemMsPerMessage, 3)],
+		]),
+	);
+	out.push(`one request per item ÷ Exotel, rate limit counted: ${n(l.ratio, 1)}× (goal ≥ 100×)`);
+
+	if (r.memory) {
+		const m = r.memory;
+		const list = [m.exotel, m.handBuilt, m.generatorOnly];
+		out.push('');
+		out.push(
+			`Memory: ${int(c.memoryItems)} items per run, each on a freshly restarted n8n server process after a ${m.exotel.warmUpItems}-item warm-up run; ` +
+				`RSS of the n8n server process (/proc VmRSS every ${RSS_SAMPLE_MS} ms, and VmHWM${m.exotel.hwmReset ? ' reset just before the run' : ''}):`,
+		);
+		out.push(
+			table([
+				['', ...list.map((f) => f.label)],
+				['items', ...list.map((f) => int(f.items))],
+				['n8n pid', ...list.map((f) => String(f.pid))],
+				['RSS before (MiB)', ...list.map((f) => n(f.rssBeforeMiB))],
+				['peak RSS, sampled / VmHWM (MiB)', ...list.map((f) => `${n(f.peakSampledMiB)} / ${n(f.hwmMiB)}`)],
+				['RSS after, execution saved (MiB)', ...list.map((f) => n(f.rssAfterMiB))],
+				['RSS growth per message, (peak - before) / M (bytes)', ...list.map((f) => int(f.growthPerMessageBytes))],
+				['  minus the generator-only run (bytes/msg)', ...list.map((f) => (f === m.generatorOnly ? '' : int(f.growthPerMessageBytes - m.generatorOnly.growthPerMessageBytes)))],
+				['task runner children RSS, before / peak sampled (MiB)', ...list.map((f) => `${n(f.childrenRssBeforeMiB)} / ${n(f.childrenPeakSampledMiB)}`)],
+				['output items of the last node', ...list.map((f) => int(f.outputItems))],
+				['messages accepted (sandbox)', ...list.map((f) => int(f.acceptedMessages))],
+				['requests (sandbox)', ...list.map((f) => int(f.requests))],
+				['execution, startedAt → stoppedAt (ms)', ...list.map((f) => int(f.executionMs))],
+				['Exotel / Build bulk + HTTP executionTime (ms)', int(m.exotel.nodeMs[EXOTEL]), int((m.handBuilt.nodeMs[BUILD_BULK] ?? NaN) + (m.handBuilt.nodeMs[HTTP_BULK] ?? NaN)), ''],
+			]),
+		);
+		out.push(
+			'(the whole n8n process: the webhook, the generator Code node\'s items coming back from the task runner, the sending node, ' +
+				'and the execution data n8n keeps and saves to SQLite; the generator-only run shows what the items cost without sending)',
+		);
+	} else {
+		out.push('');
+		out.push('Memory runs skipped (--skip-memory).');
+	}
+	out.push(`set-up (pack, install, import, start, warm-up) ${n(r.setupMs / 1000, 1)} s; bench time ${n(r.totalBenchMs / 1000, 1)} s`);
+	return out.join('\n');
+}
