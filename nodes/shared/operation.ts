@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { maxWaitMsOf } from './descriptions';
 import { compileTemplate, evaluateTemplate, type SimpleTemplate } from './expressions';
-import { startRunPacing } from './pacing';
+import { startRun } from './run';
 
 /** One operation of a resource: its fields and how it runs over all input items at once. */
 export interface ExotelOperation {
@@ -27,8 +27,8 @@ export async function route(this: IExecuteFunctions, resources: ResourceMap): Pr
 	if (!handler) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
-	// Every request of this run shares one pace per account.
-	startRunPacing(this, maxWaitMsOf(this));
+	// Every request of this run shares one pace per account and one read of each credential.
+	startRun(this, maxWaitMsOf(this));
 	return [await handler.execute.call(this, this.getInputData())];
 }
 
@@ -125,8 +125,12 @@ export function parameterReader(context: IExecuteFunctions): ParameterReader {
 	};
 }
 
-/** Requests in flight at once: enough to hide latency, well inside the ~200 requests a minute limit. */
-export const REQUESTS_IN_FLIGHT = 3;
+/**
+ * Requests in flight at once: enough to hide the service's latency. The account's rate limit is
+ * kept by the run's pacing (pacing.ts), not by this number; more in flight only adds a few 429s
+ * at the first full window.
+ */
+export const REQUESTS_IN_FLIGHT = 6;
 
 /**
  * Prepares every item before anything is sent, so bad input never half-sends a batch: an item that

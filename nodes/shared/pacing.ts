@@ -140,46 +140,6 @@ function formatMs(ms: number): string {
 	return `${Math.round(ms / 1000)} s`;
 }
 
-/** The pacers of one run, one per account (the limit is the account's, whatever the endpoint). */
-export class RunPacing {
-	private readonly pacers = new Map<string, AccountPacer>();
-
-	constructor(
-		readonly maxWaitMs: number,
-		private readonly clock: PacingClock = REAL_CLOCK,
-	) {}
-
-	for(account: string): AccountPacer {
-		let pacer = this.pacers.get(account);
-		if (!pacer) {
-			pacer = new AccountPacer(this.maxWaitMs, this.clock);
-			this.pacers.set(account, pacer);
-		}
-		return pacer;
-	}
-}
-
-const PACING = Symbol('exotelRunPacing');
-
-/**
- * n8n gives a node no storage of its own for one run, and module state would be shared by every
- * execution of the process; the context n8n creates for this node run is the one object all its
- * requests share, so the run's pacing travels on it.
- */
-export function startRunPacing(context: object, maxWaitMs: number): RunPacing {
-	const existing = (context as { [PACING]?: RunPacing })[PACING];
-	if (existing) return existing;
-	const pacing = new RunPacing(maxWaitMs);
-	Object.defineProperty(context, PACING, { value: pacing, enumerable: false });
-	return pacing;
-}
-
-/** The run's pacer for an account, or a pacer of its own for a request made outside a run. */
-export function pacerFor(context: object, account: string): AccountPacer {
-	const pacing = (context as { [PACING]?: RunPacing })[PACING];
-	return pacing ? pacing.for(account) : new AccountPacer(PACING_POLICY.interactiveMaxWaitMs);
-}
-
 /** `Retry-After` in milliseconds (seconds form; an HTTP date is read too), or undefined. */
 export function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;

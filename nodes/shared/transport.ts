@@ -14,7 +14,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { encodeForm, type FormValue } from './encoding';
 import { serviceApiError } from './errors';
 import { REGION_HOSTS } from './hosts';
-import { pacerFor, retryAfterMs } from './pacing';
+import { retryAfterMs } from './pacing';
+import { pacerFor, runOf } from './run';
 import { redact, secretsOf } from './secrets';
 
 /** The spec's base URLs, each served by one credential type. */
@@ -170,7 +171,12 @@ export async function exotelRequest<T = unknown>(
 	request: ExotelRequest,
 ): Promise<ExotelResponse<T>> {
 	const credentialType = request.credentialType ?? CREDENTIAL_OF_BASE[request.base];
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const run = runOf(this);
+	// A session credential changes when n8n logs in again: its secrets must be read fresh to be redacted.
+	const credentials =
+		run && credentialType !== 'exotelContactCenterApi'
+			? await run.credentialsOf(credentialType, async () => await this.getCredentials<ICredentialDataDecryptedObject>(credentialType))
+			: await this.getCredentials<ICredentialDataDecryptedObject>(credentialType);
 	const secrets = [...secretsOf(credentials), ...(request.secrets ?? []).filter((secret) => secret.length >= 4)];
 	const node = this.getNode();
 	const baseUrl = request.baseUrl ? trimSlash(request.baseUrl) : baseUrlOf(request.base, credentials);
@@ -205,7 +211,6 @@ export async function exotelRequest<T = unknown>(
 	}
 	if (request.binary) options.encoding = 'arraybuffer';
 	const idempotent = request.idempotent ?? request.method !== 'POST';
-	// The limit is the account's, whichever of its endpoints a request goes to.
 	const pacer = pacerFor(this, credentials.accountSid ? `account:${String(credentials.accountSid)}` : baseUrl);
 
 	for (let attempt = 1; ; attempt++) {

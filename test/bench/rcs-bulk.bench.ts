@@ -1,6 +1,6 @@
 /**
  * RCS bulk bench: Exotel Messaging → RCS → Send Template over N personalised items (up to 100
- * messages a request, 3 requests in flight) against a bench-only baseline that sends one RCS
+ * messages a request, 6 requests in flight) against a bench-only baseline that sends one RCS
  * message per request (a loop over the items, one awaited HTTP request each, as n8n's Twilio /
  * Vonage nodes do for SMS), both through n8n-core's real WorkflowExecute and the package's shared
  * transport `exotelRequest` (POST /v2/accounts/{accountSid}/messages), against the Exotel sandbox

@@ -1,6 +1,6 @@
 /**
  * SMS bulk bench: Exotel Messaging → SMS → Send over N personalised items (dynamic bulk, 100
- * messages a request, 3 requests in flight) against a one-request-per-item baseline written the
+ * messages a request, 6 requests in flight) against a one-request-per-item baseline written the
  * way the SMS nodes that ship with n8n are (Twilio / Vonage: a loop over the items, one awaited
  * HTTP request each), both through n8n-core's real WorkflowExecute and the package's shared
  * transport `exotelRequest`, against the Exotel sandbox running in a child process with a fixed

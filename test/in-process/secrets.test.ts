@@ -167,6 +167,9 @@ async function runCase(c: Case): Promise<string[]> {
 
 const status = (code: number, body?: unknown): Fault => ({ kind: 'status', status: code, retryAfterSeconds: 0, ...(body === undefined ? {} : { body }) });
 const storm = (code: number, match: FaultMatch = {}): [Fault, number, FaultMatch] => [status(code), 6, match];
+/** 429s without Retry-After outlasting Rate Limit → Max Wait (0.6 s), so the run gives up on them. */
+const limitStorm: [Fault, number, FaultMatch] = [{ kind: 'status', status: 429 }, 50, {}];
+const giveUpSoon = { rateLimit: { maxWaitMinutes: 0.01 } };
 const resetBefore: Fault = { kind: 'reset', when: 'before' };
 const resetAfter: Fault = { kind: 'reset', when: 'after' };
 
@@ -215,7 +218,7 @@ const CASES: Case[] = [
 	{ name: 'SMS send: 207 partial failure, stop', node: 'exotelMessaging', parameters: sms, items: smsItems, outcome: 'error' },
 	{ name: 'SMS send: 207 partial failure, continue', node: 'exotelMessaging', parameters: sms, items: smsItems, onError: 'continueRegularOutput', outcome: 'ok' },
 	{ name: 'SMS send: 207 partial failure, error output', node: 'exotelMessaging', parameters: sms, items: smsItems, onError: 'continueErrorOutput', outcome: 'ok' },
-	{ name: 'SMS send: 429 storm past the retry limit', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [storm(429)], outcome: 'error', httpCode: '429' },
+	{ name: 'SMS send: 429s past Rate Limit → Max Wait', node: 'exotelMessaging', parameters: { ...sms, ...giveUpSoon }, items: [{ phone: '+919876543210' }], faults: [limitStorm], outcome: 'error', httpCode: '429' },
 	{ name: 'SMS send: 503 past the retry limit', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [storm(503)], outcome: 'error', httpCode: '503' },
 	{ name: 'SMS send: connection reset before', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [[resetBefore, 6]], outcome: 'error' },
 	{ name: 'SMS send: connection reset after (delivery unknown), continue', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [[resetAfter, 1]], onError: 'continueRegularOutput', outcome: 'any' },
@@ -232,7 +235,7 @@ const CASES: Case[] = [
 	{ name: 'Chat app: success', node: 'exotelMessaging', parameters: chat, outcome: 'ok' },
 	{ name: 'Chat app: 202 failed entry (not on the chat app)', node: 'exotelMessaging', parameters: { ...chat, to: '+919800000000' }, outcome: 'error' },
 	{ name: 'Chat app: wrong API token (401)', node: 'exotelMessaging', parameters: chat, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
-	{ name: 'Chat app: 429 storm', node: 'exotelMessaging', parameters: chat, faults: [storm(429)], outcome: 'error', httpCode: '429' },
+	{ name: 'Chat app: 429s past Rate Limit → Max Wait', node: 'exotelMessaging', parameters: { ...chat, ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
 	{ name: 'Chat app: reset after, continue', node: 'exotelMessaging', parameters: chat, faults: [[resetAfter, 1]], onError: 'continueRegularOutput', outcome: 'any' },
 	{ name: 'Set Webhooks with a verify token: success', node: 'exotelMessaging', parameters: setWebhooks, outcome: 'ok' },
 	{ name: 'Set Webhooks: wrong API token (401)', node: 'exotelMessaging', parameters: setWebhooks, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
@@ -245,7 +248,7 @@ const CASES: Case[] = [
 	{ name: 'Call connect: reset before', node: 'exotelVoice', parameters: connect, faults: [[resetBefore, 6]], outcome: 'error' },
 	{ name: 'Call connect: reset after', node: 'exotelVoice', parameters: connect, faults: [[resetAfter, 1]], outcome: 'error' },
 	{ name: 'Call get: 404, continue', node: 'exotelVoice', parameters: { resource: 'call', operation: 'get', callSid: 'f'.repeat(32) }, onError: 'continueRegularOutput', outcome: 'ok' },
-	{ name: 'Call get many: 429 storm', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getMany', limit: 5 }, faults: [storm(429)], outcome: 'error', httpCode: '429' },
+	{ name: 'Call get many: 429s past Rate Limit → Max Wait', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getMany', limit: 5, ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
 	{ name: 'Call get many: reset before on every attempt', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getMany', limit: 5 }, faults: [[resetBefore, 6]], outcome: 'error' },
 	{ name: 'Call get details: success', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getDetails', callSid: seededCallSid(1) }, outcome: 'ok' },
 	{ name: 'Call get details: wrong API token (401, ccm base)', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getDetails', callSid: seededCallSid(1) }, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
@@ -272,7 +275,7 @@ const CASES: Case[] = [
 	{ name: 'User device get: success', node: 'exotelVoice', parameters: { ...device, operation: 'getStatus' }, outcome: 'ok' },
 	{ name: 'User device get: wrong bearer token (401)', node: 'exotelVoice', parameters: { ...device, operation: 'getStatus' }, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
 	{ name: 'User device update: unknown user (404)', node: 'exotelVoice', parameters: { ...device, userId: 'user-404', operation: 'update', sip: 'enable' }, outcome: 'error', httpCode: '404' },
-	{ name: 'User device update: 429 storm', node: 'exotelVoice', parameters: { ...device, operation: 'update', sip: 'enable' }, faults: [storm(429)], outcome: 'error', httpCode: '429' },
+	{ name: 'User device update: 429s past Rate Limit → Max Wait', node: 'exotelVoice', parameters: { ...device, operation: 'update', sip: 'enable', ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
 	// ---- Contact center (session, cc base; bearer on cms) ----
 	{ name: 'CC create user: success (session issued)', node: 'exotelContactCenter', parameters: ccCreate('asha.rao'), outcome: 'ok' },
 	{ name: 'CC create user: wrong login token (401)', node: 'exotelContactCenter', parameters: ccCreate('asha.rao'), credentials: WRONG_CREDENTIALS, outcome: 'error' },
@@ -324,7 +327,7 @@ const CASES: Case[] = [
 	},
 	{ name: 'Allocate: empty pool (code 4), error output', node: 'exotelNumberAllocation', parameters: allocate('={{ $json.id }}'), items: Array.from({ length: 6 }, (_, i) => ({ id: `o-${i}` })), onError: 'continueErrorOutput', outcome: 'ok' },
 	{ name: 'Allocation get: 404', node: 'exotelNumberAllocation', parameters: { resource: 'allocation', operation: 'get', greenvnId: 'nope' }, outcome: 'error', httpCode: '404' },
-	{ name: 'Allocation deallocate: 429 storm', node: 'exotelNumberAllocation', parameters: { resource: 'allocation', operation: 'deallocate', greenvnId: 'a'.repeat(24) }, faults: [storm(429)], outcome: 'error', httpCode: '429' },
+	{ name: 'Allocation deallocate: 429s past Rate Limit → Max Wait', node: 'exotelNumberAllocation', parameters: { resource: 'allocation', operation: 'deallocate', greenvnId: 'a'.repeat(24), ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
 	{ name: 'Allocate: 500 past the retry limit', node: 'exotelNumberAllocation', parameters: allocate('order-5xx'), faults: [storm(500)], outcome: 'error', httpCode: '500' },
 	{ name: 'Allocate: reset before', node: 'exotelNumberAllocation', parameters: allocate('order-reset'), faults: [[resetBefore, 6]], outcome: 'error' },
 ];

@@ -4,6 +4,7 @@
  * figures exact and the test immune to machine load; the same pacer runs on real n8n in
  * test/system/rate-limit.test.ts.
  */
+import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/operation';
 import { AccountPacer, PACING_POLICY, retryAfterMs, type PacingClock } from '../../nodes/shared/pacing';
 
 class VirtualClock implements PacingClock {
@@ -72,7 +73,7 @@ interface RunResult {
 	finishedAt: number;
 }
 
-/** One run: `requests` requests, 3 in flight, each attempt `latencyMs` long, sharing one pacer. */
+/** One run: `requests` requests, as many in flight as the nodes send, each attempt `latencyMs` long, sharing one pacer. */
 async function runSender(
 	clock: VirtualClock,
 	service: SlidingWindow,
@@ -112,7 +113,7 @@ async function runSender(
 			}
 		}
 	};
-	await Promise.all([worker(), worker(), worker()]);
+	await Promise.all(Array.from({ length: REQUESTS_IN_FLIGHT }, worker));
 	result.finishedAt = clock.now();
 	return result;
 }

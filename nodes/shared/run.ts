@@ -1,0 +1,57 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { AccountPacer, PACING_POLICY } from './pacing';
+
+/** What the requests of one node run share: one pace per account, and credentials read once. */
+export class NodeRun {
+	private readonly pacers = new Map<string, AccountPacer>();
+
+	private readonly credentials = new Map<string, Promise<ICredentialDataDecryptedObject>>();
+
+	constructor(readonly maxWaitMs: number) {}
+
+	/** The limit is the account's, whichever of its endpoints a request goes to. */
+	pacer(account: string): AccountPacer {
+		let pacer = this.pacers.get(account);
+		if (!pacer) {
+			pacer = new AccountPacer(this.maxWaitMs);
+			this.pacers.set(account, pacer);
+		}
+		return pacer;
+	}
+
+	/** n8n looks a credential up in its database and decrypts it on every read: once a run is enough. */
+	credentialsOf(type: string, read: () => Promise<ICredentialDataDecryptedObject>): Promise<ICredentialDataDecryptedObject> {
+		let credentials = this.credentials.get(type);
+		if (!credentials) {
+			credentials = read();
+			this.credentials.set(type, credentials);
+		}
+		return credentials;
+	}
+}
+
+const RUN = Symbol('exotelNodeRun');
+
+/**
+ * n8n gives a node no storage of its own for one run, and module state would be shared by every
+ * execution of the process; the context n8n creates for this node run is the one object all its
+ * requests share, so the run travels on it.
+ */
+export function startRun(context: object, maxWaitMs: number): NodeRun {
+	const existing = runOf(context);
+	if (existing) return existing;
+	const run = new NodeRun(maxWaitMs);
+	Object.defineProperty(context, RUN, { value: run, enumerable: false });
+	return run;
+}
+
+/** The node run a request belongs to; undefined outside `execute` (dropdowns, triggers, hooks). */
+export function runOf(context: object): NodeRun | undefined {
+	return (context as { [RUN]?: NodeRun })[RUN];
+}
+
+/** A request made outside a run paces alone, and nobody in the editor should wait long. */
+export function pacerFor(context: object, account: string): AccountPacer {
+	return runOf(context)?.pacer(account) ?? new AccountPacer(PACING_POLICY.interactiveMaxWaitMs);
+}
