@@ -1,7 +1,7 @@
 /**
  * No secret ever leaves a node: for every node family, success and error paths (wrong
- * credentials on every base, service 4xx, 207 / 202 partial failures, 429 storms and 5xx past the
- * retry limit, connection resets, expired sessions with a failing re-login, services that echo a
+ * credentials on every base, service 4xx, 207 / 202 partial failures, 429s past Rate Limit → Max
+ * Wait and 5xx past the retry limit, connection resets, expired sessions with a failing re-login, services that echo a
  * secret back) are run through n8n-core against the sandbox, and every output item, the run's
  * error, every node's run error and the n8n-core log lines written during the run are searched
  * for each secret (and the base64 of `key:token` / `user:password`).
