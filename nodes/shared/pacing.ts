@@ -18,7 +18,7 @@ export const PACING_POLICY = {
 	/** The pause after a 429 without Retry-After; it doubles while 429s follow each other. */
 	firstPauseMs: 1_000,
 	maxPauseMs: 5_000,
-	/** The default of the node option *Max Wait for Rate Limit*. */
+	/** The default of the node option Rate Limit → Max Wait. */
 	defaultMaxWaitMs: 15 * 60_000,
 	/** Outside an execution (dropdowns, credential tests, triggers) nobody should wait long. */
 	interactiveMaxWaitMs: 30_000,

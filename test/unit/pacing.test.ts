@@ -4,6 +4,10 @@
  * figures exact and the test immune to machine load; the same pacer runs on real n8n in
  * test/system/rate-limit.test.ts.
  */
+import { ExotelContactCenter } from '../../nodes/ExotelContactCenter/ExotelContactCenter.node';
+import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
+import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
+import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/operation';
 import { AccountPacer, PACING_POLICY, retryAfterMs, type PacingClock } from '../../nodes/shared/pacing';
 
@@ -183,5 +187,17 @@ describe('AccountPacer against a sliding-window account limit (virtual time)', (
 		expect(retryAfterMs(undefined)).toBeUndefined();
 		expect(retryAfterMs('soon')).toBeUndefined();
 		expect(retryAfterMs('Wed, 21 Oct 2015 07:28:05 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(5000);
+	});
+});
+
+describe('Rate Limit → Max Wait on every action node', () => {
+	const actionNodes = [new ExotelMessaging(), new ExotelVoice(), new ExotelContactCenter(), new ExotelNumberAllocation()];
+
+	test.each(actionNodes.map((node) => [node.description.displayName, node] as const))('%s offers it, shown for every operation, 15 minutes by default', (_name, node) => {
+		const rateLimit = node.description.properties.find((property) => property.name === 'rateLimit');
+		expect(rateLimit).toMatchObject({ type: 'collection', default: {} });
+		expect(rateLimit?.displayOptions).toBeUndefined();
+		expect(rateLimit?.options).toEqual([expect.objectContaining({ name: 'maxWaitMinutes', type: 'number', default: PACING_POLICY.defaultMaxWaitMs / 60_000 })]);
+		expect(node.description.properties[node.description.properties.length - 1]).toBe(rateLimit);
 	});
 });
