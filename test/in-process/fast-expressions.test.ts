@@ -978,3 +978,90 @@ function fullItem(random: () => number): Record<string, unknown> {
 		名前: leaf(),
 	};
 }
+
+// ---------------------------------------------------------------------------------------------
+// The real Exotel Messaging node: RCS → Send Template
+// ---------------------------------------------------------------------------------------------
+
+describe('Exotel Messaging → RCS → Send Template with the fast path (in n8n-core)', () => {
+	let sandbox: ExotelSandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => await sandbox.stop());
+	beforeEach(() => sandbox.reset());
+
+	const items = [
+		{ phone: '+919876543210', name: 'Asha', orderId: 'A-1', campaign: 'spring' },
+		{ phone: '+919876543211', name: 'नमस्ते 👋', orderId: 7, campaign: 'spring' },
+		{ phone: '+919876543212', name: '', orderId: 0, campaign: 'summer' },
+		{ phone: '+919876543213', name: true, orderId: 1e21, campaign: 'summer' },
+		{ phone: '+919876543214', name: null, orderId: 'x', campaign: 'spring' },
+		{ phone: '+919876543215', name: { first: 'Obj' }, orderId: 'y', campaign: 'spring' },
+		{ phone: '+919876543216', orderId: 'missing name', campaign: 'spring' },
+		{ phone: '+919876543217', name: 'a {{ b }} c }}', orderId: -0, campaign: 'autumn' },
+		{ phone: '+919876543218', name: 'Ravi', orderId: 'A-9', campaign: 'spring' },
+	];
+	const parameters: INodeParameters = {
+		resource: 'rcs',
+		operation: 'sendTemplate',
+		botId: 'acme_orders_bot',
+		to: '={{ $json.phone }}',
+		templateName: 'order_update',
+		templateVariables: { TemplateParam1: '={{ $json.name }}', TemplateParam2: '={{ $json.orderId }}', TemplateParam3: 'fixed' },
+		options: { requestCustomData: '={{ $json.campaign }}', customData: '=order {{ $json.orderId }}' },
+		smsFallback: true,
+		fallbackFrom: 'ACMEIN',
+		fallbackText: '=Hi {{ $json.name }}',
+		fallbackOptions: { dlt_template_id: '1107161234567890123', custom_domain: '={{ $json.campaign }}.example' },
+	};
+
+	async function send(fastPath: boolean) {
+		sandbox.reset();
+		const spy = fastPath ? undefined : jest.spyOn(expressions, 'compileParameter').mockReturnValue(undefined);
+		const reads = jest.spyOn(NodeExecutionContext.prototype as unknown as { _getNodeParameter(name: string): unknown }, '_getNodeParameter');
+		try {
+			const result = await runWorkflow({
+				nodes: [
+					{ id: 'source', name: 'Source', type: 'test.jsItems', typeVersion: 1, position: [0, 0], parameters: {} },
+					packageNode('exotelMessaging', parameters, { onError: 'continueRegularOutput' }),
+				],
+				connections: chain('Source', 'Exotel'),
+				credentials: sandboxCredentials(sandbox),
+				nodeTypes: [sourceType(items)],
+			});
+			expect(result.error).toBeUndefined();
+			const names = reads.mock.calls.map(([name]) => name as string);
+			const bodies = sandbox
+				.requests()
+				.map((r) => r.json as { custom_data?: string; rcs: { messages: unknown[] } })
+				.sort((a, b) => String(a.custom_data).localeCompare(String(b.custom_data)));
+			const outputs = result.output('Exotel').map(({ json, pairedItem }) => ({ pairedItem, to: json.to, status: json.status, error: json.error }));
+			return { names, bodies, outputs };
+		} finally {
+			reads.mockRestore();
+			spy?.mockRestore();
+		}
+	}
+
+	it('sends the same request bodies and gives the same outputs with the fast path on and off', async () => {
+		const fast = await send(true);
+		const slow = await send(false);
+		expect(JSON.stringify(fast.bodies)).toBe(JSON.stringify(slow.bodies));
+		expect(fast.outputs).toEqual(slow.outputs);
+		expect(fast.bodies.map((b) => b.custom_data)).toEqual(['autumn', 'spring', 'summer']);
+		const spring = fast.bodies[1].rcs.messages as Array<{ content: { template: { variables: unknown } }; fallback: { content: unknown } }>;
+		expect(spring[1].content.template.variables).toEqual({ TemplateParam1: 'नमस्ते 👋', TemplateParam2: '7', TemplateParam3: 'fixed' });
+		expect(spring[1].fallback.content).toMatchObject({ dlt_template_id: '1107161234567890123' });
+
+		const count = (names: string[], name: string) => names.filter((n) => n === name).length;
+		// Without the fast path n8n evaluates the collections for every item ...
+		for (const name of ['templateVariables', 'options', 'fallbackOptions']) expect(count(slow.names, name)).toBe(items.length);
+		// ... with it, never for options and fallbackOptions, and templateVariables only for the
+		// items whose name is null, an object or missing.
+		expect(count(fast.names, 'options')).toBe(0);
+		expect(count(fast.names, 'fallbackOptions')).toBe(0);
+		expect(count(fast.names, 'templateVariables')).toBe(3);
+		expect(count(fast.names, 'to')).toBe(0);
+	});
+});
