@@ -5,6 +5,8 @@
  * `this.getNodeParameter(name, i)`, and the two must agree exactly (same value and type, or the
  * same error). The reader runs on a wrapper context that counts its getNodeParameter calls, so
  * the tests also see whether the fast path was taken (no call) or n8n decided (one call).
+ * The same for collection and fixedCollection parameters (compared with key order), and for the
+ * real SMS → Send and RCS → Send Template with the fast path on and off.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
