@@ -9,6 +9,11 @@
  * or more `.name` (name `[A-Za-z_$][\w$]*`) or `["key"]` / `['key']` steps, with optional
  * whitespace around it. Not simple: anything else, and any backslash, `}}` in the text, `.constructor`
  * anywhere (n8n rejects it even in text), keys n8n blocks or that name `Object.prototype` members.
+ *
+ * A collection or fixedCollection qualifies too when its every leaf is a constant (a string not
+ * starting with `=`, a number, a boolean, null) or a simple template: n8n gives a new copy of the
+ * structure, same keys in the same order, with each expression evaluated and every other leaf as
+ * it is; so does the fast path, or it leaves the whole parameter to n8n for that item.
  */
 
 /** Steps from an item's json to a value, e.g. ['order', 'id'] for `$json.order.id`. */
@@ -107,4 +112,105 @@ export function evaluateTemplate(template: SimpleTemplate, json: unknown): strin
 		}
 	}
 	return text;
+}
+
+/**
+ * A parameter value as compiled for the fast path: a constant leaf (a string that is not an
+ * expression, a number, a boolean or null), a simple template, or a plain object or array of them.
+ */
+type Compiled =
+	| { kind: 'constant'; value: string | number | boolean | null }
+	| { kind: 'template'; template: SimpleTemplate }
+	| { kind: 'object'; entries: ReadonlyArray<readonly [string, Compiled]> }
+	| { kind: 'array'; items: readonly Compiled[] };
+
+export interface CompiledParameter {
+	root: Compiled;
+}
+
+function compileValue(raw: unknown): Compiled | undefined {
+	if (typeof raw === 'string') {
+		if (!raw.startsWith('=')) return { kind: 'constant', value: raw };
+		const template = compileTemplate(raw);
+		return template && { kind: 'template', template };
+	}
+	if (typeof raw === 'number' || typeof raw === 'boolean' || raw === null) return { kind: 'constant', value: raw };
+	if (Array.isArray(raw)) {
+		if (Object.getPrototypeOf(raw) !== Array.prototype) return undefined;
+		const items: Compiled[] = [];
+		for (let index = 0; index < raw.length; index++) {
+			// a hole, like undefined, is n8n's to decide
+			const item = index in raw ? compileValue(raw[index]) : undefined;
+			if (!item) return undefined;
+			items.push(item);
+		}
+		return { kind: 'array', items };
+	}
+	if (!isPlainObject(raw)) return undefined;
+	const entries: Array<readonly [string, Compiled]> = [];
+	for (const [key, value] of Object.entries(raw)) {
+		// n8n builds its copy with `copy[key] = value`, which for __proto__ sets the prototype
+		const compiled = key === '__proto__' ? undefined : compileValue(value);
+		if (!compiled) return undefined;
+		entries.push([key, compiled]);
+	}
+	return { kind: 'object', entries };
+}
+
+function holdsTemplate(compiled: Compiled): boolean {
+	if (compiled.kind === 'template') return true;
+	if (compiled.kind === 'object') return compiled.entries.some(([, value]) => holdsTemplate(value));
+	if (compiled.kind === 'array') return compiled.items.some(holdsTemplate);
+	return false;
+}
+
+/**
+ * The fast form of a raw parameter value: a simple template, or a plain object (a collection, a
+ * fixedCollection) whose every leaf is a constant or a simple template; undefined when any part is
+ * not provably simple, or when it holds no template at all (a constant, which n8n reads once).
+ */
+export function compileParameter(raw: unknown): CompiledParameter | undefined {
+	if (typeof raw === 'string') {
+		const template = compileTemplate(raw);
+		return template && { root: { kind: 'template', template } };
+	}
+	if (!isPlainObject(raw)) return undefined;
+	const root = compileValue(raw);
+	return root && holdsTemplate(root) ? { root } : undefined;
+}
+
+function evaluateValue(compiled: Compiled, json: unknown): unknown {
+	switch (compiled.kind) {
+		case 'constant':
+			return compiled.value;
+		case 'template':
+			return evaluateTemplate(compiled.template, json);
+		case 'array': {
+			const array: unknown[] = [];
+			for (const item of compiled.items) {
+				const value = evaluateValue(item, json);
+				if (value === undefined) return undefined;
+				array.push(value);
+			}
+			return array;
+		}
+		case 'object': {
+			const object: Record<string, unknown> = {};
+			for (const [key, item] of compiled.entries) {
+				const value = evaluateValue(item, json);
+				if (value === undefined) return undefined;
+				object[key] = value;
+			}
+			return object;
+		}
+	}
+}
+
+/**
+ * The parameter's value for one item's json, as n8n's getNodeParameter would give it: a new copy
+ * of the structure with each template evaluated; undefined when any template's value is not
+ * proven for this item (then n8n decides the whole parameter).
+ */
+export function evaluateParameter(compiled: CompiledParameter, json: unknown): unknown {
+	return evaluateValue(compiled.root, json);
 }

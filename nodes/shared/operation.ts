@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { maxWaitMsOf } from './descriptions';
-import { compileTemplate, evaluateTemplate, type SimpleTemplate } from './expressions';
+import { compileParameter, evaluateParameter, type CompiledParameter } from './expressions';
 import { startRun } from './run';
 
 /** One operation of a resource: its fields and how it runs over all input items at once. */
@@ -98,26 +98,28 @@ export type ParameterReader = (
 /**
  * Reads node parameters per item, but reads a parameter that holds no expression only once:
  * its value is the same for every item, and at 10,000 items the repeated reads cost more than
- * the requests. Likewise a parameter that only reads `$json` properties (`={{ $json.phone }}`)
- * is looked up in the item directly instead of through n8n's expression engine, which would
- * cost about 100 µs per expression and item; see expressions.ts for what qualifies and when n8n still decides.
+ * the requests. Likewise a parameter that only reads `$json` properties (`={{ $json.phone }}`, or a
+ * collection / fixedCollection whose every expression is such a template) is looked up in the
+ * item directly instead of through n8n's expression engine, which would cost about 100 µs per
+ * expression and item; a collection comes back as a new object on every read, as from n8n. See
+ * expressions.ts for what qualifies and when n8n still decides.
  */
 export function parameterReader(context: IExecuteFunctions): ParameterReader {
 	const raw = context.getNode().parameters;
 	const items = context.getInputData();
 	const constant = new Map<string, unknown>();
-	const templates = new Map<string, SimpleTemplate | undefined>();
-	const templateOf = (name: string) => {
-		if (!templates.has(name)) {
-			templates.set(name, Object.prototype.hasOwnProperty.call(raw, name) ? compileTemplate(raw[name]) : undefined);
+	const compiled = new Map<string, CompiledParameter | undefined>();
+	const compiledOf = (name: string) => {
+		if (!compiled.has(name)) {
+			compiled.set(name, Object.prototype.hasOwnProperty.call(raw, name) ? compileParameter(raw[name]) : undefined);
 		}
-		return templates.get(name);
+		return compiled.get(name);
 	};
 	return (name, itemIndex, fallback, options) => {
 		const key = options?.extractValue ? `${name}:value` : name;
 		if (constant.has(key)) return constant.get(key);
-		const template = options ? undefined : templateOf(name);
-		const fast = template && evaluateTemplate(template, items[itemIndex]?.json);
+		const parameter = options ? undefined : compiledOf(name);
+		const fast = parameter && evaluateParameter(parameter, items[itemIndex]?.json);
 		if (fast !== undefined) return fast;
 		const value = context.getNodeParameter(name, itemIndex, fallback, options);
 		if (!holdsExpression(raw[name])) constant.set(key, value);
