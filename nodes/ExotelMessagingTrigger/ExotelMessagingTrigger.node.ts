@@ -74,6 +74,14 @@ export class ExotelMessagingTrigger implements INodeType {
 				displayOptions: { show: { registerWebhooks: [true] } },
 			},
 			{
+				displayName:
+					"Listen for Test Event does not register anything: the account keeps its production URLs. To test, point the service at this trigger's Test URL yourself (e.g. as a send's Status Callback URL) or use the sandbox; activate the workflow to register the Production URL.",
+				name: 'testListenNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registerWebhooks: [true] } },
+			},
+			{
 				displayName: 'Verify Token',
 				name: 'verifyToken',
 				type: 'string',

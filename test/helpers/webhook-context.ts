@@ -6,7 +6,15 @@
  */
 import { parse as parseQuery } from 'querystring';
 
-import type { IDataObject, IHookFunctions, INodeType, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import { exotelRequest } from '../../nodes/shared/transport';
 
@@ -77,15 +85,24 @@ export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promi
 	return { status: sent.status, body: sent.body, workflowData, response };
 }
 
-/** A hook context (activation / deactivation) whose requests go through the real transport and `httpRequestWithAuthentication`-like auth. */
+/**
+ * A hook context (activation / deactivation) whose requests go through the real transport and
+ * `httpRequestWithAuthentication`-like auth. `mode` / `activation` are what n8n 2.8 passes:
+ * activation 'trigger' + init/activate/update, a test listen 'manual' + 'manual', and both
+ * deactivation and the end of a test listen 'internal' + 'update' (then only the URL differs).
+ */
 export function hookContext(options: {
 	parameters: IDataObject;
 	credentials: IDataObject;
 	webhookUrl: string;
 	staticData: IDataObject;
 	request: (requestOptions: IDataObject) => Promise<unknown>;
+	mode?: WorkflowExecuteMode;
+	activation?: WorkflowActivateMode;
 }): IHookFunctions {
 	const context = {
+		getMode: () => options.mode ?? 'trigger',
+		getActivationMode: () => options.activation ?? 'activate',
 		getNodeParameter: (name: string, fallback?: unknown) => (name in options.parameters ? options.parameters[name] : fallback),
 		getCredentials: async () => options.credentials,
 		getNodeWebhookUrl: () => options.webhookUrl,

@@ -212,9 +212,18 @@ describe('Exotel Messaging Trigger: registration on activation', () => {
 	afterAll(async () => await sandbox.stop());
 	beforeEach(() => sandbox.reset());
 
-	function hooks(parameters: IDataObject, staticData: IDataObject, webhookUrl = 'http://127.0.0.1:5678/webhook/abc/webhook') {
+	const PRODUCTION_URL = 'http://127.0.0.1:5678/webhook/abc/webhook';
+	const TEST_URL = 'http://127.0.0.1:5678/webhook-test/abc/webhook';
+	type Lifecycle = Pick<Parameters<typeof hookContext>[0], 'mode' | 'activation'>;
+	// What n8n 2.8.4 passes (cli webhooks/test-webhooks.js, active-workflow-manager.js).
+	const ACTIVATE: Lifecycle = { mode: 'trigger', activation: 'activate' };
+	const TEST_LISTEN: Lifecycle = { mode: 'manual', activation: 'manual' };
+	const REMOVE: Lifecycle = { mode: 'internal', activation: 'update' };
+
+	function hooks(parameters: IDataObject, staticData: IDataObject, webhookUrl = PRODUCTION_URL, lifecycle: Lifecycle = ACTIVATE) {
 		const credentials = sandboxCredentialData(sandbox.origin).exotelApi as IDataObject;
 		return hookContext({
+			...lifecycle,
 			parameters,
 			credentials,
 			webhookUrl,
@@ -257,6 +266,54 @@ describe('Exotel Messaging Trigger: registration on activation', () => {
 		expect(await methods.checkExists.call(hooks({ registerWebhooks: true }, staticData, 'http://127.0.0.1:5678/webhook/new/webhook'))).toBe(false);
 		expect(await methods.delete.call(context)).toBe(true);
 		expect(staticData).toEqual({});
+	});
+
+	it('a test listen (manual mode, the test URL) sends nothing to the service and keeps the production registration', async () => {
+		const methods = trigger.webhookMethods.default;
+		const parameters = { registerWebhooks: true, verifyToken: 'verify-SECRET-1' };
+		// n8n gives a test listen its own static data, starting empty
+		const testData: IDataObject = {};
+		const listen = hooks(parameters, testData, TEST_URL, TEST_LISTEN);
+		expect(await methods.checkExists.call(listen)).toBe(true);
+		expect(await methods.create.call(listen)).toBe(true);
+		// ending the listen: the same 'internal' / 'update' a deactivation gets, on the test URL
+		expect(await methods.delete.call(hooks(parameters, testData, TEST_URL, REMOVE))).toBe(true);
+		expect(sandbox.requests()).toHaveLength(0);
+		expect(sandbox.chatAppWebhook()).toBeNull();
+		expect(testData).toEqual({});
+
+		// activation afterwards registers the production URL
+		const staticData: IDataObject = {};
+		const activate = hooks(parameters, staticData, PRODUCTION_URL, ACTIVATE);
+		expect(await methods.checkExists.call(activate)).toBe(false);
+		expect(await methods.create.call(activate)).toBe(true);
+		expect(sandbox.requests({ method: 'PUT' }).map((request) => request.json)).toEqual([
+			{ chatapp: { webhook: { incoming_message_url: PRODUCTION_URL, status_callback_url: PRODUCTION_URL, verify_token: 'verify-SECRET-1' } } },
+		]);
+		expect(staticData).toEqual({ registeredUrl: PRODUCTION_URL });
+
+		// a test listen while the workflow is active: no PUT, and its end does not forget the production registration
+		expect(await methods.checkExists.call(hooks(parameters, staticData, TEST_URL, TEST_LISTEN))).toBe(true);
+		expect(await methods.create.call(hooks(parameters, staticData, TEST_URL, TEST_LISTEN))).toBe(true);
+		expect(await methods.delete.call(hooks(parameters, staticData, TEST_URL, REMOVE))).toBe(true);
+		expect(sandbox.requests({ method: 'PUT' })).toHaveLength(1);
+		expect(staticData).toEqual({ registeredUrl: PRODUCTION_URL });
+		expect(sandbox.chatAppWebhook()).toMatchObject({ incoming_message_url: PRODUCTION_URL, status_callback_url: PRODUCTION_URL });
+
+		// a restart ('init') finds it registered; a real deactivation forgets it
+		expect(await methods.checkExists.call(hooks(parameters, staticData, PRODUCTION_URL, { mode: 'trigger', activation: 'init' }))).toBe(true);
+		expect(await methods.delete.call(hooks(parameters, staticData, PRODUCTION_URL, REMOVE))).toBe(true);
+		expect(staticData).toEqual({});
+	});
+
+	it('manual mode alone is enough: no PUT even if the URL does not look like a test URL', async () => {
+		const methods = trigger.webhookMethods.default;
+		for (const lifecycle of [TEST_LISTEN, { mode: 'manual', activation: 'activate' } as Lifecycle, { mode: 'trigger', activation: 'manual' } as Lifecycle]) {
+			const context = hooks({ registerWebhooks: true }, {}, PRODUCTION_URL, lifecycle);
+			expect(await methods.checkExists.call(context)).toBe(true);
+			expect(await methods.create.call(context)).toBe(true);
+		}
+		expect(sandbox.requests()).toHaveLength(0);
 	});
 
 	it('does nothing at the service when registration is off', async () => {
