@@ -2,6 +2,8 @@
  * The Exotel Messaging Trigger on a real, running n8n 2.8.4 with the packed package: activation
  * registers the chat-app webhook at the sandbox, signed callbacks start executions, forged ones
  * get 401 and start nothing, and the delivery reports that follow real sends arrive as items.
+ * "Listen for test event" (driven through the editor's REST calls) registers nothing at the
+ * service; activating afterwards registers the production URL.
  */
 import path from 'path';
 
@@ -13,12 +15,16 @@ import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, t
 const PACKAGE = 'n8n-nodes-exotel';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e1';
 const VERIFY_TOKEN = 'verify-SECRET-e2e';
+const LISTEN_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e2';
+const TRIGGER = 'Exotel Messaging Trigger';
 
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
 let tarball: string;
 let triggerWorkflowId: string;
 let triggerUrl: string;
+/** A second, not yet active workflow with the same trigger, for the test listens. */
+let listenWorkflowId: string;
 
 const exotelApi = { exotelApi: { id: 'cred-exotelApi', name: 'Sandbox exotelApi' } };
 
@@ -59,7 +65,11 @@ beforeAll(async () => {
 	};
 	const noOp: WorkflowNode = { name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
 	const workflow = makeWorkflow([noOp], { name: 'Messaging trigger e2e', trigger });
-	[triggerWorkflowId] = await instance.importWorkflows([workflow]);
+	const listenWorkflow = makeWorkflow([{ ...noOp }], {
+		name: 'Messaging trigger test listen',
+		trigger: { ...trigger, webhookId: LISTEN_WEBHOOK_ID },
+	});
+	[triggerWorkflowId, listenWorkflowId] = await instance.importWorkflows([workflow, listenWorkflow]);
 	await instance.publish(triggerWorkflowId);
 	await instance.start();
 	await instance.setupOwnerAndApiKey();
@@ -214,4 +224,45 @@ test(
 		expect(toTrigger.filter((c) => c.status !== 200 && c.status !== 401)).toEqual([]);
 	},
 	JEST_TIMEOUTS.execute + 120_000,
+);
+
+// Last: activating the second workflow re-points the account's chat-app webhook at it.
+test(
+	'"Listen for test event" leaves the account’s chat-app webhook alone (inactive and active workflow); activating registers the production URL',
+	async () => {
+		const testUrl = instance.webhookTestUrl(`${LISTEN_WEBHOOK_ID}/webhook`);
+		const productionUrl = instance.webhookUrl(`${LISTEN_WEBHOOK_ID}/webhook`);
+		const puts = () => sandbox.requests({ method: 'PUT', pathIncludes: '/chatapp/webhook' });
+		// set by the first workflow's activation
+		const registered = sandbox.chatAppWebhook();
+		expect(registered).toEqual({ incoming_message_url: triggerUrl, status_callback_url: triggerUrl, verify_token: VERIFY_TOKEN });
+		const putsBefore = puts().length;
+
+		// 1. a listen on the inactive workflow, ended by an event at the test URL
+		expect(await instance.listenForTestEvent(listenWorkflowId, TRIGGER)).toEqual({ waitingForWebhook: true });
+		expect([sandbox.chatAppWebhook(), puts().length]).toEqual([registered, putsBefore]);
+		const event = await sandbox.postChatAppIncoming({ url: testUrl, type: 'text', text: { body: 'a test event' } });
+		expect(event.status).toBe(200);
+		await instance.waitForTestUrlGone(testUrl);
+		expect([sandbox.chatAppWebhook(), puts().length]).toEqual([registered, putsBefore]);
+
+		// 2. activation registers this workflow's production URL
+		await instance.activate(listenWorkflowId);
+		const production = { incoming_message_url: productionUrl, status_callback_url: productionUrl, verify_token: VERIFY_TOKEN };
+		expect(sandbox.chatAppWebhook()).toEqual(production);
+		expect(puts().length).toBe(putsBefore + 1);
+
+		// 3. a listen on the now active workflow, stopped as the editor's "Stop listening" does
+		expect(await instance.listenForTestEvent(listenWorkflowId, TRIGGER)).toEqual({ waitingForWebhook: true });
+		expect([sandbox.chatAppWebhook(), puts().length]).toEqual([production, putsBefore + 1]);
+		expect(await instance.stopListening(listenWorkflowId, testUrl)).toBe(true);
+		expect([sandbox.chatAppWebhook(), puts().length]).toEqual([production, putsBefore + 1]);
+		// the production URL still works
+		const live = await sandbox.postChatAppIncoming({ type: 'text', text: { body: 'after the listen' } });
+		expect(live).toMatchObject({ url: productionUrl, status: 200 });
+
+		// no test URL ever reached the service
+		expect(puts().filter((put) => JSON.stringify(put.json).includes('/webhook-test/'))).toEqual([]);
+	},
+	JEST_TIMEOUTS.execute + 60_000,
 );

@@ -1200,6 +1200,11 @@ export class N8nInstance {
 		return `${this.baseUrl}/webhook/${webhookPath.replace(/^\/+/, '')}`;
 	}
 
+	/** Test webhook URL (live only while a "listen for test event" runs): `<baseUrl>/webhook-test/<path>`. */
+	webhookTestUrl(webhookPath: string): string {
+		return `${this.baseUrl}/webhook-test/${webhookPath.replace(/^\/+/, '')}`;
+	}
+
 	/**
 	 * Any HTTP request to the instance. Never throws on HTTP status (check `.status`);
 	 * proxies are bypassed (loopback only).
@@ -1311,6 +1316,54 @@ export class N8nInstance {
 	async rest<T = any>(method: Method, restPath: string, data?: unknown): Promise<AxiosResponse<T>> {
 		const cookie = await this.ensureOwnerSession();
 		return await this.request<T>(method, `/rest${restPath}`, { headers: { Cookie: cookie }, data });
+	}
+
+	/**
+	 * "Listen for test event" on a trigger, as the editor does it in n8n 2.8.4: the stored workflow
+	 * (`GET /rest/workflows/{id}`) posted to `POST /rest/workflows/{id}/run` with
+	 * `{ workflowData, triggerToStartFrom: { name }, destinationNode: { nodeName, mode: 'inclusive' } }`.
+	 * n8n registers the trigger's test webhooks (hooks called with mode and activation 'manual') and
+	 * answers `{ data: { waitingForWebhook: true } }`; the listen ends with the first request to a
+	 * test URL, with `stopListening`, or after n8n's 2-minute timeout. Returns the `data` object.
+	 */
+	async listenForTestEvent(workflowId: string, triggerName: string): Promise<any> {
+		const stored = await this.rest('GET', `/workflows/${workflowId}`);
+		if (stored.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} → ${stored.status}: ${JSON.stringify(stored.data).slice(0, 1000)}`);
+		const res = await this.rest('POST', `/workflows/${workflowId}/run`, {
+			workflowData: stored.data.data,
+			triggerToStartFrom: { name: triggerName },
+			destinationNode: { nodeName: triggerName, mode: 'inclusive' },
+		});
+		if (res.status !== 200) {
+			throw new Error(`POST /rest/workflows/${workflowId}/run → ${res.status}: ${JSON.stringify(res.data).slice(0, 2000)}\n${this.serverLog(4000)}`);
+		}
+		return res.data.data;
+	}
+
+	/**
+	 * The editor's "Stop listening": `DELETE /rest/test-webhook/{workflowId}` (answers
+	 * `{ data: true }` when a listen was running). n8n removes the test webhooks without awaiting, so
+	 * this then waits until `probeUrl` (a test URL of the listen) answers 404.
+	 */
+	async stopListening(workflowId: string, probeUrl: string): Promise<boolean> {
+		const res = await this.rest('DELETE', `/test-webhook/${workflowId}`);
+		if (res.status !== 200) throw new Error(`DELETE /rest/test-webhook/${workflowId} → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
+		await this.waitForTestUrlGone(probeUrl);
+		return res.data.data === true;
+	}
+
+	/**
+	 * Waits until a test webhook URL answers 404, i.e. n8n has run the trigger's `delete` hook and
+	 * dropped the registration. Probes with a GET (a request that still reaches a listen ends it).
+	 */
+	async waitForTestUrlGone(testUrl: string, timeoutMs = 15_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await this.request('GET', testUrl);
+			if (res.status === 404) return;
+			if (Date.now() > deadline) throw new Error(`${testUrl} still answers ${res.status} after ${timeoutMs} ms`);
+			await sleep(100);
+		}
 	}
 
 	/** Publishes (activates) a workflow on the running server: `POST /api/v1/workflows/{id}/activate`. */
