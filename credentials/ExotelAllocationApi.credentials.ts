@@ -15,7 +15,7 @@ export class ExotelAllocationApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/exotel.svg', dark: 'file:../icons/exotel.dark.svg' };
 
-	documentationUrl = 'https://developer.exotel.com/api';
+	documentationUrl = 'https://developer.exotel.com/api/leadassist-greenvn';
 
 	properties: INodeProperties[] = [
 		{

@@ -15,7 +15,7 @@ export class ExotelApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/exotel.svg', dark: 'file:../icons/exotel.dark.svg' };
 
-	documentationUrl = 'https://developer.exotel.com/api';
+	documentationUrl = 'https://developer.exotel.com/docs/getting-started/api-credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -15,7 +15,7 @@ export class ExotelContactCenterApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/exotel.svg', dark: 'file:../icons/exotel.dark.svg' };
 
-	documentationUrl = 'https://developer.exotel.com/api';
+	documentationUrl = 'https://developer.exotel.com/docs/contact-center-v4/api-reference/login';
 
 	properties: INodeProperties[] = [
 		{

@@ -3,6 +3,9 @@
  * installed the way users get it (packed tarball), sandbox credentials and the example workflows
  * imported. Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C stops all.
  *
+ * The user folder (.dev/n8n) is kept between runs, and so are the user's edits: an example is
+ * imported only when no workflow with its id exists, never over one (see importMissingExamples).
+ *
  * The sandbox's account rate limit, as for `npm run sandbox`: `npm run dev -- --rate-limit 50/15000
  * [--retry-after]`, or env SANDBOX_RATE_LIMIT=50/15000 (and SANDBOX_RETRY_AFTER=1).
  */
@@ -10,7 +13,7 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 
-import { N8nInstance, packPackage, REPO_ROOT } from '../test/e2e/n8n';
+import { N8N_VERSION, N8nInstance, packPackage, REPO_ROOT } from '../test/e2e/n8n';
 import { describeRateLimit, parseRateLimitOptions } from '../test/sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
 import { ExotelSandbox } from '../test/sandbox/server';
@@ -19,12 +22,49 @@ const N8N_PORT = Number(process.env.N8N_DEV_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
 const USER_FOLDER = path.join(REPO_ROOT, '.dev', 'n8n');
 
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
 function log(message: string) {
 	process.stdout.write(`[dev] ${message}\n`);
 }
 
+/** Runs one step of the start, saying what it does and, once done, how long it took. */
+async function step<T>(what: string, work: () => Promise<T> | T): Promise<T> {
+	const started = Date.now();
+	log(`${what}...`);
+	const result = await work();
+	log(`${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	return result;
+}
+
 function build() {
 	execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
+/** The example workflows of examples/, each with its fixed id. */
+export function readExamples(dir: string = EXAMPLES_DIR): Array<{ id: string; name: string }> {
+	return fs
+		.readdirSync(dir)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { id: string; name: string });
+}
+
+/**
+ * Imports the examples the instance does not hold yet (matched by workflow id) and leaves the others
+ * alone, so renames and other edits made in the editor survive a restart. Returns what it did.
+ */
+export async function importMissingExamples(
+	instance: Pick<N8nInstance, 'listWorkflows' | 'importWorkflows'>,
+	examples: Array<{ id: string; name: string }> = readExamples(),
+): Promise<{ imported: string[]; kept: string[] }> {
+	const present = new Set((await instance.listWorkflows()).map((workflow) => workflow.id));
+	const missing = examples.filter((example) => !present.has(example.id));
+	if (missing.length > 0) await instance.importWorkflows(missing);
+	return {
+		imported: missing.map((example) => example.id),
+		kept: examples.filter((example) => present.has(example.id)).map((example) => example.id),
+	};
 }
 
 async function main() {
@@ -36,28 +76,30 @@ async function main() {
 		process.stderr.write(`[dev] ${(error as Error).message}\n`);
 		process.exit(2);
 	}
-	build();
+	await step('building the package', build);
 	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit });
 	await sandbox.start();
 	log(`sandbox on ${sandbox.origin}`);
 	if (rateLimit) log(`sandbox account rate limit: ${describeRateLimit(rateLimit)} (429 beyond it)`);
 
-	let tarball = await packPackage();
-	const instance = await N8nInstance.create({ tarball, userFolder: USER_FOLDER, port: N8N_PORT });
-	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
-	await instance.importCredentials(
-		Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields })),
+	let tarball = await step('packing the package', () => packPackage());
+	const instance = await step(
+		`installing n8n ${N8N_VERSION} if not cached (minutes the first time) and the packed package`,
+		() => N8nInstance.create({ tarball, userFolder: USER_FOLDER, port: N8N_PORT }),
 	);
-	const examplesDir = path.join(REPO_ROOT, 'examples');
-	const examples = fs
-		.readdirSync(examplesDir)
-		.filter((file) => file.endsWith('.json'))
-		.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')) as object);
-	await instance.importWorkflows(examples);
-	log(`imported ${examples.length} example workflow(s) and the sandbox credentials`);
+	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+	await step('importing the sandbox credentials', () =>
+		instance.importCredentials(Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields }))),
+	);
+	const { imported, kept } = await step('importing the example workflows that are missing', () =>
+		importMissingExamples(instance),
+	);
+	log(`example workflows: ${imported.length} imported, ${kept.length} already there and left as they are`);
 
-	await instance.start();
-	await instance.ensureOwnerSession();
+	await step('starting n8n', async () => {
+		await instance.start();
+		await instance.ensureOwnerSession();
+	});
 	const owner = N8nInstance.OWNER;
 	log(`n8n is ready: ${instance.baseUrl}`);
 	log(`log in as ${owner.email} / ${owner.password}`);
@@ -68,8 +110,10 @@ async function main() {
 	const rebuild = () => {
 		rebuilding = rebuilding.then(async () => {
 			try {
+				log('a source changed: rebuilding');
 				build();
 				tarball = await packPackage();
+				log('reinstalling the package and restarting n8n');
 				await instance.stop();
 				await instance.installPackage(tarball);
 				await instance.start();
@@ -102,7 +146,10 @@ async function main() {
 	process.on('SIGTERM', () => void stop());
 }
 
-main().catch((error) => {
-	process.stderr.write(`[dev] ${(error as Error).stack ?? String(error)}\n`);
-	process.exit(1);
-});
+// run as `npm run dev`; imported (by the e2e test of importMissingExamples) it starts nothing
+if (require.main === module) {
+	main().catch((error) => {
+		process.stderr.write(`[dev] ${(error as Error).stack ?? String(error)}\n`);
+		process.exit(1);
+	});
+}

@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
+import { operationSubtitle } from '../shared/subtitle';
 import { resourceDescription, resources } from './resources';
 
 export class ExotelMessaging implements INodeType {
@@ -12,7 +13,7 @@ export class ExotelMessaging implements INodeType {
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(resourceDescription),
 		description: 'Send SMS, RCS and chat-app messages with Exotel',
 		defaults: { name: 'Exotel Messaging' },
 		usableAsTool: true,

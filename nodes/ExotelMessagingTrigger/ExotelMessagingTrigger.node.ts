@@ -9,12 +9,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { eventsSubtitle } from '../shared/subtitle';
 import { answerNow, startWith } from '../shared/webhook';
 import { isValidSignature, SIGNATURE_HEADER } from '../shared/webhookSignature';
 import { eventItems, MESSAGING_EVENTS, STATUSES, type EventItem } from './events';
 import { checkExists, create, remove } from './registration';
 
-const STATUS_EVENTS = ['chatAppStatus', 'rcsDeliveryReport', 'smsStatus'];
+/** The events that carry a status, filtered by Statuses. */
+export const STATUS_EVENTS = ['chatAppStatus', 'rcsDeliveryReport', 'smsStatus'];
 
 export class ExotelMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +25,7 @@ export class ExotelMessagingTrigger implements INodeType {
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: eventsSubtitle(MESSAGING_EVENTS),
 		description: 'Starts the workflow on Exotel delivery reports and incoming SMS, RCS and chat-app messages',
 		defaults: { name: 'Exotel Messaging Trigger' },
 		inputs: [],
@@ -57,6 +59,8 @@ export class ExotelMessagingTrigger implements INodeType {
 				options: STATUSES.map((status) => ({ name: status[0].toUpperCase() + status.slice(1), value: status })),
 				default: [],
 				description: 'Only status callbacks with these statuses start the workflow; none selected means all',
+				// shown once any status event is picked (n8n shows a field when any listed value is selected)
+				displayOptions: { show: { events: [...STATUS_EVENTS] } },
 			},
 			{
 				displayName: 'Register Chat App Webhooks on Activation',

@@ -41,10 +41,10 @@ const allocate: ExotelOperation = {
 			displayOptions: show('allocate'),
 		},
 		{
-			displayName: 'Additional Fields',
+			displayName: 'Options',
 			name: 'additionalFields',
 			type: 'collection',
-			placeholder: 'Add Field',
+			placeholder: 'Add Option',
 			default: {},
 			displayOptions: show('allocate'),
 			options: [

@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
+import { operationSubtitle } from '../shared/subtitle';
 import * as listSearch from './methods/listSearch';
 import { resourceDescription, resources } from './resources';
 
@@ -13,7 +14,7 @@ export class ExotelVoice implements INodeType {
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(resourceDescription),
 		description: 'Place calls, run call campaigns and manage lists, contacts, users and devices with Exotel',
 		defaults: { name: 'Exotel Voice' },
 		usableAsTool: true,

@@ -1,6 +1,7 @@
 import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { eventsSubtitle } from '../shared/subtitle';
 import { answerNow, startWith } from '../shared/webhook';
 import { voiceEventItem, VOICE_EVENTS } from './events';
 
@@ -11,7 +12,7 @@ export class ExotelVoiceTrigger implements INodeType {
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: eventsSubtitle(VOICE_EVENTS),
 		description: 'Starts the workflow on Exotel call and campaign status callbacks',
 		defaults: { name: 'Exotel Voice Trigger' },
 		inputs: [],

@@ -1084,6 +1084,18 @@ export class N8nInstance {
 		await fsp.rm(file, { force: true }); // holds secrets in plain text
 	}
 
+	/** `n8n list:workflow`: the id and name of every workflow in the instance's database. */
+	async listWorkflows(): Promise<Array<{ id: string; name: string }>> {
+		const r = await this.cli(['list:workflow']);
+		if (r.code !== 0 || r.timedOut) throw new Error(describeRun('n8n list:workflow', r));
+		// one `<id>|<name>` line per workflow; ids are alphanumeric, other log lines never match
+		return r.stdout
+			.split('\n')
+			.map((line) => /^([A-Za-z0-9]{1,64})\|(.*)$/.exec(line.trim()))
+			.filter((match): match is RegExpExecArray => match !== null)
+			.map((match) => ({ id: match[1], name: match[2] }));
+	}
+
 	/** `n8n import:workflow`; ids are generated where missing. Returns the ids in order. */
 	async importWorkflows(workflows: object[]): Promise<string[]> {
 		const withIds = workflows.map((wf) => {

@@ -79,7 +79,7 @@ const CASES: NodeCase[] = [
 			},
 		},
 		parameters: ['resource', 'operation', 'from', 'to', 'body', 'statusCallback'],
-		labels: ['Resource', 'Operation', 'From', 'To', 'Body', 'Additional Fields', 'SMS Type'],
+		labels: ['Resource', 'Operation', 'From', 'To', 'Body', 'Options', 'SMS Type'],
 		shows: { resource: ['SMS'], operation: ['Send'], to: ['+919876543210'], body: ['your order #4721 has shipped'] },
 	},
 	{

@@ -8,13 +8,13 @@ const show = { show: { resource: ['campaign'], operation: ['getMany'] } };
 
 const getMany: ExotelOperation = {
 	description: [
-		{ displayName: 'Contact Center ID', name: 'contactCenterId', type: 'number', required: true, default: 1, displayOptions: show },
 		{
-			displayName:
-				'Uses the Exotel Bearer Token API credential: its Configuration Server Base URL, or one derived from its Contact-Center Base URL',
-			name: 'configurationNotice',
-			type: 'notice',
-			default: '',
+			displayName: 'Contact Center ID',
+			name: 'contactCenterId',
+			type: 'number',
+			required: true,
+			default: 1,
+			hint: 'Uses the Exotel Bearer Token API credential: its Configuration Server Base URL, or one derived from its Contact-Center Base URL',
 			displayOptions: show,
 		},
 	],

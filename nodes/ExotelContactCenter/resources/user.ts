@@ -8,10 +8,11 @@ const show = (operation: string[]) => ({ show: { resource: ['user'], operation }
 
 const userFields = (operation: string): INodeProperties[] => [
 	{
-		displayName: 'Additional Fields',
+		// create: the user's optional settings; update: the fields to change (n8n's two labels)
+		displayName: operation === 'update' ? 'Update Fields' : 'Options',
 		name: 'additionalFields',
 		type: 'collection',
-		placeholder: 'Add Field',
+		placeholder: operation === 'update' ? 'Add Field' : 'Add Option',
 		default: {},
 		displayOptions: show([operation]),
 		options: [

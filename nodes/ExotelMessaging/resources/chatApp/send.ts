@@ -67,7 +67,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Interactive List', value: 'list', description: 'A button that opens a list of choices' },
 			{ name: 'Interactive Reply Buttons', value: 'button', description: `Up to ${L.replyButtons} quick-reply buttons` },
 			{ name: 'Location', value: 'location' },
-			{ name: 'Sticker', value: 'sticker', description: 'A WebP image, 512x512 px' },
+			{ name: 'Sticker', value: 'sticker', description: 'A 512x512 px WebP image: up to 100 KB static, 500 KB animated' },
 			{ name: 'Text', value: 'text' },
 			{ name: 'Video', value: 'video' },
 		],
@@ -100,13 +100,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'https://example.com/files/invoice-1042.pdf',
 		description: 'Public URL of the file',
 		displayOptions: ofType('audio', 'document', 'image', 'sticker', 'video'),
-	},
-	{
-		displayName: 'Static stickers: 512x512 px WebP up to 100 KB; animated: up to 500 KB',
-		name: 'stickerNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: ofType('sticker'),
 	},
 	{
 		displayName: 'Caption',

@@ -22,12 +22,5 @@ export const description: INodeProperties[] = [
 		],
 		default: 'sendTemplate',
 	},
-	{
-		displayName: 'The brand, its RCS templates and the bot must be registered and verified with Exotel before sending',
-		name: 'rcsNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { resource: ['rcs'] } },
-	},
 	...sendTemplate.description,
 ];

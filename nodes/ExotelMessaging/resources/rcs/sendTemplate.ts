@@ -20,6 +20,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'acme_orders_bot',
 		description: 'ID of the registered and verified RCS bot that sends the message',
+		hint: 'The brand, its RCS templates and the bot must be registered and verified with Exotel before sending',
 		displayOptions: { show },
 	},
 	{

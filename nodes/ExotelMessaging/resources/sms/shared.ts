@@ -23,7 +23,7 @@ type Show = { resource: string[]; operation: string[] };
 
 /**
  * Status Callback URL (kept in sight, the Messaging Trigger gives users a URL for it) and the
- * Additional Fields collection shared by the SMS send operations, plus fields of one operation.
+ * Options collection shared by the SMS send operations, plus fields of one operation.
  */
 export function smsRequestOptions(show: Show, operationFields: INodeProperties[]): INodeProperties[] {
 	const requestFields: INodeProperties[] = [
@@ -98,17 +98,17 @@ export function smsRequestOptions(show: Show, operationFields: INodeProperties[]
 			displayOptions: { show },
 		},
 		{
-			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Additional Fields',
+			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Options',
 			name: 'dltNotice',
 			type: 'notice',
 			default: '',
 			displayOptions: { show },
 		},
 		{
-			displayName: 'Additional Fields',
+			displayName: 'Options',
 			name: 'additionalFields',
 			type: 'collection',
-			placeholder: 'Add Field',
+			placeholder: 'Add Option',
 			default: {},
 			displayOptions: { show },
 			options: [...requestFields, ...operationFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
@@ -143,7 +143,7 @@ export function senderAndBody(show: Show, bodyDescription: string, recipient: IN
 	];
 }
 
-/** Message fields both sends offer under Additional Fields. */
+/** Message fields both sends offer under Options. */
 export const MESSAGE_FIELDS: INodeProperties[] = [
 	{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
 	{ displayName: 'SMS Type', name: 'smsType', type: 'options', options: SMS_TYPE_OPTIONS, default: 'transactional' },

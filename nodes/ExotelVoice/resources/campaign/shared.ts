@@ -146,7 +146,7 @@ export function toRfc3339(value: unknown, timeZone: string): string | undefined 
 const triggerHint = (callback: string) =>
 	`Paste the Exotel Voice Trigger's URL here with ?callback=${callback} added, so the trigger knows which callback it got`;
 
-/** Options of Additional Fields (create) and Update Fields (update), in the service's terms. */
+/** Fields of Options (create) and Update Fields (update), in the service's terms. */
 export function campaignOptions(forUpdate: boolean): INodeProperties[] {
 	const options: INodeProperties[] = [
 		{

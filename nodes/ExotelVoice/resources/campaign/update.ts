@@ -20,18 +20,12 @@ const show = { resource: ['campaign'], operation: ['update'] };
 
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Before the campaign’s send time any field can change; after it only the three callback URLs',
-		name: 'updateNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show },
-	},
-	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
+		hint: 'Before the campaign’s send time any field can change; after it only the three callback URLs',
 		displayOptions: { show },
 		options: campaignOptions(true),
 	},

@@ -15,17 +15,8 @@ import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
 import { LISTS_PATH, text } from './shared';
 
-const show = { resource: ['list'], operation: ['bulkRename'] };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: `Every input item renames one list; all of them go in one request (${LIMITS.campaign.bulkListRename} lists at most per request, more are split). Each item gets its own list's outcome.`,
-		name: 'bulkRenameNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show },
-	},
-];
+// Its fields (List, New Name) are shared with Rename; how items are sent is in the operation's description.
+export const description: INodeProperties[] = [];
 
 interface Rename {
 	itemIndex: number;

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { LIMITS } from '../../../shared/limits';
 import type { ExotelOperation } from '../../../shared/operation';
 import * as bulkRename from './bulkRename';
 import * as del from './delete';
@@ -28,7 +29,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['list'] } },
 		options: [
-			{ name: 'Bulk Rename', value: 'bulkRename', action: 'Rename many lists', description: 'Rename one list per input item in one request' },
+			{
+				name: 'Bulk Rename',
+				value: 'bulkRename',
+				action: 'Rename many lists',
+				description: `Rename one list per input item, ${LIMITS.campaign.bulkListRename} lists to a request; each item gets its own list's outcome`,
+			},
 			{ name: 'Delete', value: 'delete', action: 'Delete a list' },
 			{ name: 'Get', value: 'get', action: 'Get a list', description: 'Get a list with its contact count' },
 			{ name: 'Get Contacts', value: 'getContacts', action: 'Get the contacts of a list' },

@@ -15,13 +15,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'The contact’s sid',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'The contact is only taken out of this list: it is not deleted and stays in its other lists',
-		name: 'removeNotice',
-		type: 'notice',
-		default: '',
+		hint: 'The contact is only taken out of this list: it is not deleted and stays in its other lists',
 		displayOptions: { show },
 	},
 ];
