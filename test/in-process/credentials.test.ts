@@ -117,7 +117,7 @@ describe('Exotel Allocation API credential', () => {
 		const [request] = sandbox.requests();
 		expect(request.headers.authorization).toBe(basicAuthHeader(SANDBOX_ACCOUNT.allocUsername, SANDBOX_ACCOUNT.allocPassword));
 		// authenticated, and the service's own "not found" comes through with its code
-		expect(result.error?.httpCode).toBe('404');
+		expect(result.error?.httpCode).toBe('400');
 		expect(result.error?.message).toBe('No allocation (GreenVN) with this id (code 1)');
 		expect(result.error?.description).toMatch(/GreenVN not found/); // the service's own words are kept
 	});
