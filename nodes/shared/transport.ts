@@ -88,6 +88,22 @@ export const TIMEOUT_POLICY = {
 	requestMs: 60_000,
 };
 
+/**
+ * Headers the spec's authentication table asks of every request to a base, body or not. The
+ * configuration lookup wants Content-Type and Accept set to application/json even on its GET;
+ * elsewhere Content-Type goes only with a body (set from the body's encoding below).
+ */
+export const HEADERS_OF_BASE: Partial<Record<ExotelBase, Record<string, string>>> = {
+	cms: { Accept: 'application/json', 'Content-Type': 'application/json' },
+};
+
+/** Headers before the body's own: JSON answers asked for, except a raw-bytes download; then the base's rule. */
+export function requestHeaders(request: Pick<ExotelRequest, 'base' | 'binary'>): Record<string, string> {
+	// A download answers audio bytes: asking it for JSON is asking for what it cannot give.
+	const accept = request.binary ? '*/*' : 'application/json';
+	return { Accept: accept, ...HEADERS_OF_BASE[request.base] };
+}
+
 function trimSlash(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
 }
@@ -192,7 +208,7 @@ export async function exotelRequest<T = unknown>(
 		method: request.method,
 		url,
 		qs: request.qs,
-		headers: { Accept: 'application/json' },
+		headers: requestHeaders(request),
 		returnFullResponse: true,
 		// The session credential re-logs-in only when a 401 is thrown, so only it keeps n8n's throwing.
 		ignoreHttpStatusErrors: credentialType !== 'exotelContactCenterApi',
