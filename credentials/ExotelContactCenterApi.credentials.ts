@@ -7,6 +7,12 @@ import type {
 	IHttpRequestHelper,
 	INodeProperties,
 } from 'n8n-workflow';
+import { ExecutionBaseError } from 'n8n-workflow';
+
+const LOGIN_PATH = '/servicerestapi/session/userLogin';
+
+/** n8n keeps the context of an execution error it wraps (and drops any other error's fields). */
+class ContactCenterLoginError extends ExecutionBaseError {}
 
 export class ExotelContactCenterApi implements ICredentialType {
 	name = 'exotelContactCenterApi';
@@ -68,20 +74,41 @@ export class ExotelContactCenterApi implements ICredentialType {
 	];
 
 	// n8n calls this when the session id is empty or a request answered 401, then stores the result.
+	// A failed login throws an error without an HTTP response on it: n8n logs in again only after
+	// a 401 response, so a wrong token is tried once, and the error names the login, not the request.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const login = (await this.helpers.httpRequest({
-			method: 'POST',
-			url: `${String(credentials.ccBaseUrl).replace(/\/+$/, '')}/servicerestapi/session/userLogin`,
-			headers: { Accept: 'application/json' },
-			body: {
-				userId: credentials.userId,
-				token: credentials.token,
-				forceLogin: credentials.forceLogin !== false,
-				terminalInfo: credentials.terminalInfo || 'n8n',
-			},
-			json: true,
-		})) as { sessionId?: string };
-		return { sessionId: login.sessionId ?? '' };
+		const token = String(credentials.token ?? '');
+		const failed = (status: number | undefined, said: string) => {
+			const words = token.length >= 4 ? said.split(token).join('***') : said;
+			const error = new ContactCenterLoginError(`Contact-center login failed: ${words}`);
+			error.context.loginFailure = { status: status ?? null, message: words, request: `POST ${LOGIN_PATH}` };
+			return error;
+		};
+		let answer: { statusCode: number; body: unknown };
+		try {
+			answer = (await this.helpers.httpRequest({
+				method: 'POST',
+				url: `${String(credentials.ccBaseUrl).replace(/\/+$/, '')}${LOGIN_PATH}`,
+				headers: { Accept: 'application/json' },
+				body: {
+					userId: credentials.userId,
+					token: credentials.token,
+					forceLogin: credentials.forceLogin !== false,
+					terminalInfo: credentials.terminalInfo || 'n8n',
+				},
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as { statusCode: number; body: unknown };
+		} catch (error) {
+			throw failed(undefined, `the contact-center server could not be reached (${String((error as { code?: unknown }).code ?? 'connection failed')})`);
+		}
+		const body = (answer.body ?? {}) as { sessionId?: unknown; message?: unknown };
+		if (answer.statusCode >= 400 || typeof body.sessionId !== 'string' || !body.sessionId) {
+			const said = typeof body.message === 'string' && body.message ? body.message : 'no session id in the answer';
+			throw failed(answer.statusCode, said);
+		}
+		return { sessionId: body.sessionId };
 	}
 
 	authenticate: IAuthenticateGeneric = {

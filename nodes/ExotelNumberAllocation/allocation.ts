@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../shared/errors';
 import { ALLOCATION_REGIONS } from '../shared/limits';
 import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../shared/operation';
 import { exotelRequest } from '../shared/transport';
@@ -140,19 +141,32 @@ function byId(operation: 'get' | 'deallocate'): ExotelOperation {
 					const response = await exotelRequest.call(this, { base: 'alloc', method: 'DELETE', path, itemIndex });
 					return { greenvn_id: id, deallocated: true, ...dataOf(response.body) };
 				} catch (error) {
-					// The service answers a second deallocation with 400: say so plainly.
-					if ((error as NodeApiError).httpCode === '400') {
-						throw new NodeApiError(this.getNode(), { greenvn_id: id }, {
+					const apiError = error as NodeApiError;
+					const code = serviceCodeOf(error);
+					const said = `${apiError.message}. ${apiError.description ?? ''}`.trim();
+					// Read by the service's code, not the HTTP status alone: both answers below are 400s.
+					// Code 1 is "GreenVN not found" (an unknown id); code 5 on a deallocation is how the
+					// service refuses one that already happened (the id exists, its state is vault).
+					if (Number(code) === ALLOCATION_NOT_FOUND) {
+						throw new NodeApiError(this.getNode(), { greenvn_id: id, serviceCode: code ?? null }, {
+							message: `Allocation ${id} not found (code ${code})`,
+							description: `No allocation (GreenVN) has this id for the account: check the GreenVN ID (the greenvn_id the allocation returned). ${apiError.description ?? ''}`.trim(),
+							httpCode: apiError.httpCode ?? undefined,
+							itemIndex,
+						});
+					}
+					if (apiError.httpCode === '400' && Number(code) === ALLOCATION_ALREADY_DEALLOCATED) {
+						throw new NodeApiError(this.getNode(), { greenvn_id: id, serviceCode: code ?? null }, {
 							message: `Allocation ${id} is already deallocated`,
-							description: `${(error as NodeApiError).message}. ${(error as NodeApiError).description ?? ''}`.trim(),
+							description: said,
 							httpCode: '400',
 							itemIndex,
 						});
 					}
-					throw new NodeApiError(this.getNode(), { greenvn_id: id }, {
-						message: (error as NodeApiError).message,
-						description: (error as NodeApiError).description ?? undefined,
-						httpCode: (error as NodeApiError).httpCode ?? undefined,
+					throw new NodeApiError(this.getNode(), { greenvn_id: id, serviceCode: code ?? null }, {
+						message: apiError.message,
+						description: apiError.description ?? undefined,
+						httpCode: apiError.httpCode ?? undefined,
 						itemIndex,
 					});
 				}

@@ -30,6 +30,11 @@ export const ALLOCATION_CODES: Record<number, string> = {
 	19: 'A number or pin is already in the group',
 };
 
+/** Code 1 answers an id the service does not know (GET or DELETE of a GreenVN). */
+export const ALLOCATION_NOT_FOUND = 1;
+/** A deallocation after the deallocation already happened: HTTP 400 with code 5 (the id exists, in the vault). */
+export const ALLOCATION_ALREADY_DEALLOCATED = 5;
+
 const HTTP_MEANING: Record<number, string> = {
 	400: 'The service rejected the request as malformed',
 	401: 'Authentication failed: check the credential',
@@ -133,10 +138,19 @@ export function serviceApiError(
 		serviceMessage: service?.message ?? null,
 		body: (typeof body === 'object' ? body : text(body) ?? null) as JsonObject | null,
 	};
-	return new NodeApiError(node, redact(response, secrets), {
+	const error = new NodeApiError(node, redact(response, secrets), {
 		message: redact(message, secrets),
 		description: redact(details, secrets),
 		httpCode: String(statusCode),
 		itemIndex,
 	});
+	// The service's own code, for an operation that words a failure by it (allocation code 1 vs 5).
+	error.context.serviceCode = service?.code ?? null;
+	return error;
+}
+
+/** The service's code carried by an error from `serviceApiError`, or undefined. */
+export function serviceCodeOf(error: unknown): string | number | undefined {
+	const code = (error as { context?: { serviceCode?: unknown } })?.context?.serviceCode;
+	return typeof code === 'string' || typeof code === 'number' ? code : undefined;
 }

@@ -31,6 +31,8 @@ export const LIMITS = {
 		bulkQuerySids: 100,
 		bulkQueryNumbers: 5,
 		bulkQueryPageSize: 100,
+		bulkQueryHistoryMonths: 6,
+		bulkQueryRangeMonths: 1,
 		recordingUrlValidityMin: 5,
 		recordingUrlValidityMax: 60,
 	},

@@ -88,6 +88,22 @@ export const TIMEOUT_POLICY = {
 	requestMs: 60_000,
 };
 
+/**
+ * Headers the spec's authentication table asks of every request to a base, body or not. The
+ * configuration lookup wants Content-Type and Accept set to application/json even on its GET;
+ * elsewhere Content-Type goes only with a body (set from the body's encoding below).
+ */
+export const HEADERS_OF_BASE: Partial<Record<ExotelBase, Record<string, string>>> = {
+	cms: { Accept: 'application/json', 'Content-Type': 'application/json' },
+};
+
+/** Headers before the body's own: JSON answers asked for, except a raw-bytes download; then the base's rule. */
+export function requestHeaders(request: Pick<ExotelRequest, 'base' | 'binary'>): Record<string, string> {
+	// A download answers audio bytes: asking it for JSON is asking for what it cannot give.
+	const accept = request.binary ? '*/*' : 'application/json';
+	return { Accept: accept, ...HEADERS_OF_BASE[request.base] };
+}
+
 function trimSlash(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
 }
@@ -143,11 +159,30 @@ function retryDelay(attempt: number, retryAfter: unknown): number {
 interface RawOutcome {
 	response?: ExotelResponse;
 	networkError?: { code: string; message: string };
+	/** The session credential's login failed (thrown by its preAuthentication): final, never retried. */
+	loginFailure?: { status?: number; message: string; request: string };
 }
 
 function errorCause(error: unknown): { response?: IDataObject; code?: string; message?: string } {
 	const cause = (error as { cause?: unknown })?.cause ?? error;
 	return (cause ?? {}) as { response?: IDataObject; code?: string; message?: string };
+}
+
+/** A login failure thrown by the session credential, however deep n8n wrapped it. */
+function loginFailureIn(error: unknown): RawOutcome['loginFailure'] {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current; depth++) {
+		const found = (current as { context?: { loginFailure?: { status?: number | null; message?: unknown; request?: unknown } } }).context?.loginFailure;
+		if (found) {
+			return {
+				status: typeof found.status === 'number' ? found.status : undefined,
+				message: String(found.message ?? 'login failed'),
+				request: String(found.request ?? 'the login'),
+			};
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
 }
 
 function parseBody(data: unknown, binary: boolean | undefined, statusCode: number): unknown {
@@ -192,7 +227,7 @@ export async function exotelRequest<T = unknown>(
 		method: request.method,
 		url,
 		qs: request.qs,
-		headers: { Accept: 'application/json' },
+		headers: requestHeaders(request),
 		returnFullResponse: true,
 		// The session credential re-logs-in only when a 401 is thrown, so only it keeps n8n's throwing.
 		ignoreHttpStatusErrors: credentialType !== 'exotelContactCenterApi',
@@ -226,7 +261,20 @@ export async function exotelRequest<T = unknown>(
 			throw notSent;
 		}
 		const outcome = await send(this, credentialType, options, request.binary);
-		const { response, networkError } = outcome;
+		const { response, networkError, loginFailure } = outcome;
+		if (loginFailure) {
+			// The error is the login's: its status and words, not those of the request it was for.
+			const status = loginFailure.status === undefined ? undefined : String(loginFailure.status);
+			throw new NodeApiError(node, { httpCode: status ?? null, request: loginFailure.request } as JsonObject, {
+				message: redact(`Contact-center login failed: ${loginFailure.message}`, secrets),
+				description: redact(
+					`${status ? `HTTP ${status} from ${loginFailure.request}` : loginFailure.request} (the login). Check the user ID and token in the contact-center credential; a failed login is not tried again.`,
+					secrets,
+				),
+				httpCode: status,
+				itemIndex: request.itemIndex,
+			});
+		}
 		if (response?.statusCode === 429) {
 			const givenUp = pacer.rateLimited(turn.sentAt, retryAfterMs(response.headers['retry-after']));
 			if (givenUp) {
@@ -307,6 +355,8 @@ async function send(
 		};
 	} catch (error) {
 		const cause = errorCause(error);
+		const loginFailure = loginFailureIn(error);
+		if (loginFailure) return { loginFailure };
 		const response = cause.response;
 		if (response && typeof response.status === 'number') {
 			return {

@@ -83,16 +83,91 @@ export function problemWith(value: unknown, rule: FieldRule): string | undefined
 
 export type FieldCheck = [value: unknown, rule: FieldRule];
 
+/** A problem found before sending, as an error that names the item. */
+export function itemError(node: INode, itemIndex: number, problem: string): NodeOperationError {
+	return new NodeOperationError(node, `${problem} (item ${itemIndex})`, {
+		itemIndex,
+		description: 'Nothing was sent for this item. Fix the value, or set the node to continue on error to skip it.',
+	});
+}
+
 /** The first problem among a set of fields of one item, as an error that names the item. */
 export function fieldsError(node: INode, itemIndex: number, checks: FieldCheck[]): NodeOperationError | undefined {
 	for (const [value, rule] of checks) {
 		const problem = problemWith(value, rule);
-		if (problem) {
-			return new NodeOperationError(node, `${problem} (item ${itemIndex})`, {
-				itemIndex,
-				description: 'Nothing was sent for this item. Fix the value, or set the node to continue on error to skip it.',
-			});
-		}
+		if (problem) return itemError(node, itemIndex, problem);
 	}
 	return undefined;
+}
+
+const SERVICE_DATE = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
+
+/**
+ * `YYYY-MM-DD[ HH:MM:SS]`, the v1 service's wall-clock dates (no zone), as a UTC instant so that
+ * month arithmetic on it is plain calendar arithmetic. Undefined when the text is not such a date.
+ */
+export function parseServiceDate(text: string): number | undefined {
+	const m = SERVICE_DATE.exec(text);
+	if (!m) return undefined;
+	const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
+	return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function formatServiceDate(ms: number): string {
+	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The same wall-clock time `months` calendar months later (earlier if negative), kept inside the month: Jan 31 + 1 = Feb 28. */
+export function addMonths(ms: number, months: number): number {
+	const date = new Date(ms);
+	const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+	const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+	target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
+	return target.getTime() + (ms - Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+/** A history window the service answers for: how far back a bound may reach, how long one request's range may be. */
+export interface DateWindowRule {
+	fromLabel: string;
+	toLabel: string;
+	historyMonths: number;
+	spanMonths: number;
+}
+
+/**
+ * The first problem with a date range against a history window, in words naming the field and the
+ * limit. `spanAllowed` skips the span check (the caller splits a longer range into windows itself).
+ * Bounds that are not service dates are left to the service to judge.
+ */
+export function dateWindowProblem(
+	from: number | undefined,
+	to: number | undefined,
+	rule: DateWindowRule,
+	now: number,
+	spanAllowed = false,
+): string | undefined {
+	const oldest = addMonths(now, -rule.historyMonths);
+	for (const [label, bound] of [[rule.fromLabel, from], [rule.toLabel, to]] as const) {
+		if (bound !== undefined && bound < oldest) {
+			return `${label} is ${formatServiceDate(bound)}; the service keeps ${rule.historyMonths} months of history (nothing before ${formatServiceDate(oldest)})`;
+		}
+	}
+	if (from === undefined || to === undefined) return undefined;
+	if (to < from) return `${rule.toLabel} (${formatServiceDate(to)}) is before ${rule.fromLabel} (${formatServiceDate(from)})`;
+	if (!spanAllowed && to > addMonths(from, rule.spanMonths)) {
+		const days = Math.ceil((to - from) / 86_400_000);
+		return `${rule.fromLabel} to ${rule.toLabel} spans ${days} days; the limit is ${rule.spanMonths} month${rule.spanMonths === 1 ? '' : 's'} per request (turn on Return All to fetch a longer range month by month)`;
+	}
+	return undefined;
+}
+
+/** Splits `[from, to]` (inclusive, whole seconds) into consecutive ranges of at most `months` each, oldest first. */
+export function monthWindows(from: number, to: number, months: number): Array<[number, number]> {
+	const windows: Array<[number, number]> = [];
+	for (let start = from; start <= to; ) {
+		const next = addMonths(start, months);
+		windows.push([start, Math.min(next - 1000, to)]);
+		start = next;
+	}
+	return windows;
 }

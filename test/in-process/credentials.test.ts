@@ -117,7 +117,7 @@ describe('Exotel Allocation API credential', () => {
 		const [request] = sandbox.requests();
 		expect(request.headers.authorization).toBe(basicAuthHeader(SANDBOX_ACCOUNT.allocUsername, SANDBOX_ACCOUNT.allocPassword));
 		// authenticated, and the service's own "not found" comes through with its code
-		expect(result.error?.httpCode).toBe('404');
+		expect(result.error?.httpCode).toBe('400');
 		expect(result.error?.message).toBe('No allocation (GreenVN) with this id (code 1)');
 		expect(result.error?.description).toMatch(/GreenVN not found/); // the service's own words are kept
 	});
@@ -184,6 +184,27 @@ describe('Exotel Contact Center API credential (session login)', () => {
 		});
 		expect(result.error?.httpCode).toBe('401');
 		expect(JSON.stringify(result.error)).not.toContain('bad-cc-SECRET');
-		expect(sandbox.requests().every((r) => r.status === 401)).toBe(true);
+		// One failed login is final: exactly one login on the wire, and the operation's request never sent.
+		expect(sandbox.requests({ pathIncludes: 'userLogin' })).toHaveLength(1);
+		expect(sandbox.requests().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/servicerestapi/session/userLogin', 401]]);
+		expect(result.error?.message).toBe('Contact-center login failed: Invalid user id or token');
+		expect(result.error?.description).toMatch(/^HTTP 401 from POST \/servicerestapi\/session\/userLogin \(the login\)/);
+		expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(/contactCenterUsers/);
+	});
+
+	it('an expired session with a token gone wrong: one re-login, and the error is the login’s', async () => {
+		const first = await probe(createUser('agent.seven'));
+		expect(first.error).toBeUndefined();
+		const store = first.credentialStore;
+		store.patch('exotelContactCenterApi', { token: 'wrong-cc-SECRET' });
+		sandbox.expireSessions();
+		sandbox.clearRequests();
+		const result = await probe(createUser('agent.eight'), [{}], store);
+		expect(sandbox.requests().map((r) => [r.path, r.status])).toEqual([
+			['/servicerestapi/cc/contactCenterUsers', 401],
+			['/servicerestapi/session/userLogin', 401],
+		]);
+		expect(result.error?.message).toBe('Contact-center login failed: Invalid user id or token');
+		expect(JSON.stringify(result.error)).not.toContain('wrong-cc-SECRET');
 	});
 });

@@ -83,8 +83,20 @@ describe('Exotel Number Allocation', () => {
 		expect((await run({ operation: 'get', greenvnId: id })).output('Exotel')[0].json.state).toBe('vault');
 
 		const again = await run({ operation: 'deallocate', greenvnId: id });
+		expect(sandbox.requests({ method: 'DELETE' })[1].status).toBe(400);
 		expect(again.error?.message).toBe(`Allocation ${id} is already deallocated`);
+		expect(again.error?.description).toMatch(/\(code 5\).*already deallocated \(state vault\)/); // the service's code and words
 		expect(again.error?.httpCode).toBe('400');
+	});
+
+	it('deallocating an unknown id: the service answers 400 code 1, and the node says not found (not "already deallocated")', async () => {
+		const result = await run({ operation: 'deallocate', greenvnId: 'no-such-greenvn' });
+		const [request] = sandbox.requests({ method: 'DELETE' });
+		expect(request).toMatchObject({ path: `${TENANT_PATH}/no-such-greenvn`, status: 400 });
+		expect(result.error?.message).toBe('Allocation no-such-greenvn not found (code 1)');
+		expect(result.error?.message).not.toMatch(/already deallocated/);
+		expect(result.error?.httpCode).toBe('400');
+		expect(result.error?.description).toMatch(/GreenVN not found/); // the service's own words are kept
 	});
 
 	it('a duplicate connection id: 409 with code 18, in words', async () => {

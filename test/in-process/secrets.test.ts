@@ -326,7 +326,7 @@ const CASES: Case[] = [
 		httpCode: '409',
 	},
 	{ name: 'Allocate: empty pool (code 4), error output', node: 'exotelNumberAllocation', parameters: allocate('={{ $json.id }}'), items: Array.from({ length: 6 }, (_, i) => ({ id: `o-${i}` })), onError: 'continueErrorOutput', outcome: 'ok' },
-	{ name: 'Allocation get: 404', node: 'exotelNumberAllocation', parameters: { resource: 'allocation', operation: 'get', greenvnId: 'nope' }, outcome: 'error', httpCode: '404' },
+	{ name: 'Allocation get: unknown id (400 code 1)', node: 'exotelNumberAllocation', parameters: { resource: 'allocation', operation: 'get', greenvnId: 'nope' }, outcome: 'error', httpCode: '400' },
 	{ name: 'Allocation deallocate: 429s past Rate Limit → Max Wait', node: 'exotelNumberAllocation', parameters: { resource: 'allocation', operation: 'deallocate', greenvnId: 'a'.repeat(24), ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
 	{ name: 'Allocate: 500 past the retry limit', node: 'exotelNumberAllocation', parameters: allocate('order-5xx'), faults: [storm(500)], outcome: 'error', httpCode: '500' },
 	{ name: 'Allocate: reset before', node: 'exotelNumberAllocation', parameters: allocate('order-reset'), faults: [[resetBefore, 6]], outcome: 'error' },

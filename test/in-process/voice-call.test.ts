@@ -294,8 +294,9 @@ describe('Exotel Voice → Call → Get Many', () => {
 	});
 
 	it('a single bound sends one side of the range, and a duration of 30 to 30 sends both sides', async () => {
-		await run({ operation: 'getMany', filters: { dateCreatedFrom: '2026-01-05T10:30:00', durationMin: 30, durationMax: 30, priceMax: 1 } });
-		expect(sandbox.requests()[0].query).toMatchObject({ DateCreated: 'gte:2026-01-05 10:30:00', Duration: 'gte:30s;lte:30s', Price: 'lte:1' });
+		const from = day(20);
+		await run({ operation: 'getMany', filters: { dateCreatedFrom: from, durationMin: 30, durationMax: 30, priceMax: 1 } });
+		expect(sandbox.requests()[0]).toMatchObject({ status: 200, query: { DateCreated: `gte:${from.replace('T', ' ')}`, Duration: 'gte:30s;lte:30s', Price: 'lte:1' } });
 	});
 
 	it('Return All follows NextPageUri across 3 pages (100, 100, 30): each call once, newest first', async () => {
@@ -367,10 +368,71 @@ describe('Exotel Voice → Call → Get Many', () => {
 		});
 	});
 
-	it('the service’s own limits come back as clear errors (a date range of more than a month)', async () => {
-		const result = await run({ operation: 'getMany', filters: { dateCreatedFrom: day(40), dateCreatedTo: day(1) } });
-		expect(result.error?.httpCode).toBe('400');
-		expect(result.error?.message).toMatch(/^DateCreated spans (39|40) days; at most one month \(31 days\) per request$/);
+	describe('the history window (6 months back, 1 month per request), checked before sending', () => {
+		it('a 40-day range with a Limit is refused naming the fields, the item and the limit; nothing is sent', async () => {
+			const result = await run({ operation: 'getMany', returnAll: false, limit: 10, filters: { dateCreatedFrom: day(40), dateCreatedTo: day(1) } });
+			expect(result.error?.message).toMatch(/^Created After to Created Before spans (39|40) days; the limit is 1 month per request \(turn on Return All to fetch a longer range month by month\) \(item 0\)$/);
+			expect(sandbox.requests()).toHaveLength(0);
+		});
+
+		it('a bound older than 6 months is refused (even with Return All), naming the field and the limit', async () => {
+			const result = await run({ operation: 'getMany', returnAll: true, filters: { dateCreatedFrom: day(200), dateCreatedTo: day(190) } });
+			expect(result.error?.message).toMatch(/^Created After is \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}; the service keeps 6 months of history \(nothing before .+\) \(item 0\)$/);
+			expect(sandbox.requests()).toHaveLength(0);
+		});
+
+		it('the item that breaks the window fails alone: the next item is sent', async () => {
+			const result = await run(
+				{ operation: 'getMany', returnAll: false, limit: 5, filters: { dateCreatedFrom: '={{ $json.from }}', dateCreatedTo: day(1) } },
+				[{ from: day(40) }, { from: day(10) }],
+				{ onError: 'continueRegularOutput' },
+			);
+			const out = result.output('Exotel');
+			expect(out[0].json.error).toMatch(/spans .* days; the limit is 1 month per request .*\(item 0\)$/);
+			expect(sandbox.requests()).toHaveLength(1);
+			expect(sandbox.requests()[0].status).toBe(200);
+		});
+
+		it('exactly one month is one request, and the service takes it', async () => {
+			const from = new Date(Date.now() - 40 * 86_400_000);
+			const to = new Date(from);
+			to.setUTCMonth(to.getUTCMonth() + 1);
+			// Stay clear of the end-of-month clamp so the month is exact on either side.
+			if (to.getUTCDate() !== from.getUTCDate()) return;
+			const iso = (d: Date) => d.toISOString().slice(0, 19);
+			const result = await run({ operation: 'getMany', returnAll: true, filters: { dateCreatedFrom: iso(from), dateCreatedTo: iso(to), pageSize: 100 } });
+			expect(result.error).toBeUndefined();
+			expect(new Set(sandbox.requests().map((r) => r.query.DateCreated))).toEqual(new Set([`gte:${iso(from).replace('T', ' ')};lte:${iso(to).replace('T', ' ')}`]));
+			expect(sandbox.requests().every((r) => r.status === 200)).toBe(true);
+		});
+
+		it.each([
+			['newest first', false],
+			['oldest first', true],
+		])('Return All over 50 days is split into month-sized ranges, each paged, %s: the same calls as one query would give', async (_name, oldestFirst) => {
+			const [from, to] = [day(50), day(0)];
+			const [lo, hi] = [from.replace('T', ' '), to.replace('T', ' ')];
+			const newestFirst = (await everyCall()).filter((c) => c.DateCreated >= lo && c.DateCreated <= hi);
+			const oracle = oldestFirst ? [...newestFirst].reverse() : newestFirst;
+			const result = await run({ operation: 'getMany', returnAll: true, filters: { dateCreatedFrom: from, dateCreatedTo: to, pageSize: 100, oldestFirst } });
+			expect(result.error).toBeUndefined();
+			const requests = sandbox.requests();
+			// Every request within the window: the service answered each, none was refused.
+			expect(requests.every((r) => r.status === 200)).toBe(true);
+			const ranges = [...new Set(requests.map((r) => String(r.query.DateCreated)))];
+			expect(ranges).toHaveLength(2);
+			const bounds = ranges.map((r) => /^gte:(.+);lte:(.+)$/.exec(r)!.slice(1));
+			const ordered = oldestFirst ? bounds : [...bounds].reverse();
+			expect(ordered[0][0]).toBe(lo);
+			expect(ordered[1][1]).toBe(hi);
+			// Contiguous, no overlap: the second starts one second after the first ends.
+			expect(Date.parse(`${ordered[1][0].replace(' ', 'T')}Z`) - Date.parse(`${ordered[0][1].replace(' ', 'T')}Z`)).toBe(1000);
+			// The first range is paged through (more than one page of 100) before the second starts.
+			expect(requests.length).toBeGreaterThan(2);
+			const firstRangeRequests = requests.filter((r) => r.query.DateCreated === ranges[0]).length;
+			expect(requests.slice(0, firstRangeRequests).every((r) => r.query.DateCreated === ranges[0])).toBe(true);
+			expect(result.output('Exotel').map((o) => o.json.Sid)).toEqual(oracle.map((c) => c.Sid));
+		});
 	});
 
 	it('401 with a wrong token', async () => {

@@ -882,9 +882,11 @@ describe('number allocation', () => {
 		expect(again.body).toMatchObject({ success: false, status: 400, code: 5, data: null });
 		expect(again.body.message).toMatch(/already deallocated/);
 		const unknown = await call('GET', `${GREENVN}/n8n-credential-test`, { headers: { authorization: ALLOC } });
-		expect(unknown.status).toBe(404);
-		expect(unknown.body).toEqual({ success: false, status: 404, code: 1, message: expect.stringMatching(/GreenVN not found/), data: null });
-		expect((await call('DELETE', `${GREENVN}/nope`, { headers: { authorization: ALLOC } })).body.code).toBe(1);
+		expect(unknown.status).toBe(400);
+		expect(unknown.body).toEqual({ success: false, status: 400, code: 1, message: expect.stringMatching(/GreenVN not found/), data: null });
+		const unknownDelete = await call('DELETE', `${GREENVN}/nope`, { headers: { authorization: ALLOC } });
+		expect(unknownDelete.status).toBe(400);
+		expect(unknownDelete.body).toMatchObject({ success: false, status: 400, code: 1, message: expect.stringMatching(/GreenVN not found/) });
 		// The freed number is handed out again (at the end of the free list).
 		const numbers: string[] = [];
 		for (let i = 0; i < SANDBOX_GREENVN_POOL.length; i++) {

@@ -1,7 +1,16 @@
 import type { INode } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/limits';
-import { fieldsError, normalizePhone, problemWith } from '../../nodes/shared/validation';
+import {
+	addMonths,
+	dateWindowProblem,
+	fieldsError,
+	formatServiceDate,
+	monthWindows,
+	normalizePhone,
+	parseServiceDate,
+	problemWith,
+} from '../../nodes/shared/validation';
 
 const node: INode = {
 	id: '1',
@@ -54,5 +63,38 @@ describe('validation', () => {
 		expect(error?.message).toBe('To is required (item 4)');
 		expect(error?.context.itemIndex).toBe(4);
 		expect(fieldsError(node, 0, [['ok', { label: 'From', required: true }]])).toBeUndefined();
+	});
+});
+
+describe('history windows (calendar months)', () => {
+	const at = (text: string) => parseServiceDate(text)!;
+	const rule = { fromLabel: 'Created After', toLabel: 'Created Before', historyMonths: 6, spanMonths: 1 };
+	const now = at('2026-11-24 07:30:00');
+
+	it('adds calendar months, kept inside the month', () => {
+		expect(formatServiceDate(addMonths(at('2026-01-31 10:00:00'), 1))).toBe('2026-02-28 10:00:00');
+		expect(formatServiceDate(addMonths(at('2026-11-24 07:30:00'), -6))).toBe('2026-05-24 07:30:00');
+		expect(formatServiceDate(addMonths(at('2026-03-31 00:00:00'), -1))).toBe('2026-02-28 00:00:00');
+		expect(parseServiceDate('2026-01-05T10:30:00')).toBeUndefined();
+	});
+
+	it('refuses a bound before the history and a range over a month, and accepts exactly a month', () => {
+		expect(dateWindowProblem(at('2026-05-24 07:29:59'), undefined, rule, now)).toBe(
+			'Created After is 2026-05-24 07:29:59; the service keeps 6 months of history (nothing before 2026-05-24 07:30:00)',
+		);
+		expect(dateWindowProblem(at('2026-05-24 07:30:00'), undefined, rule, now)).toBeUndefined();
+		expect(dateWindowProblem(at('2026-10-01 00:00:00'), at('2026-11-01 00:00:00'), rule, now)).toBeUndefined();
+		expect(dateWindowProblem(at('2026-10-01 00:00:00'), at('2026-11-01 00:00:01'), rule, now)).toMatch(/^Created After to Created Before spans 32 days; the limit is 1 month per request/);
+		expect(dateWindowProblem(at('2026-10-01 00:00:00'), at('2026-11-20 00:00:00'), rule, now, true)).toBeUndefined();
+		expect(dateWindowProblem(at('2026-10-02 00:00:00'), at('2026-10-01 00:00:00'), rule, now)).toMatch(/is before Created After/);
+	});
+
+	it('splits a range into contiguous month-sized windows', () => {
+		const windows = monthWindows(at('2026-06-15 00:00:00'), at('2026-08-20 12:00:00'), 1).map(([a, b]) => [formatServiceDate(a), formatServiceDate(b)]);
+		expect(windows).toEqual([
+			['2026-06-15 00:00:00', '2026-07-14 23:59:59'],
+			['2026-07-15 00:00:00', '2026-08-14 23:59:59'],
+			['2026-08-15 00:00:00', '2026-08-20 12:00:00'],
+		]);
 	});
 });

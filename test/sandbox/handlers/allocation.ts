@@ -222,7 +222,8 @@ function guarded(handler: (ctx: RequestContext) => Reply): (ctx: RequestContext)
 
 function find(ctx: RequestContext): AllocationRecord {
 	const record = ctx.state.allocations.get(ctx.params.greenvnId);
-	if (!record) throw new AllocationError(404, ALLOC_CODES.notFound, `GreenVN not found: no allocation with greenvn_id '${ctx.params.greenvnId}'`);
+	// The spec's allocation statuses have no 404: an unknown id is a 400 with code 1.
+	if (!record) throw new AllocationError(400, ALLOC_CODES.notFound, `GreenVN not found: no allocation with greenvn_id '${ctx.params.greenvnId}'`);
 	return record;
 }
 

@@ -108,13 +108,23 @@ export const CALL_TIMING = { answerAfterS: 5, talkS: 30, defaultRingS: 30, busyA
 export const SHAPE_B_PREFIX = 'b';
 
 export const CALLS_PAGE_SIZE = { default: 50, max: 100 } as const;
-export const CALL_QUERY_LIMITS = { sids: 100, numbers: 5, historyDays: 183, rangeDays: 31 } as const;
+/** The spec's window in calendar months: 6 back, 1 per request (Nov 24 → May 24; Jan 31 + 1 → Feb 28). */
+export const CALL_QUERY_LIMITS = { sids: 100, numbers: 5, historyMonths: 6, rangeMonths: 1 } as const;
 export const RECORDING_URL_VALIDITY = { min: 5, max: 60, default: 60 } as const;
 export const TIME_LIMIT_MAX = 14400;
 
 const PHONE = /^\+?\d{6,15}$/;
 const E164 = /^\+[1-9]\d{7,14}$/;
 const DAY_MS = 86_400_000;
+
+/** The same wall-clock time `months` calendar months later (earlier if negative), kept inside the month. */
+export function addCalendarMonths(ms: number, months: number): number {
+	const d = new Date(ms);
+	const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
+	const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+	target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
+	return target.getTime() + (ms - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
 
 export function callOutcomeFor(from: string): CallOutcome {
 	const n = from.replace(/\s+/g, '');
@@ -701,14 +711,14 @@ function bulkQuery(ctx: RequestContext): Reply {
 			const range = parseRange('DateCreated', q.DateCreated, ['gte', 'lte', 'gt', 'lt'], parseServiceDate, 'gte:2026-01-01 00:00:00;lte:2026-01-31 23:59:59');
 			const lower = range.gte ?? range.gt;
 			const upper = range.lte ?? range.lt;
-			const oldest = now - CALL_QUERY_LIMITS.historyDays * DAY_MS;
+			const oldest = addCalendarMonths(now, -CALL_QUERY_LIMITS.historyMonths);
 			if ((lower !== undefined && lower < oldest) || (upper !== undefined && upper < oldest)) {
 				throw new QueryError('DateCreated reaches back more than 6 months; older calls cannot be queried');
 			}
 			if (lower !== undefined && upper !== undefined) {
 				if (upper < lower) throw new QueryError('DateCreated ends before it starts');
-				if (upper - lower > CALL_QUERY_LIMITS.rangeDays * DAY_MS) {
-					throw new QueryError(`DateCreated spans ${Math.ceil((upper - lower) / DAY_MS)} days; at most one month (${CALL_QUERY_LIMITS.rangeDays} days) per request`);
+				if (upper > addCalendarMonths(lower, CALL_QUERY_LIMITS.rangeMonths)) {
+					throw new QueryError(`DateCreated spans ${Math.ceil((upper - lower) / DAY_MS)} days; at most one month per request`);
 				}
 			}
 			filters.push((call) => inRange(call.createdAt, range));

@@ -5,7 +5,17 @@ import { CALL_STATUS_OPTIONS, returnAllOrLimit } from '../../../shared/descripti
 import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, valuesOf, type FieldCheck } from '../../../shared/validation';
+import {
+	addMonths,
+	dateWindowProblem,
+	fieldsError,
+	formatServiceDate,
+	itemError,
+	monthWindows,
+	parseServiceDate,
+	valuesOf,
+	type FieldCheck,
+} from '../../../shared/validation';
 
 const show = { resource: ['call'], operation: ['getMany'] };
 const V = LIMITS.voice;
@@ -30,7 +40,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		options: [
 			{ displayName: 'Call SIDs', name: 'sid', type: 'string', default: '', description: `Comma-separated call SIDs, at most ${V.bulkQuerySids}` },
-			{ displayName: 'Created After', name: 'dateCreatedFrom', type: 'dateTime', default: '', hint: 'At most one month per query, within the last six months' },
+			{ displayName: 'Created After', name: 'dateCreatedFrom', type: 'dateTime', default: '', hint: `Within the last ${V.bulkQueryHistoryMonths} months; a range longer than ${V.bulkQueryRangeMonths} month needs Return All (fetched month by month)` },
 			{ displayName: 'Created Before', name: 'dateCreatedTo', type: 'dateTime', default: '' },
 			{
 				displayName: 'Direction',
@@ -84,7 +94,20 @@ function range(min: string | undefined, max: string | undefined): string | undef
 	return parts.length ? parts.join(';') : undefined;
 }
 
-function query(context: IExecuteFunctions, itemIndex: number) {
+const WINDOW = {
+	fromLabel: 'Created After',
+	toLabel: 'Created Before',
+	historyMonths: V.bulkQueryHistoryMonths,
+	spanMonths: V.bulkQueryRangeMonths,
+};
+
+interface CallQuery {
+	qs: IDataObject;
+	/** `[from, to]` when the range is longer than one request may ask for (Return All only). */
+	split?: { from: number; to: number };
+}
+
+function query(context: IExecuteFunctions, itemIndex: number, returnAll: boolean): CallQuery | NodeOperationError {
 	const f = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const sids = list(f.sid);
 	const to = list(f.to);
@@ -100,6 +123,8 @@ function query(context: IExecuteFunctions, itemIndex: number) {
 		[f.pageSize, { label: 'Page Size', integer: true, min: 1, max: V.bulkQueryPageSize }],
 		[f.recordingUrlValidity, { label: 'Recording URL Validity', integer: true, min: V.recordingUrlValidityMin, max: V.recordingUrlValidityMax }],
 	];
+	const fieldProblem = fieldsError(context.getNode(), itemIndex, checks);
+	if (fieldProblem) return fieldProblem;
 	const qs: IDataObject = { PageSize: f.pageSize ?? 50 };
 	if (sids.length) qs.Sid = sids.join(',');
 	if (to.length) qs.To = to.join(',');
@@ -109,44 +134,70 @@ function query(context: IExecuteFunctions, itemIndex: number) {
 	if (f.direction) qs.Direction = f.direction;
 	if (f.oldestFirst === true) qs.SortBy = 'DateCreated:asc';
 	if (f.recordingUrlValidity !== undefined) qs.RecordingUrlValidity = f.recordingUrlValidity;
-	const created = range(f.dateCreatedFrom ? serviceDate(f.dateCreatedFrom) : undefined, f.dateCreatedTo ? serviceDate(f.dateCreatedTo) : undefined);
+	const createdFrom = f.dateCreatedFrom ? serviceDate(f.dateCreatedFrom) : undefined;
+	const createdTo = f.dateCreatedTo ? serviceDate(f.dateCreatedTo) : undefined;
+	// The service answers 400 for a bound older than its history or a range over a month: say so first.
+	const fromMs = createdFrom === undefined ? undefined : parseServiceDate(createdFrom);
+	const toMs = createdTo === undefined ? undefined : parseServiceDate(createdTo);
+	const windowProblem = dateWindowProblem(fromMs, toMs, WINDOW, Date.now(), returnAll);
+	if (windowProblem) return itemError(context.getNode(), itemIndex, windowProblem);
+	const created = range(createdFrom, createdTo);
 	if (created) qs.DateCreated = created;
 	const duration = range(f.durationMin ? `${Number(f.durationMin)}s` : undefined, f.durationMax ? `${Number(f.durationMax)}s` : undefined);
 	if (duration) qs.Duration = duration;
 	const price = range(f.priceMin ? String(f.priceMin) : undefined, f.priceMax ? String(f.priceMax) : undefined);
 	if (price) qs.Price = price;
-	return fieldsError(context.getNode(), itemIndex, checks) ?? qs;
+	const long = fromMs !== undefined && toMs !== undefined && toMs > addMonths(fromMs, V.bulkQueryRangeMonths);
+	return long ? { qs, split: { from: fromMs, to: toMs } } : { qs };
 }
 
-/** Follows `Metadata.NextPageUri` (its `After` cursor) until the limit or the last page. */
+/**
+ * The DateCreated ranges to ask for, in the order the calls come out. Return All over more than a
+ * month is split into month-sized ranges rather than refused: the service's cap is per request,
+ * the ranges do not overlap, and each is paged to its end before the next starts, so the output is
+ * the same calls in the same order as one query over the whole range would give.
+ */
+function createdRanges({ qs, split }: CallQuery): Array<string | undefined> {
+	if (!split) return [qs.DateCreated as string | undefined];
+	const windows = monthWindows(split.from, split.to, V.bulkQueryRangeMonths);
+	// Newest first unless the query asks for oldest first, as the service sorts within a request.
+	if (qs.SortBy !== 'DateCreated:asc') windows.reverse();
+	return windows.map(([start, end]) => `gte:${formatServiceDate(start)};lte:${formatServiceDate(end)}`);
+}
+
+/** Follows `Metadata.NextPageUri` (its `After` cursor) until the limit or the last page, per created range. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const qs = query(this, itemIndex);
-		if (qs instanceof NodeOperationError) return qs;
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
+		const callQuery = query(this, itemIndex, returnAll);
+		if (callQuery instanceof NodeOperationError) return callQuery;
 		const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
-		return { itemIndex, qs: qs as IDataObject, limit };
+		return { itemIndex, ranges: createdRanges(callQuery), qs: callQuery.qs, limit };
 	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, qs, limit }) => {
+	const outcomes = await sendEach(prepared, async ({ itemIndex, ranges, qs, limit }) => {
 		const calls: IDataObject[] = [];
-		let pageQuery: IDataObject = { ...qs };
-		if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(qs.PageSize), limit);
-		for (;;) {
-			const response = await exotelRequest.call(this, {
-				base: 'base',
-				method: 'GET',
-				path: '/v1/Accounts/{accountSid}/Calls.json',
-				qs: pageQuery,
-				itemIndex,
-			});
-			const body = response.body as IDataObject;
-			calls.push(...((body.Calls ?? []) as IDataObject[]));
-			const next = (body.Metadata as IDataObject | undefined)?.NextPageUri;
-			if (!next || calls.length >= limit) break;
-			// The next page is the same query with the cursor the service gives in NextPageUri.
-			pageQuery = Object.fromEntries(new URL(String(next), 'http://cursor.invalid').searchParams.entries());
-			// With a limit, the last page asks only for the calls still wanted.
-			if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(pageQuery.PageSize ?? qs.PageSize), limit - calls.length);
+		for (const created of ranges) {
+			let pageQuery: IDataObject = { ...qs };
+			if (created !== undefined) pageQuery.DateCreated = created;
+			if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(qs.PageSize), limit);
+			for (;;) {
+				const response = await exotelRequest.call(this, {
+					base: 'base',
+					method: 'GET',
+					path: '/v1/Accounts/{accountSid}/Calls.json',
+					qs: pageQuery,
+					itemIndex,
+				});
+				const body = response.body as IDataObject;
+				calls.push(...((body.Calls ?? []) as IDataObject[]));
+				const next = (body.Metadata as IDataObject | undefined)?.NextPageUri;
+				if (!next || calls.length >= limit) break;
+				// The next page is the same query with the cursor the service gives in NextPageUri.
+				pageQuery = Object.fromEntries(new URL(String(next), 'http://cursor.invalid').searchParams.entries());
+				// With a limit, the last page asks only for the calls still wanted.
+				if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(pageQuery.PageSize ?? qs.PageSize), limit - calls.length);
+			}
+			if (calls.length >= limit) break;
 		}
 		return calls.slice(0, limit);
 	});
