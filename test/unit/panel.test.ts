@@ -177,6 +177,7 @@ const NOTICES: Record<string, string[]> = {
 	'Exotel Messaging Trigger': [
 		'registerNotice', // account-wide URLs, not removed on deactivation
 		'setupNotice', // without a signing secret requests are accepted unverified
+		'testListenNotice', // a test listen registers nothing: the service must be pointed at the test URL by hand
 	],
 	'Exotel Number Allocation': [],
 	'Exotel Voice': [],
