@@ -356,6 +356,8 @@ async function send(
 	} catch (error) {
 		const cause = errorCause(error);
 		const loginFailure = loginFailureIn(error);
+		// A login refused by the account's rate limit is not a wrong token: it is paced like any 429.
+		if (loginFailure?.status === 429) return { response: { statusCode: 429, headers: {}, body: { message: loginFailure.message } } };
 		if (loginFailure) return { loginFailure };
 		const response = cause.response;
 		if (response && typeof response.status === 'number') {
