@@ -32,6 +32,14 @@ export function normalizePhone(value: string): string {
 	return value.replace(/[\s\-().]/g, '');
 }
 
+/**
+ * Characters as the spec's limits count them: Unicode code points, not UTF-16 units (`.length`
+ * counts an emoji as 2, so a 2,000-character body ending in one would be refused as 2001).
+ */
+export function characterCount(text: string): number {
+	return [...text].length;
+}
+
 /** Returns the first problem with the value, in words that name the field and the limit. */
 export function problemWith(value: unknown, rule: FieldRule): string | undefined {
 	const empty = value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
@@ -57,11 +65,14 @@ export function problemWith(value: unknown, rule: FieldRule): string | undefined
 		}
 	}
 	const text = String(value);
-	if (rule.maxLength !== undefined && text.length > rule.maxLength) {
-		return `${rule.label} is ${text.length} characters; the limit is ${rule.maxLength}`;
-	}
-	if (rule.minLength !== undefined && text.length < rule.minLength) {
-		return `${rule.label} is ${text.length} characters; it needs at least ${rule.minLength}`;
+	if (rule.maxLength !== undefined || rule.minLength !== undefined) {
+		const length = characterCount(text);
+		if (rule.maxLength !== undefined && length > rule.maxLength) {
+			return `${rule.label} is ${length} characters; the limit is ${rule.maxLength}`;
+		}
+		if (rule.minLength !== undefined && length < rule.minLength) {
+			return `${rule.label} is ${length} characters; it needs at least ${rule.minLength}`;
+		}
 	}
 	if (rule.oneOf && !rule.oneOf.includes(text)) {
 		return `${rule.label} must be one of ${rule.oneOf.join(', ')} (got "${text}")`;

@@ -36,6 +36,8 @@ function run(node: NodeName, parameters: IDataObject, items: IDataObject[] = [{}
 }
 
 const x = (n: number) => 'x'.repeat(n);
+// n characters (code points) of which the last is an emoji: n + 1 UTF-16 units.
+const emoji = (n: number) => `${'x'.repeat(n - 1)}😀`;
 const list = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i)).join(',');
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `+9198${String(45000000 + i)}`);
 
@@ -85,6 +87,7 @@ const CASES: Case[] = [
 	// ---- SMS: send ----
 	C('SMS body of 2001 characters', 'exotelMessaging', { ...SMS, body: x(2001) }, 'Body is 2001 characters; the limit is 2000'),
 	C('SMS body too long in item 1 (expression)', 'exotelMessaging', { ...SMS, body: '={{ $json.body }}' }, 'Body is 2001 characters; the limit is 2000', { items: [{ body: 'ok' }, { body: x(2001) }], item: 1 }),
+	C('SMS body of 2001 characters ending in emoji', 'exotelMessaging', { ...SMS, body: emoji(2001) }, 'Body is 2001 characters; the limit is 2000'),
 	C('SMS empty To', 'exotelMessaging', { ...SMS, to: '={{ "" }}' }, 'To is required'),
 	C('SMS empty From', 'exotelMessaging', { ...SMS, from: '={{ "" }}' }, 'From is required'),
 	C('SMS empty Body', 'exotelMessaging', { ...SMS, body: '={{ "" }}' }, 'Body is required'),
@@ -99,6 +102,7 @@ const CASES: Case[] = [
 	C('Send to Many bad recipient', 'exotelMessaging', { ...MANY, recipients: '+919876543210, twelve' }, 'To [1] must be a phone number such as +919876543210 (got "twelve")'),
 	C('Send to Many empty To', 'exotelMessaging', { ...MANY, recipients: '={{ "" }}' }, 'To is required'),
 	C('Send to Many body of 2001', 'exotelMessaging', { ...MANY, body: x(2001) }, 'Body is 2001 characters; the limit is 2000'),
+	C('Send to Many body of 2001 characters ending in emoji', 'exotelMessaging', { ...MANY, body: emoji(2001) }, 'Body is 2001 characters; the limit is 2000'),
 	C('Send to Many Track Clicks without Shorten URL', 'exotelMessaging', { ...MANY, additionalFields: { shortenUrlTracking: true } }, 'Track Clicks needs Shorten URL turned on'),
 	C('Send to Many empty From', 'exotelMessaging', { ...MANY, from: '={{ "" }}' }, 'From is required'),
 	C('Send to Many empty Body', 'exotelMessaging', { ...MANY, body: '={{ "" }}' }, 'Body is required'),
@@ -114,6 +118,7 @@ const CASES: Case[] = [
 	C('RCS missing fallback text', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackText: '={{ "" }}' }, 'Fallback Text is required'),
 	C('RCS missing fallback from', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackFrom: '={{ "" }}' }, 'Fallback From is required'),
 	C('RCS fallback text of 2001', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackText: x(2001) }, 'Fallback Text is 2001 characters; the limit is 2000'),
+	C('RCS fallback text of 2001 characters ending in emoji', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackText: emoji(2001) }, 'Fallback Text is 2001 characters; the limit is 2000'),
 	C('RCS fallback tracking without shorten URL', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { tracking: true } }, 'Fallback Track Clicks needs Shorten URL turned on'),
 	C('RCS bad status callback URL', 'exotelMessaging', { ...RCS, statusCallback: 'hook' }, /^Status Callback URL must be an http\(s\) URL/),
 	C('RCS empty To', 'exotelMessaging', { ...RCS, to: '={{ "" }}' }, 'To is required'),
@@ -127,17 +132,23 @@ const CASES: Case[] = [
 	C('chat 4 reply buttons', 'exotelMessaging', { ...BUTTON, buttons: { button: Array.from({ length: 4 }, (_, i) => ({ id: `b${i}`, title: `B${i}` })) } }, 'Reply buttons has 4 entries; the limit is 3'),
 	C('chat button title of 21', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: 'a', title: x(21) }] } }, 'Button 1 title is 21 characters; the limit is 20'),
 	C('chat button id of 257', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: x(257), title: 'A' }] } }, 'Button 1 ID is 257 characters; the limit is 256'),
+	C('chat button title of 21 ending in emoji', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: 'a', title: emoji(21) }] } }, 'Button 1 title is 21 characters; the limit is 20'),
 	C('chat list button label of 21', 'exotelMessaging', { ...LIST, listButton: x(21) }, 'List button label is 21 characters; the limit is 20'),
 	C('chat 11 sections', 'exotelMessaging', { ...LIST, rows: { row: Array.from({ length: 11 }, (_, i) => ({ sectionTitle: `S${i}`, id: `r${i}`, title: 'T' })) } }, 'List sections has 11 entries; the limit is 10'),
 	C('chat 11 rows', 'exotelMessaging', { ...LIST, rows: { row: rows(11) } }, 'List rows (all sections together) has 11 entries; the limit is 10'),
 	C('chat row title of 25', 'exotelMessaging', { ...LIST, rows: { row: [{ id: 'a', title: x(25) }] } }, 'Row title (section 1, row 1) is 25 characters; the limit is 24'),
 	C('chat row description of 73', 'exotelMessaging', { ...LIST, rows: { row: [{ id: 'a', title: 'A', description: x(73) }] } }, 'Row description (section 1, row 1) is 73 characters; the limit is 72'),
+	C('chat row title of 25 ending in emoji', 'exotelMessaging', { ...LIST, rows: { row: [{ id: 'a', title: emoji(25) }] } }, 'Row title (section 1, row 1) is 25 characters; the limit is 24'),
 	C('chat row id of 201', 'exotelMessaging', { ...LIST, rows: { row: [{ id: x(201), title: 'A' }] } }, 'Row ID (section 1, row 1) is 201 characters; the limit is 200'),
 	C('chat section title missing with several sections', 'exotelMessaging', { ...LIST, rows: { row: [...rows(1, 'Monday'), { sectionTitle: '', id: 'z', title: 'Z' }] } }, 'Section 2 title is required'),
 	C('chat section title of 25', 'exotelMessaging', { ...LIST, rows: { row: rows(1, x(25)) } }, 'Section 1 title is 25 characters; the limit is 24'),
 	C('chat header of 61', 'exotelMessaging', { ...BUTTON, headerType: 'text', headerText: x(61) }, 'Header text is 61 characters; the limit is 60'),
 	C('chat body of 1025', 'exotelMessaging', { ...BUTTON, bodyText: x(1025) }, 'Body text is 1025 characters; the limit is 1024'),
 	C('chat footer of 61', 'exotelMessaging', { ...BUTTON, footerText: x(61) }, 'Footer text is 61 characters; the limit is 60'),
+	C('chat header of 61 ending in emoji', 'exotelMessaging', { ...BUTTON, headerType: 'text', headerText: emoji(61) }, 'Header text is 61 characters; the limit is 60'),
+	C('chat body of 1025 ending in emoji', 'exotelMessaging', { ...BUTTON, bodyText: emoji(1025) }, 'Body text is 1025 characters; the limit is 1024'),
+	C('chat footer of 61 ending in emoji', 'exotelMessaging', { ...BUTTON, footerText: emoji(61) }, 'Footer text is 61 characters; the limit is 60'),
+	C('chat JSON row id of 201 ending in emoji', 'exotelMessaging', jsonContent({ type: 'interactive', interactive: { type: 'list', body: { text: 'P' }, action: { button: 'Choose', sections: [{ rows: [{ id: emoji(201), title: 'A' }] }] } } }), 'Row ID (section 1, row 1) is 201 characters; the limit is 200'),
 	C('chat bad media URL', 'exotelMessaging', { ...CHAT, messageType: 'image', mediaUrl: 'not a url' }, /^Media URL must be an http\(s\) URL/),
 	C('chat missing media URL', 'exotelMessaging', { ...CHAT, messageType: 'image', mediaUrl: '={{ "" }}' }, 'Media URL is required'),
 	C('chat latitude 91', 'exotelMessaging', { ...CHAT, messageType: 'location', latitude: 91, longitude: 0 }, 'Latitude is 91; the maximum is 90'),

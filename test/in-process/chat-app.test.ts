@@ -136,6 +136,44 @@ describe('Exotel Messaging → Chat App → Send', () => {
 		expect(sandbox.requests()[0].status).toBe(202);
 	});
 
+	it('counts limits in characters (code points): emoji at the boundary are sent intact', async () => {
+		// Each emoji is one character but two UTF-16 units; every field is exactly at its limit.
+		const e = (n: number) => '😀'.repeat(n);
+		const parameters = list({
+			headerType: 'text',
+			headerText: e(60),
+			bodyText: e(1024),
+			footerText: e(60),
+			listButton: e(20),
+			rows: { row: [{ sectionTitle: e(24), id: e(200), title: e(24), description: e(72) }] },
+		});
+		const result = await run(parameters);
+		expect(result.error).toBeUndefined();
+		const [request] = sandbox.requests();
+		expect(request.status).toBe(202);
+		expect((request.json as { content: unknown }).content).toEqual({
+			recipient_type: 'individual',
+			type: 'interactive',
+			interactive: {
+				type: 'list',
+				header: { type: 'text', text: e(60) },
+				body: { text: e(1024) },
+				footer: { text: e(60) },
+				action: { button: e(20), sections: [{ title: e(24), rows: [{ id: e(200), title: e(24), description: e(72) }] }] },
+			},
+		});
+	});
+
+	it.each([
+		['row title', list({ rows: { row: [{ id: 'a', title: `${x(23)}😀😀` }] } }), 'Row title (section 1, row 1) is 25 characters; the limit is 24'],
+		['footer', button({ footerText: '😀'.repeat(61), buttons: { button: [{ id: 'a', title: 'A' }] } }), 'Footer text is 61 characters; the limit is 60'],
+		['button title', button({ buttons: { button: [{ id: 'a', title: '😀'.repeat(21) }] } }), 'Button 1 title is 21 characters; the limit is 20'],
+	])('one emoji over the %s limit is refused with the true count', async (_name, parameters, message) => {
+		const result = await run(parameters);
+		expect(result.error?.message).toBe(`${message} (item 0)`);
+		expect(sandbox.requests()).toHaveLength(0);
+	});
+
 	it('a recipient not on the chat app comes back failed inside the 202 and goes to the error output', async () => {
 		const items = [{ to: TO }, { to: '+919800000000' }];
 		const result = await run({ messageType: 'text', text: 'Hi', to: '={{ $json.to }}' }, items, 'continueErrorOutput');

@@ -29,7 +29,7 @@ function run(items: Array<Record<string, unknown>>, parameters: Record<string, u
 	});
 }
 
-describe('Exotel Messaging → SMS → Send to Many (static bulk)', () => {
+describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when an option needs it)', () => {
 	it('splits 250 recipients into requests of 100, 100 and 50 with To[] repeated, never a 40406', async () => {
 		const list = numbers(250);
 		const result = await run([{ list }], { recipients: '={{ $json.list }}' });
@@ -69,35 +69,147 @@ describe('Exotel Messaging → SMS → Send to Many (static bulk)', () => {
 		]);
 	});
 
-	it('sends the optional fields with the names the spec gives them', async () => {
-		await run([{}], {
-			recipients: '+919876543210',
-			statusCallback: 'https://example.com/webhook/exotel-messaging',
+	// messaging.md § Static bulk SMS: all the parameters Sms/send with To[] has.
+	const STATIC_BULK_KEYS = [
+		'From',
+		'To[]',
+		'Body',
+		'DltEntityId',
+		'ShortenUrl',
+		'ShortenUrlParams[Header]',
+		'ShortenUrlParams[Tracking]',
+		'ShortenUrlParams[ClickTrackingCallbackUrl]',
+	];
+	const STATIC_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/send`;
+	const DYNAMIC_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`;
+
+	it('sends the static bulk options with the names the spec gives them, and nothing else', async () => {
+		const result = await run([{}], {
+			recipients: '+919876543210, +919876543211',
 			additionalFields: {
 				dltEntityId: '1101456789012345678',
-				dltTemplateId: '1107161234567890123',
-				smsType: 'promotional',
 				shortenUrl: true,
 				shortenUrlHeader: 'ACMEIN',
 				shortenUrlTracking: true,
 				clickTrackingCallbackUrl: 'https://example.com/webhook/clicks',
-				customField: 'campaign-9',
 			},
 		});
-		expect(sandbox.requests()[0].form).toEqual([
+		expect(result.error).toBeUndefined();
+		const [request] = sandbox.requests();
+		expect(request.path).toBe(STATIC_PATH);
+		expect(request.form).toEqual([
 			['From', 'ACMEIN'],
 			['To[]', '+919876543210'],
+			['To[]', '+919876543211'],
 			['Body', 'Sale ends tonight'],
-			['CustomField', 'campaign-9'],
 			['DltEntityId', '1101456789012345678'],
-			['StatusCallback', 'https://example.com/webhook/exotel-messaging'],
 			['ShortenUrl', 'true'],
 			['ShortenUrlParams[Header]', 'ACMEIN'],
 			['ShortenUrlParams[Tracking]', 'true'],
 			['ShortenUrlParams[ClickTrackingCallbackUrl]', 'https://example.com/webhook/clicks'],
-			['SmsType', 'promotional'],
-			['DltTemplateId', '1107161234567890123'],
 		]);
+		expect(request.form?.every(([key]) => STATIC_BULK_KEYS.includes(key))).toBe(true);
+	});
+
+	// Options static bulk has no field for: each sends the list through dynamic bulk, where it has one.
+	it.each([
+		['Status Callback URL', { statusCallback: 'https://example.com/webhook/exotel-messaging' }, ['StatusCallback', 'https://example.com/webhook/exotel-messaging']],
+		['Custom Field', { additionalFields: { customField: 'campaign-9' } }, ['CustomField', 'campaign-9']],
+		['Encoding Type', { additionalFields: { encodingType: 'unicode' } }, ['EncodingType', 'unicode']],
+		['Priority', { additionalFields: { priority: 'high' } }, ['Priority', 'high']],
+		['SMS Type', { additionalFields: { smsType: 'promotional' } }, ['Messages[i][SmsType]', 'promotional']],
+		['DLT Template ID', { additionalFields: { dltTemplateId: '1107161234567890123' } }, ['Messages[i][DltTemplateId]', '1107161234567890123']],
+	] as const)('%s: sent through dynamic bulk, one message per recipient with the same body', async (_name, parameters, [key, value]) => {
+		const result = await run([{ customer: 'A' }], { recipients: '+919876543210, +919876543211', ...parameters });
+		expect(result.error).toBeUndefined();
+		const requests = sandbox.requests();
+		expect(requests.map((r) => [r.path, r.status])).toEqual([[DYNAMIC_PATH, 200]]);
+		const perMessage = key.startsWith('Messages[i]');
+		const field = (i: number) => key.replace('[i]', `[${i}]`);
+		expect(requests[0].form).toEqual([
+			['From', 'ACMEIN'],
+			['Messages[0][To]', '+919876543210'],
+			['Messages[0][Body]', 'Sale ends tonight'],
+			...(perMessage ? [[field(0), value]] : []),
+			['Messages[1][To]', '+919876543211'],
+			['Messages[1][Body]', 'Sale ends tonight'],
+			...(perMessage ? [[field(1), value]] : []),
+			...(perMessage ? [] : [[key, value]]),
+		]);
+		expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.To, item.json.Status])).toEqual([
+			[{ item: 0 }, '+919876543210', 'queued'],
+			[{ item: 0 }, '+919876543211', 'queued'],
+		]);
+	});
+
+	it('with every option set, splits 150 recipients into dynamic bulk requests of 100 and 50 carrying them all', async () => {
+		const list = numbers(150);
+		const result = await run([{ list }], {
+			recipients: '={{ $json.list }}',
+			statusCallback: 'https://example.com/webhook/exotel-messaging',
+			additionalFields: {
+				customField: 'campaign-9',
+				dltEntityId: '1101456789012345678',
+				dltTemplateId: '1107161234567890123',
+				encodingType: 'unicode',
+				priority: 'normal',
+				smsType: 'transactional',
+				shortenUrl: true,
+				shortenUrlHeader: 'ACMEIN',
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const requests = sandbox.requests();
+		expect(requests.map((r) => r.path)).toEqual([DYNAMIC_PATH, DYNAMIC_PATH]);
+		const sent = requests.map((r) => formFields(r.form));
+		expect(sent.map((f) => Object.keys(f).filter((k) => k.endsWith('[To]')).length).sort()).toEqual([100, 50]);
+		for (const fields of sent) {
+			expect(fields).toMatchObject({
+				From: ['ACMEIN'],
+				StatusCallback: ['https://example.com/webhook/exotel-messaging'],
+				CustomField: ['campaign-9'],
+				DltEntityId: ['1101456789012345678'],
+				EncodingType: ['unicode'],
+				Priority: ['normal'],
+				ShortenUrl: ['true'],
+				'ShortenUrlParams[Header]': ['ACMEIN'],
+				'Messages[0][SmsType]': ['transactional'],
+				'Messages[0][DltTemplateId]': ['1107161234567890123'],
+			});
+			// Per-message From only where it differs from the default: never, here.
+			expect(Object.keys(fields).filter((k) => k.endsWith('[From]'))).toEqual([]);
+		}
+		expect(result.output('Exotel').map((item) => item.json.To)).toEqual(list);
+	});
+
+	it('decides per item: an item with only static bulk options goes static, one with more goes dynamic', async () => {
+		const result = await run([{ dlr: '' }, { dlr: 'https://example.com/webhook/exotel-messaging' }], {
+			recipients: '+919876543210',
+			statusCallback: '={{ $json.dlr }}',
+		});
+		expect(result.error).toBeUndefined();
+		const requests = sandbox.requests();
+		expect(requests.map((r) => r.path).sort()).toEqual([DYNAMIC_PATH, STATIC_PATH].sort());
+		const staticRequest = requests.find((r) => r.path === STATIC_PATH);
+		expect(staticRequest?.form).toEqual([
+			['From', 'ACMEIN'],
+			['To[]', '+919876543210'],
+			['Body', 'Sale ends tonight'],
+		]);
+		expect(result.output('Exotel').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('counts the body in characters: 2000 with an emoji is sent intact, 2001 refused as 2001', async () => {
+		const body = `${'x'.repeat(1999)}😀`;
+		const accepted = await run([{}], { recipients: '+919876543210', body });
+		expect(accepted.error).toBeUndefined();
+		expect(formFields(sandbox.requests()[0].form).Body).toEqual([body]);
+		expect(sandbox.requests()[0].status).toBe(200);
+
+		sandbox.reset();
+		const refused = await run([{}], { recipients: '+919876543210', body: `${body}😀` });
+		expect(refused.error?.message).toBe('Body is 2001 characters; the limit is 2000 (item 0)');
+		expect(sandbox.requests()).toHaveLength(0);
 	});
 
 	it('refuses a bad recipient before sending, naming its position', async () => {

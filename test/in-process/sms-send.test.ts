@@ -181,6 +181,20 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			expect(sandbox.requests()).toHaveLength(0);
 		});
 
+		it('counts the body in characters (code points): 2000 with an emoji is sent intact, 2001 refused as 2001', async () => {
+			// 1,999 letters and one emoji: 2000 characters but 2001 UTF-16 units.
+			const body = `${'x'.repeat(1999)}😀`;
+			const accepted = await sendSms(recipients(1), { ...smsParameters(), body });
+			expect(accepted.error).toBeUndefined();
+			expect(formFields(sandbox.requests()[0].form)['Messages[0][Body]']).toEqual([body]);
+			expect(sandbox.requests()[0].status).toBe(200);
+
+			sandbox.reset();
+			const refused = await sendSms(recipients(1), { ...smsParameters(), body: `${body}😀` });
+			expect(refused.error?.message).toBe('Body is 2001 characters; the limit is 2000 (item 0)');
+			expect(sandbox.requests()).toHaveLength(0);
+		});
+
 		it.each([
 			['To', { to: 'call me' }, 'To must be a phone number such as +919876543210 (got "callme")'],
 			['To', { to: '={{ "" }}' }, 'To is required'],

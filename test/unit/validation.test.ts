@@ -3,6 +3,7 @@ import type { INode } from 'n8n-workflow';
 import { LIMITS } from '../../nodes/shared/limits';
 import {
 	addMonths,
+	characterCount,
 	dateWindowProblem,
 	fieldsError,
 	formatServiceDate,
@@ -28,6 +29,22 @@ describe('validation', () => {
 		);
 		expect(problemWith('x'.repeat(2000), { label: 'Body', maxLength: LIMITS.sms.bodyLength })).toBeUndefined();
 		expect(problemWith('ab', { label: 'Name', minLength: 3 })).toBe('Name is 2 characters; it needs at least 3');
+	});
+
+	it('counts characters as code points, not UTF-16 units', () => {
+		// 1,999 letters and one emoji: 2000 characters, 2001 UTF-16 units.
+		const atLimit = `${'x'.repeat(1999)}😀`;
+		expect(atLimit.length).toBe(2001);
+		expect(characterCount(atLimit)).toBe(2000);
+		expect(problemWith(atLimit, { label: 'Body', maxLength: LIMITS.sms.bodyLength })).toBeUndefined();
+		expect(problemWith(`${atLimit}😀`, { label: 'Body', maxLength: LIMITS.sms.bodyLength })).toBe(
+			'Body is 2001 characters; the limit is 2000',
+		);
+		// Flags and skin tones are several code points each; a lone surrogate counts as one.
+		expect(characterCount('🇮🇳')).toBe(2);
+		expect(characterCount('\ud83d')).toBe(1);
+		expect(characterCount('नमस्ते')).toBe(6);
+		expect(problemWith('😀😀', { label: 'Name', minLength: 3 })).toBe('Name is 2 characters; it needs at least 3');
 	});
 
 	it('checks required, ranges, integers, counts and enums', () => {

@@ -24,7 +24,7 @@ export const description: INodeProperties[] = [
 				name: 'Send to Many',
 				value: 'sendToMany',
 				action: 'Send an SMS to many recipients',
-				description: 'Send the same SMS to a list of recipients, 100 to a request',
+				description: 'Send the same SMS to a list of recipients, 100 to a request (static bulk; dynamic bulk when an option static bulk lacks is set)',
 			},
 		],
 		default: 'send',

@@ -1,19 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
 import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
 import {
+	dynamicBulkForm,
 	MESSAGE_FIELDS,
+	readSmsMessageOptions,
 	readSmsRequestOptions,
 	senderAndBody,
 	smsOptionChecks,
 	smsOutcome,
 	smsRequestOptions,
 	trackingWithoutShortening,
+	type SmsMessageFields,
 	type SmsRequestOptions,
 } from './shared';
 
@@ -34,7 +36,7 @@ export const description: INodeProperties[] = [
 
 interface PreparedMessage {
 	itemIndex: number;
-	message: { To: string; Body: string; From: string; SmsType?: string; DltTemplateId?: string };
+	message: SmsMessageFields;
 	request: SmsRequestOptions;
 	/** Items with the same request-level values can share a request. */
 	batchKey: string;
@@ -73,26 +75,15 @@ function prepare(node: INode, param: ParameterReader, itemIndex: number): Prepar
 	if (trackingWithoutShortening(extra)) {
 		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 	}
-	const message: PreparedMessage['message'] = { To: to, Body: body, From: from };
-	if (extra.smsType) message.SmsType = String(extra.smsType);
-	if (extra.dltTemplateId) message.DltTemplateId = String(extra.dltTemplateId);
+	const message: SmsMessageFields = { To: to, Body: body, From: from, ...readSmsMessageOptions(param, itemIndex) };
 	return { itemIndex, message, request, batchKey: JSON.stringify(request) };
 }
 
 async function sendChunk(context: IExecuteFunctions, chunk: PreparedMessage[]): Promise<ItemOutcome[]> {
-	// The first sender becomes the request default; messages repeat From only where they differ.
-	const defaultFrom = chunk[0].message.From;
-	const form: Record<string, FormValue> = {
-		From: defaultFrom,
-		Messages: chunk.map(({ message }) => ({
-			To: message.To,
-			Body: message.Body,
-			From: message.From === defaultFrom ? undefined : message.From,
-			SmsType: message.SmsType,
-			DltTemplateId: message.DltTemplateId,
-		})),
-		...(chunk[0].request as Record<string, FormValue>),
-	};
+	const form = dynamicBulkForm(
+		chunk.map(({ message }) => message),
+		chunk[0].request,
+	);
 	try {
 		const response = await exotelRequest.call(context, {
 			base: 'base',

@@ -3,21 +3,26 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
-import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
+import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
 import {
+	dynamicBulkForm,
 	MESSAGE_FIELDS,
+	readSmsMessageOptions,
 	readSmsRequestOptions,
 	senderAndBody,
 	smsOptionChecks,
 	smsOutcome,
 	smsRequestOptions,
+	staticBulkCarries,
+	staticBulkForm,
 	trackingWithoutShortening,
-	type SmsRequestOptions,
 } from './shared';
 
 const show = { resource: ['sms'], operation: ['sendToMany'] };
+const STATIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/send';
+const DYNAMIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/bulksend';
 
 export const description: INodeProperties[] = [
 	...senderAndBody(show, 'The same text for every recipient', {
@@ -30,11 +35,16 @@ export const description: INodeProperties[] = [
 		description: 'Recipient numbers separated by commas or new lines, or an expression returning a list',
 		hint: `Any number of recipients: the node sends them ${LIMITS.sms.recipientsPerStaticBulk} to a request`,
 	}),
-	...smsRequestOptions(show, MESSAGE_FIELDS),
+	...smsRequestOptions(
+		show,
+		MESSAGE_FIELDS,
+		'Static bulk carries only DLT Entity ID and the short-URL fields. With a Status Callback URL or any other field set, the list goes through dynamic bulk instead: one message per recipient, same body, every option sent.',
+	),
 ];
 
-interface StaticBulkRequest {
+interface BulkRequest {
 	itemIndex: number;
+	path: string;
 	form: Record<string, FormValue>;
 	recipients: string[];
 }
@@ -48,26 +58,30 @@ function recipientList(value: unknown): string[] {
  * One body to many recipients per input item (static bulk, repeated `To[]`). Lists longer than
  * the service's 100 are split into several requests rather than rejected with 40406; every
  * recipient's SMSMessage comes out as its own item, paired to the input item.
+ *
+ * Static bulk has no Status Callback, SMS Type, DLT Template ID, Encoding Type, Priority or
+ * Custom Field. Rather than drop one the user set (or send it off-spec), such an item goes through
+ * dynamic bulk, which carries them all: one message per recipient with the same body, still 100 to
+ * a request and the same SMSMessage answer. Hiding them instead would lose delivery reports and
+ * the DLT template id Indian traffic needs.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
 	const answered = await inParallel(
-		prepared.flat().map((request) => () => sendStaticBulk(this, request)),
+		prepared.flat().map((request) => () => sendBulk(this, request)),
 		REQUESTS_IN_FLIGHT,
 	);
 	return outputOf(this, [...failures, ...answered.flat()]);
 }
 
-function prepare(context: IExecuteFunctions, itemIndex: number): StaticBulkRequest[] | NodeOperationError {
+function prepare(context: IExecuteFunctions, itemIndex: number): BulkRequest[] | NodeOperationError {
 	const node = context.getNode();
-	const from = String(context.getNodeParameter('from', itemIndex, '')).trim();
-	const recipients = recipientList(context.getNodeParameter('recipients', itemIndex, ''));
-	const body = String(context.getNodeParameter('body', itemIndex, ''));
-	const extra = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const request: SmsRequestOptions & { SmsType?: string; DltTemplateId?: string } = readSmsRequestOptions(
-		(name, index, fallback) => context.getNodeParameter(name, index, fallback),
-		itemIndex,
-	);
+	const param: ParameterReader = (name, index, fallback) => context.getNodeParameter(name, index, fallback);
+	const from = String(param('from', itemIndex, '')).trim();
+	const recipients = recipientList(param('recipients', itemIndex, ''));
+	const body = String(param('body', itemIndex, ''));
+	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
+	const request = readSmsRequestOptions(param, itemIndex);
 	const invalid = fieldsError(node, itemIndex, [
 		[from, { label: 'From', required: true }],
 		[recipients, { label: 'To', required: true, format: 'phone' }],
@@ -78,27 +92,36 @@ function prepare(context: IExecuteFunctions, itemIndex: number): StaticBulkReque
 	if (trackingWithoutShortening(extra)) {
 		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 	}
-	if (extra.smsType) request.SmsType = String(extra.smsType);
-	if (extra.dltTemplateId) request.DltTemplateId = String(extra.dltTemplateId);
-	const requests: StaticBulkRequest[] = [];
-	for (let start = 0; start < recipients.length; start += LIMITS.sms.recipientsPerStaticBulk) {
-		const chunk = recipients.slice(start, start + LIMITS.sms.recipientsPerStaticBulk);
-		requests.push({
-			itemIndex,
-			recipients: chunk,
-			form: { From: from, To: chunk, Body: body, ...(request as Record<string, FormValue>) },
-		});
+	const message = readSmsMessageOptions(param, itemIndex);
+	const viaStatic = staticBulkCarries(request, message);
+	const size = viaStatic ? LIMITS.sms.recipientsPerStaticBulk : LIMITS.sms.messagesPerDynamicBulk;
+	const requests: BulkRequest[] = [];
+	for (let start = 0; start < recipients.length; start += size) {
+		const chunk = recipients.slice(start, start + size);
+		requests.push(
+			viaStatic
+				? { itemIndex, recipients: chunk, path: STATIC_BULK_PATH, form: staticBulkForm(from, chunk, body, request) }
+				: {
+						itemIndex,
+						recipients: chunk,
+						path: DYNAMIC_BULK_PATH,
+						form: dynamicBulkForm(
+							chunk.map((to) => ({ To: to, Body: body, From: from, ...message })),
+							request,
+						),
+					},
+		);
 	}
 	return requests;
 }
 
-async function sendStaticBulk(context: IExecuteFunctions, request: StaticBulkRequest): Promise<ItemOutcome[]> {
-	const { itemIndex, recipients, form } = request;
+async function sendBulk(context: IExecuteFunctions, request: BulkRequest): Promise<ItemOutcome[]> {
+	const { itemIndex, recipients, path, form } = request;
 	try {
 		const response = await exotelRequest.call(context, {
 			base: 'base',
 			method: 'POST',
-			path: '/v1/Accounts/{accountSid}/Sms/send',
+			path,
 			form,
 			itemIndex,
 		});

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from
 import { NodeApiError } from 'n8n-workflow';
 
 import { ENCODING_TYPE_OPTIONS, ENCODING_TYPES, PRIORITIES, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS, SMS_TYPES } from '../../../shared/descriptions';
+import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
 import type { ItemOutcome, ParameterReader } from '../../../shared/operation';
 import type { FieldCheck } from '../../../shared/validation';
@@ -19,13 +20,31 @@ export interface SmsRequestOptions {
 	StatusCallback?: string;
 }
 
+/** Per-message parameters of dynamic bulk (`Messages[N][...]`). */
+export interface SmsMessageFields {
+	To: string;
+	Body: string;
+	From: string;
+	SmsType?: string;
+	DltTemplateId?: string;
+}
+
+/** The message fields of one item that are the user's options rather than its addressing. */
+export type SmsMessageOptions = Pick<SmsMessageFields, 'SmsType' | 'DltTemplateId'>;
+
+/**
+ * All static bulk (`Sms/send` with `To[]`) carries besides From, To[] and Body: messaging.md
+ * § Static bulk SMS. Every other option only dynamic bulk (`Sms/bulksend`) has a field for.
+ */
+const STATIC_BULK_OPTIONS: ReadonlyArray<keyof SmsRequestOptions> = ['DltEntityId', 'ShortenUrl', 'ShortenUrlParams'];
+
 type Show = { resource: string[]; operation: string[] };
 
 /**
  * Status Callback URL (kept in sight, the Messaging Trigger gives users a URL for it) and the
  * Options collection shared by the SMS send operations, plus fields of one operation.
  */
-export function smsRequestOptions(show: Show, operationFields: INodeProperties[]): INodeProperties[] {
+export function smsRequestOptions(show: Show, operationFields: INodeProperties[], note?: string): INodeProperties[] {
 	const requestFields: INodeProperties[] = [
 		{
 			displayName: 'Click Tracking Callback URL',
@@ -110,6 +129,7 @@ export function smsRequestOptions(show: Show, operationFields: INodeProperties[]
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
+			...(note ? { description: note } : {}),
 			displayOptions: { show },
 			options: [...requestFields, ...operationFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
@@ -184,6 +204,44 @@ export function readSmsRequestOptions(param: ParameterReader, itemIndex: number)
 		if (Object.keys(params).length > 0) options.ShortenUrlParams = params;
 	}
 	return options;
+}
+
+/** SMS Type and DLT Template ID of one item, left out when unset. */
+export function readSmsMessageOptions(param: ParameterReader, itemIndex: number): SmsMessageOptions {
+	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
+	const options: SmsMessageOptions = {};
+	if (extra.smsType) options.SmsType = String(extra.smsType);
+	if (extra.dltTemplateId) options.DltTemplateId = String(extra.dltTemplateId);
+	return options;
+}
+
+/** Whether static bulk has a field for every option set; if not, only dynamic bulk sends them all. */
+export function staticBulkCarries(request: SmsRequestOptions, message: SmsMessageOptions): boolean {
+	const set = [...Object.keys(request), ...Object.keys(message)] as Array<keyof SmsRequestOptions>;
+	return set.every((key) => STATIC_BULK_OPTIONS.includes(key));
+}
+
+/** A static bulk form: From, To[] (repeated), Body and only the options its table lists. */
+export function staticBulkForm(from: string, recipients: string[], body: string, request: SmsRequestOptions): Record<string, FormValue> {
+	const form: Record<string, FormValue> = { From: from, To: recipients, Body: body };
+	for (const key of STATIC_BULK_OPTIONS) form[key] = request[key];
+	return form;
+}
+
+/** A dynamic bulk form: the first sender is the default, messages repeat From only where they differ. */
+export function dynamicBulkForm(messages: SmsMessageFields[], request: SmsRequestOptions): Record<string, FormValue> {
+	const defaultFrom = messages[0].From;
+	return {
+		From: defaultFrom,
+		Messages: messages.map((message) => ({
+			To: message.To,
+			Body: message.Body,
+			From: message.From === defaultFrom ? undefined : message.From,
+			SmsType: message.SmsType,
+			DltTemplateId: message.DltTemplateId,
+		})),
+		...(request as Record<string, FormValue>),
+	};
 }
 
 /** One SMSMessage answer entry as the item's output; a `failed` entry becomes that item's error. */
