@@ -59,18 +59,10 @@ export class AccountPacer {
 
 	private givenUp?: string;
 
-	/** 429 answers seen. */
-	limited = 0;
-
 	constructor(
 		readonly maxWaitMs: number,
 		private readonly clock: PacingClock = REAL_CLOCK,
 	) {}
-
-	/** Requests a minute the run is paced to, or undefined while it has not been limited. */
-	get requestsPerMinute(): number | undefined {
-		return this.intervalMs > 0 ? 60_000 / this.intervalMs : undefined;
-	}
 
 	/** Waits for this request's turn; refused once the run has given up on the limit. */
 	async turn(): Promise<Turn> {
@@ -97,7 +89,6 @@ export class AccountPacer {
 	 * returns why to give up instead when the wait would go past the run's Max Wait.
 	 */
 	rateLimited(sentAt: number, retryAfterMs?: number): string | undefined {
-		this.limited++;
 		const now = this.clock.now();
 		this.limitedSince ??= now;
 		// A 429 for a request sent before the run last reacted tells nothing new.

@@ -251,14 +251,12 @@ export async function exotelRequest<T = unknown>(
 	for (let attempt = 1; ; attempt++) {
 		const turn = await pacer.turn();
 		if ('refused' in turn) {
-			const notSent = new NodeApiError(node, { httpCode: '429' } as JsonObject, {
+			throw new NodeApiError(node, { httpCode: '429' } as JsonObject, {
 				message: "Not sent: the account's rate limit did not lift in time",
 				description: `${turn.refused}. ${request.method} ${path} was never sent, so nothing was done for this item; run it again later, or raise Rate Limit → Max Wait.`,
 				httpCode: '429',
 				itemIndex: request.itemIndex,
 			});
-			notSent.context.rateLimited = true;
-			throw notSent;
 		}
 		const outcome = await send(this, credentialType, options, request.binary);
 		const { response, networkError, loginFailure } = outcome;
@@ -290,7 +288,6 @@ export async function exotelRequest<T = unknown>(
 				// The service's wording varies by API ("Too many requests (code 1029)", "RATE_LIMITED"):
 				// the message says what happened, the service's own words after it.
 				limited.message = `The account's rate limit did not lift in time: ${limited.message}`;
-				limited.context.rateLimited = true;
 				throw limited;
 			}
 			// A 429 is a request the service refused, so sending it again duplicates nothing.
