@@ -5,6 +5,7 @@
 import { performance } from 'perf_hooks';
 
 import { SANDBOX_ACCOUNT, SANDBOX_CHATAPP_UNREACHABLE } from './fixtures';
+import { call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
 const A = SANDBOX_ACCOUNT;
@@ -15,37 +16,13 @@ const MESSAGES = `/v2/accounts/${SID}/messages`;
 const WEBHOOK = `/v2/accounts/${SID}/chatapp/webhook`;
 const HEX32 = /^[0-9a-f]{32}$/;
 
-interface Answer {
-	status: number;
-	headers: Headers;
-	body: any;
-}
-
 let sandbox: ExotelSandbox;
 let origin: string;
 
-async function call(
-	method: string,
-	path: string,
-	options: { json?: unknown; raw?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-	const headers: Record<string, string> = { authorization: BASIC, ...options.headers };
-	let body: string | undefined;
-	if (options.json !== undefined) {
-		body = JSON.stringify(options.json);
-		headers['content-type'] ??= 'application/json';
-	} else if (options.raw !== undefined) {
-		body = options.raw;
-	}
-	const res = await fetch(origin + path, { method, headers, body });
-	const text = await res.text();
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		parsed = text;
-	}
-	return { status: res.status, headers: res.headers, body: parsed };
+/** The shared client with this file's defaults: basic auth, and a body that is not JSON kept as text. */
+async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+	const answer = await sandboxCall(origin, method, path, { ...options, headers: { authorization: BASIC, ...options.headers } });
+	return { ...answer, body: answer.body === undefined ? answer.text : answer.body };
 }
 
 const post = (body: unknown, headers?: Record<string, string>) => call('POST', MESSAGES, { json: body, headers });
