@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { codeOf, messageItem, textOf, type MessageFields } from '../shared/vocabulary';
+
 /** Event names the trigger emits, in the service's terms. */
 export const MESSAGING_EVENTS = [
 	{ name: 'Chat App Incoming Message', value: 'chatAppIncoming', action: 'On chat app incoming message', description: 'A user wrote to your chat-app number' },
@@ -38,45 +40,46 @@ function smsStatus(status: unknown): string | undefined {
 	return value;
 }
 
-export interface EventItem extends IDataObject {
+/** One message of a callback in the package's vocabulary (vocabulary.ts), the message as received under `raw`. */
+export interface EventItem extends IDataObject, MessageFields {
 	event: MessagingEvent;
-	channel: string;
-	sid: string | null;
-	from: string | null;
-	to: string | null;
-	status: string | null;
-	code: number | string | null;
 	timestamp: string | null;
 	customData: string | null;
-	payload: IDataObject;
+	raw: IDataObject;
 }
 
-const pick = (value: unknown): string | null => (value === undefined || value === null || value === '' ? null : String(value));
-
 function item(event: MessagingEvent, channel: string, entry: IDataObject, fields: Partial<EventItem>): EventItem {
+	const { messageSid, status, to, from, code, timestamp, customData, ...extra } = fields;
 	return {
 		event,
-		channel,
-		sid: pick(entry.sid),
-		from: pick(entry.from),
-		to: pick(entry.to),
-		status: null,
-		code: null,
-		timestamp: pick(entry.timestamp),
-		customData: pick(entry.custom_data),
-		...fields,
-		payload: entry,
-	};
+		...messageItem(
+			{
+				messageSid: messageSid === undefined ? textOf(entry.sid) : messageSid,
+				status: status ?? null,
+				channel,
+				to: to === undefined ? textOf(entry.to) : to,
+				from: from === undefined ? textOf(entry.from) : from,
+				code: code ?? null,
+			},
+			entry,
+			{
+				timestamp: timestamp === undefined ? textOf(entry.timestamp) : timestamp,
+				customData: customData === undefined ? textOf(entry.custom_data) : customData,
+				...extra,
+			},
+		),
+	} as EventItem;
 }
 
 function list(value: unknown): IDataObject[] {
 	return Array.isArray(value) ? (value.filter((entry) => entry && typeof entry === 'object') as IDataObject[]) : [];
 }
 
-function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataObject): EventItem {
+function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataObject, extra: IDataObject = {}): EventItem {
 	return item(event, channel, entry, {
-		status: statusOfCode(entry.exo_status_code) ?? pick(entry.exo_detailed_status),
-		code: (entry.exo_status_code as number) ?? null,
+		...extra,
+		status: statusOfCode(entry.exo_status_code) ?? textOf(entry.exo_detailed_status),
+		code: codeOf(entry.exo_status_code),
 	});
 }
 
@@ -96,15 +99,15 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 		const typed = (message[type] ?? {}) as IDataObject;
 		items.push(
 			item('chatAppIncoming', 'chatapp', root, {
-				sid: pick(message.id),
-				from: pick(message.from),
-				to: pick(message.to),
-				timestamp: pick(message.timestamp ?? root.timestamp),
+				messageSid: textOf(message.id),
+				from: textOf(message.from),
+				to: textOf(message.to),
+				timestamp: textOf(message.timestamp ?? root.timestamp),
 				status: 'received',
 				messageType: type || null,
-				text: pick(typed.body ?? typed.text ?? typed.caption),
-				contactName: pick((contact.profile as IDataObject | undefined)?.name),
-				accountSid: pick(root.account_sid),
+				text: textOf(typed.body ?? typed.text ?? typed.caption),
+				contactName: textOf((contact.profile as IDataObject | undefined)?.name),
+				accountSid: textOf(root.account_sid),
 			}),
 		);
 		return items;
@@ -121,8 +124,8 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 				items.push(
 					item('rcsIncoming', 'rcs', entry, {
 						status: 'received',
-						messageType: pick(content.type),
-						text: pick(content.text),
+						messageType: textOf(content.type),
+						text: textOf(content.text),
 					}),
 				);
 			} else {
@@ -131,7 +134,7 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 		}
 		// The SMS fallback fired: its entries describe the SMS channel of the same messages.
 		for (const entry of list((root.sms as IDataObject | undefined)?.messages)) {
-			items.push({ ...channelStatusItem('rcsDeliveryReport', 'sms', entry), fallback: true });
+			items.push(channelStatusItem('rcsDeliveryReport', 'sms', entry, { fallback: true }));
 		}
 	}
 	if (items.length > 0) return items;
@@ -140,13 +143,13 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 		const isClick = Object.keys(root).some((key) => /click/i.test(key));
 		items.push(
 			item(isClick ? 'smsClick' : 'smsStatus', 'sms', root, {
-				sid: pick(root.SmsSid),
-				to: pick(root.To),
-				from: pick(root.From),
+				messageSid: textOf(root.SmsSid),
+				to: textOf(root.To),
+				from: textOf(root.From),
 				status: isClick ? 'clicked' : smsStatus(root.Status) ?? null,
-				code: (root.DetailedStatusCode as string) ?? null,
-				timestamp: pick(root.DateSent ?? root.ClickedAt ?? root.Timestamp),
-				customData: pick(root.CustomField),
+				code: codeOf(root.DetailedStatusCode),
+				timestamp: textOf(root.DateSent ?? root.ClickedAt ?? root.Timestamp),
+				customData: textOf(root.CustomField),
 			}),
 		);
 		return items;

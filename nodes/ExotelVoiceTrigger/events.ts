@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { callItem, secondsOf, textOf, type CallFields } from '../shared/vocabulary';
 import { nestBracketKeys } from '../shared/webhook';
 
 export const VOICE_EVENTS = [
@@ -18,45 +19,55 @@ export const CAMPAIGN_CALLBACKS: Record<string, string> = {
 	call_schedule_callback: 'campaignCallSchedule',
 };
 
-const text = (value: unknown) => (value === undefined || value === null || value === '' ? null : String(value));
-
 /**
- * One item per callback, with flat fields and the payload as received (form bodies with their
- * `Legs[i][...]` keys rebuilt). `hint` is the `callback` query parameter, when the URL carries one.
+ * One item per callback in the package's call vocabulary (vocabulary.ts), the payload as received
+ * under `raw` (form bodies with their `Legs[i][...]` keys rebuilt). `hint` is the `callback` query
+ * parameter, when the URL carries one.
  */
 export function voiceEventItem(body: unknown, hint?: string): IDataObject | undefined {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const payload = nestBracketKeys(body as IDataObject);
-	const base = (event: string, fields: IDataObject): IDataObject => ({ event, ...fields, payload });
+	const event = (name: string, fields: Partial<CallFields>, extra: IDataObject = {}): IDataObject => ({
+		event: name,
+		...callItem(fields, payload, extra),
+	});
 
 	if (payload.CallSid !== undefined) {
 		const legs = Array.isArray(payload.Legs) ? (payload.Legs as IDataObject[]) : [];
-		return base('callStatus', {
-			callSid: text(payload.CallSid),
-			eventType: text(payload.EventType),
-			status: text(payload.Status),
-			from: text(payload.From),
-			to: text(payload.To),
-			direction: text(payload.Direction),
-			conversationDuration: payload.ConversationDuration === undefined ? null : Number(payload.ConversationDuration),
-			recordingUrl: text(payload.RecordingUrl),
-			customField: text(payload.CustomField),
-			startTime: text(payload.StartTime),
-			endTime: text(payload.EndTime),
-			answeredBy: legs.map((leg) => text(leg.AnsweredBy)),
-			legs,
-		});
+		return event(
+			'callStatus',
+			{
+				callSid: textOf(payload.CallSid),
+				status: textOf(payload.Status),
+				from: textOf(payload.From),
+				to: textOf(payload.To),
+				direction: textOf(payload.Direction),
+				startTime: textOf(payload.StartTime),
+				endTime: textOf(payload.EndTime),
+				recordingUrl: textOf(payload.RecordingUrl),
+			},
+			{
+				eventType: textOf(payload.EventType),
+				conversationDuration: secondsOf(payload.ConversationDuration),
+				customField: textOf(payload.CustomField),
+				answeredBy: legs.map((leg) => textOf(leg.AnsweredBy)),
+				legs,
+			},
+		);
 	}
 	if (payload.call_sid !== undefined && payload.event_type !== undefined && payload.campaign_sid === undefined) {
-		return base('callStatusManagement', {
-			callSid: text(payload.call_sid),
-			eventType: text(payload.event_type),
-			status: text(payload.call_state),
-			duration: payload.duration === undefined ? null : Number(payload.duration),
-			recordingUrl: text(payload.recording_url),
-		});
+		return event(
+			'callStatusManagement',
+			{
+				callSid: textOf(payload.call_sid),
+				status: textOf(payload.call_state),
+				duration: secondsOf(payload.duration),
+				recordingUrl: textOf(payload.recording_url),
+			},
+			{ eventType: textOf(payload.event_type) },
+		);
 	}
-	const event =
+	const name =
 		hint && Object.values(CAMPAIGN_CALLBACKS).includes(hint)
 			? hint
 			: payload.campaign_sid !== undefined
@@ -66,10 +77,9 @@ export function voiceEventItem(body: unknown, hint?: string): IDataObject | unde
 						? 'campaignCallStatus'
 						: 'campaignStatus'
 				: 'unknown';
-	return base(event, {
-		campaignSid: text(payload.campaign_sid ?? payload.id),
-		callSid: text(payload.call_sid),
-		number: text(payload.number ?? payload.to),
-		status: text(payload.status),
-	});
+	return event(
+		name,
+		{ callSid: textOf(payload.call_sid), to: textOf(payload.number ?? payload.to), status: textOf(payload.status) },
+		{ campaignSid: textOf(payload.campaign_sid ?? payload.id) },
+	);
 }

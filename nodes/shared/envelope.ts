@@ -2,15 +2,17 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ItemOutcome } from './operation';
+import { codeOf, messageItem, sendStatusOf, textOf, unansweredMessage, type Channel } from './vocabulary';
 
 /**
  * Reads the per-message entries of a v2 send envelope (HTTP 202):
  * `{request_id, metadata, response: {<channel>: {messages: [{code, error_data, status, data: {sid}}]}}}`
- * and gives each item its own outcome; entries are in the order the messages were sent.
+ * and gives each item its own outcome in the package's vocabulary (the entry under `raw`); entries
+ * are in the order the messages were sent.
  */
 export function envelopeOutcomes(
 	node: INode,
-	channel: 'rcs' | 'chatapp',
+	channel: Exclude<Channel, 'sms'>,
 	body: unknown,
 	itemIndexes: number[],
 	sent: IDataObject[],
@@ -23,7 +25,7 @@ export function envelopeOutcomes(
 		if (!entry) {
 			return {
 				itemIndex,
-				json: { request_id: envelope.request_id },
+				json: { ...unansweredMessage(channel, sent[position] ?? {}), requestId: textOf(envelope.request_id) },
 				error: new NodeApiError(node, {}, {
 					message: 'The service answered without an entry for this message',
 					description: 'The envelope had fewer entries than messages sent; the message may or may not have been accepted.',
@@ -32,15 +34,19 @@ export function envelopeOutcomes(
 			};
 		}
 		const data = (entry.data ?? {}) as IDataObject;
-		const json: IDataObject = {
-			status: entry.status,
-			code: entry.code,
-			sid: data.sid ?? null,
-			error_data: entry.error_data ?? null,
-			to: sent[position]?.to,
-			request_id: envelope.request_id,
-		};
-		if (entry.status === 'success') return { itemIndex, json };
+		const json = messageItem(
+			{
+				messageSid: textOf(data.sid),
+				status: sendStatusOf(entry.status),
+				channel,
+				to: textOf(sent[position]?.to),
+				from: textOf(sent[position]?.from),
+				code: codeOf(entry.code),
+			},
+			entry,
+			{ requestId: textOf(envelope.request_id) },
+		);
+		if (json.status === 'accepted') return { itemIndex, json };
 		const errorData = (entry.error_data ?? {}) as IDataObject;
 		return {
 			itemIndex,

@@ -7,6 +7,7 @@ import { LIMITS } from '../../../shared/limits';
 import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
+import { unsentMessages } from '../../../shared/vocabulary';
 
 const show = { resource: ['chatApp'], operation: ['send'] };
 const fields = { ...show, contentMode: ['fields'] };
@@ -456,6 +457,6 @@ async function send(context: IExecuteFunctions, { itemIndex, body }: PreparedCha
 		});
 		return envelopeOutcomes(context.getNode(), 'chatapp', response.body, [itemIndex], [body]);
 	} catch (error) {
-		return [{ itemIndex, json: { to: body.to, status: 'failed', deliveryUnknown: error.context?.deliveryUnknown === true }, error }];
+		return unsentMessages('chatapp', [{ itemIndex, to: body.to, from: body.from }], error);
 	}
 }

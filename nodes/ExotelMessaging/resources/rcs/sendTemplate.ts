@@ -7,6 +7,7 @@ import { LIMITS } from '../../../shared/limits';
 import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, type FieldCheck } from '../../../shared/validation';
+import { unsentMessages } from '../../../shared/vocabulary';
 
 const show = { resource: ['rcs'], operation: ['sendTemplate'] };
 const showFallback = { ...show, smsFallback: [true] };
@@ -337,10 +338,10 @@ async function sendChunk(context: IExecuteFunctions, chunk: PreparedRcs[]): Prom
 		});
 		return envelopeOutcomes(context.getNode(), 'rcs', response.body, itemIndexes, messages);
 	} catch (error) {
-		return chunk.map(({ itemIndex, message }) => ({
-			itemIndex,
-			json: { to: message.to, status: 'failure', deliveryUnknown: error.context?.deliveryUnknown === true },
+		return unsentMessages(
+			'rcs',
+			chunk.map(({ itemIndex, message }) => ({ itemIndex, to: message.to, from: message.from })),
 			error,
-		}));
+		);
 	}
 }

@@ -5,6 +5,7 @@ import { LIMITS } from '../../../shared/limits';
 import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
+import { unsentMessages } from '../../../shared/vocabulary';
 import {
 	dynamicBulkForm,
 	MESSAGE_FIELDS,
@@ -93,13 +94,13 @@ async function sendChunk(context: IExecuteFunctions, chunk: PreparedMessage[]): 
 			itemIndex: chunk[0].itemIndex,
 		});
 		const entries = Array.isArray(response.body) ? (response.body as IDataObject[]) : [];
-		return chunk.map((prepared, position) => smsOutcome(context, prepared.itemIndex, entries[position]));
+		return chunk.map((prepared, position) => smsOutcome(context, prepared.itemIndex, entries[position], { to: prepared.message.To, from: prepared.message.From }));
 	} catch (error) {
 		// The whole request failed: every message in it shares the cause.
-		return chunk.map(({ itemIndex, message }) => ({
-			itemIndex,
-			json: { To: message.To, Status: 'failed', deliveryUnknown: error.context?.deliveryUnknown === true },
+		return unsentMessages(
+			'sms',
+			chunk.map(({ itemIndex, message }) => ({ itemIndex, to: message.To, from: message.From })),
 			error,
-		}));
+		);
 	}
 }

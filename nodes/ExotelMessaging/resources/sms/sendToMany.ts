@@ -6,6 +6,7 @@ import { LIMITS } from '../../../shared/limits';
 import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
+import { unsentMessages } from '../../../shared/vocabulary';
 import {
 	dynamicBulkForm,
 	MESSAGE_FIELDS,
@@ -126,13 +127,13 @@ async function sendBulk(context: IExecuteFunctions, request: BulkRequest): Promi
 			itemIndex,
 		});
 		const entries = Array.isArray(response.body) ? (response.body as IDataObject[]) : [];
-		return recipients.map((_, position) => smsOutcome(context, itemIndex, entries[position]));
+		return recipients.map((to, position) => smsOutcome(context, itemIndex, entries[position], { to, from: String(form.From) }));
 	} catch (error) {
 		// The whole request failed: every recipient in it shares the cause.
-		return recipients.map((to) => ({
-			itemIndex,
-			json: { To: to, Status: 'failed', deliveryUnknown: error.context?.deliveryUnknown === true },
+		return unsentMessages(
+			'sms',
+			recipients.map((to) => ({ itemIndex, to, from: form.From })),
 			error,
-		}));
+		);
 	}
 }

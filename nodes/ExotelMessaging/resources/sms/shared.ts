@@ -6,6 +6,7 @@ import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
 import type { ItemOutcome, ParameterReader } from '../../../shared/operation';
 import type { FieldCheck } from '../../../shared/validation';
+import { codeOf, messageItem, sendStatusOf, textOf, unansweredMessage } from '../../../shared/vocabulary';
 
 
 
@@ -245,12 +246,17 @@ export function dynamicBulkForm(messages: SmsMessageFields[], request: SmsReques
 }
 
 /** One SMSMessage answer entry as the item's output; a `failed` entry becomes that item's error. */
-export function smsOutcome(context: IExecuteFunctions, itemIndex: number, entry: IDataObject | undefined): ItemOutcome {
+export function smsOutcome(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	entry: IDataObject | undefined,
+	sent: { to: string; from: string },
+): ItemOutcome {
 	const message = (entry?.SMSMessage ?? entry) as IDataObject | undefined;
 	if (!message || typeof message !== 'object') {
 		return {
 			itemIndex,
-			json: {},
+			json: unansweredMessage('sms', sent),
 			error: new NodeApiError(context.getNode(), {}, {
 				message: 'The service answered without an entry for this message',
 				description: 'Its answer had fewer SMSMessage entries than messages sent; the message may or may not have been accepted.',
@@ -258,17 +264,33 @@ export function smsOutcome(context: IExecuteFunctions, itemIndex: number, entry:
 			}),
 		};
 	}
-	if (message.Status === 'failed') {
+	const json = smsItem(message);
+	if (json.status === 'failed') {
 		return {
 			itemIndex,
-			json: message,
+			json,
 			error: new NodeApiError(context.getNode(), { ...message } as JsonObject, {
 				message: `Message not accepted: ${String(message.DetailedStatus)} (${String(message.DetailedStatusCode)})`,
-				description: `To ${String(message.To ?? '')}: the service reported Status "failed" for this message; the other messages of the request are unaffected.`,
+				description: `To ${String(message.To ?? '')}: the service reported Status "${String(message.Status)}" for this message; the other messages of the request are unaffected.`,
 				httpCode: '207',
 				itemIndex,
 			}),
 		};
 	}
-	return { itemIndex, json: message };
+	return { itemIndex, json };
+}
+
+/** An SMSMessage in the package's vocabulary, the entry itself under `raw`. */
+export function smsItem(message: IDataObject): IDataObject {
+	return messageItem(
+		{
+			messageSid: textOf(message.Sid),
+			status: sendStatusOf(message.Status),
+			channel: 'sms',
+			to: textOf(message.To),
+			from: textOf(message.From),
+			code: codeOf(message.DetailedStatusCode),
+		},
+		message,
+	);
 }

@@ -5,6 +5,7 @@ import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
+import { v1CallItem } from '../../../shared/vocabulary';
 
 const show = { resource: ['call'], operation: ['connect'] };
 
@@ -144,7 +145,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			itemIndex: call.itemIndex,
 		});
 		const body = response.body as IDataObject;
-		return (body.Call ?? body) as IDataObject;
+		return v1CallItem((body.Call ?? body) as IDataObject);
 	});
 	return outputOf(this, [...failures, ...outcomes]);
 }

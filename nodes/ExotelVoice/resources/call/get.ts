@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
+import { v1CallItem } from '../../../shared/vocabulary';
 import { callSidField } from './fields';
 
 const show = { resource: ['call'], operation: ['get'] };
@@ -34,7 +35,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			itemIndex,
 		});
 		const body = response.body as IDataObject;
-		return (body.Call ?? body) as IDataObject;
+		return v1CallItem((body.Call ?? body) as IDataObject);
 	});
 	return outputOf(this, [...failures, ...outcomes]);
 }

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
+import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
 import { callSidField } from './fields';
 
 const show = { resource: ['call'], operation: ['getDetails'] };
@@ -11,12 +12,9 @@ export const description: INodeProperties[] = [
 	callSidField(show),
 ];
 
-const text = (value: unknown) => (value === undefined || value === null || value === '' ? null : String(value));
-const number = (value: unknown) => (value === undefined || value === null || value === '' ? null : Number(value));
-
 /**
  * The management API documents two shapes of `call_details` for the same path. Both become one
- * item shape; the answer as received stays under `original`.
+ * item in the package's call vocabulary; the answer as received stays under `raw`.
  */
 export function normalizeCallDetails(details: IDataObject): IDataObject {
 	const agentA = (details.agent_details ?? {}) as IDataObject;
@@ -24,35 +22,39 @@ export function normalizeCallDetails(details: IDataObject): IDataObject {
 	const customer = (details.customer_details ?? {}) as IDataObject;
 	const recording = (details.recording ?? {}) as IDataObject;
 	const shapeB = details.sid !== undefined || details.state !== undefined || details.total_duration !== undefined;
-	return {
-		callSid: text(details.call_sid ?? details.sid),
-		state: text(details.call_state ?? details.state),
-		status: text(details.call_status ?? details.status),
-		direction: text(details.direction),
-		virtualNumber: text(details.virtual_number),
-		from: text(details.from),
-		to: text(details.to),
-		customerNumber: text(customer.number),
-		startTime: text(details.start_time),
-		endTime: text(details.end_time),
-		createdTime: text(details.created_time),
-		updatedTime: text(details.updated_time),
-		duration: number(details.duration ?? details.total_duration),
-		talkTime: number(details.talk_time ?? details.total_talk_time),
-		recordingUrl: text(details.recording_url ?? recording.url),
-		// Shape A carries recording_url only when the call was recorded: its absence means no recording.
-		recordingAvailable: recording.available !== undefined ? recording.available === true : Boolean(details.recording_url),
-		customField: text(details.custom_field),
-		agent: {
-			userId: text(agentA.user_id ?? agentB.user_id),
-			name: text(agentA.name),
-			email: text(agentA.email),
-			contactUri: text(agentB.contact_uri),
+	return callItem(
+		{
+			callSid: textOf(details.call_sid ?? details.sid),
+			status: textOf(details.call_status ?? details.status),
+			from: textOf(details.from),
+			to: textOf(details.to),
+			direction: textOf(details.direction),
+			startTime: textOf(details.start_time),
+			endTime: textOf(details.end_time),
+			duration: secondsOf(details.duration ?? details.total_duration),
+			recordingUrl: textOf(details.recording_url ?? recording.url),
 		},
-		legsPath: text(details.legs),
-		shape: shapeB ? 'B' : 'A',
-		original: details,
-	};
+		details,
+		{
+			state: textOf(details.call_state ?? details.state),
+			virtualNumber: textOf(details.virtual_number),
+			customerNumber: textOf(customer.number),
+			createdTime: textOf(details.created_time),
+			updatedTime: textOf(details.updated_time),
+			talkTime: secondsOf(details.talk_time ?? details.total_talk_time),
+			// Shape A carries recording_url only when the call was recorded: its absence means no recording.
+			recordingAvailable: recording.available !== undefined ? recording.available === true : Boolean(details.recording_url),
+			customField: textOf(details.custom_field),
+			agent: {
+				userId: textOf(agentA.user_id ?? agentB.user_id),
+				name: textOf(agentA.name),
+				email: textOf(agentA.email),
+				contactUri: textOf(agentB.contact_uri),
+			},
+			legsPath: textOf(details.legs),
+			shape: shapeB ? 'B' : 'A',
+		},
+	);
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -16,6 +16,7 @@ import {
 	valuesOf,
 	type FieldCheck,
 } from '../../../shared/validation';
+import { v1CallItem } from '../../../shared/vocabulary';
 
 const show = { resource: ['call'], operation: ['getMany'] };
 const V = LIMITS.voice;
@@ -199,7 +200,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			}
 			if (calls.length >= limit) break;
 		}
-		return calls.slice(0, limit);
+		return calls.slice(0, limit).map(v1CallItem);
 	});
 	return outputOf(this, [...failures, ...outcomes]);
 }

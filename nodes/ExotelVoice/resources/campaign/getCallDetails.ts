@@ -5,6 +5,7 @@ import { LIMITS } from '../../../shared/limits';
 import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
 import { exotelRequestAllItems } from '../../../shared/transport';
 import { fieldsError, valuesOf } from '../../../shared/validation';
+import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
 import { campaignPath, itemsOf, text } from './shared';
 
 const show = { resource: ['campaign'], operation: ['getCallDetails'] };
@@ -47,6 +48,25 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** A campaign call record in the call vocabulary: the campaign dialled `number` from `caller_id`. */
+function campaignCallItem(record: IDataObject): IDataObject {
+	return callItem(
+		{
+			callSid: textOf(record.call_sid),
+			status: textOf(record.status),
+			from: textOf(record.caller_id),
+			to: textOf(record.number),
+			direction: textOf(record.direction),
+			startTime: textOf(record.start_time),
+			endTime: textOf(record.end_time),
+			duration: secondsOf(record.duration),
+			recordingUrl: textOf(record.recording_url),
+		},
+		record,
+		{ name: textOf(record.name), digit: textOf(record.digit), dateCreated: textOf(record.date_created) },
+	);
+}
+
 /** The campaign's call records (number, status, duration, digit, recording...), one item each. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
@@ -69,7 +89,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		await exotelRequestAllItems.call(
 			this,
 			{ base: 'base', method: 'GET', path: `${campaignPath(campaignId)}/call-details`, qs, itemIndex },
-			{ pageSize: LIMITS.campaign.listLimit, limit, itemsOf },
+			{ pageSize: LIMITS.campaign.listLimit, limit, itemsOf: (body) => itemsOf(body).map(campaignCallItem) },
 		),
 	);
 	return outputOf(this, [...failures, ...outcomes]);

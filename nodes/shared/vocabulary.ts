@@ -1,0 +1,133 @@
+import type { IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ItemOutcome } from './operation';
+
+/**
+ * The package's one output vocabulary. Every item about a message (each send's result, each
+ * messaging-trigger event) and every item about a call (connect, get, get many, details, campaign
+ * call records, voice-trigger events) starts with the same keys, whichever channel or API it came
+ * from, and keeps the service's own object, untouched, under `raw`. A failed item also carries
+ * `error` (operation.ts), and `deliveryUnknown: true` when the service may have acted on it.
+ */
+
+export type Channel = 'sms' | 'rcs' | 'chatapp';
+
+export interface MessageFields {
+	messageSid: string | null;
+	status: string | null;
+	channel: string;
+	to: string | null;
+	from: string | null;
+	code: number | string | null;
+}
+
+export interface CallFields {
+	callSid: string | null;
+	status: string | null;
+	from: string | null;
+	to: string | null;
+	direction: string | null;
+	startTime: string | null;
+	endTime: string | null;
+	duration: number | null;
+	recordingUrl: string | null;
+}
+
+/** A value as text, with absent and empty both null. */
+export function textOf(value: unknown): string | null {
+	return value === undefined || value === null || value === '' ? null : String(value);
+}
+
+/** Seconds as a number (the v1 API sends them as text), null when absent or not a number. */
+export function secondsOf(value: unknown): number | null {
+	if (value === undefined || value === null || value === '') return null;
+	const seconds = Number(value);
+	return Number.isFinite(seconds) ? seconds : null;
+}
+
+/** A service code as the service wrote it (a number in most answers, text in some callbacks). */
+export function codeOf(value: unknown): number | string | null {
+	return value === undefined || value === null || value === '' ? null : (value as number | string);
+}
+
+/** The vocabulary first, then what is particular to the operation or event, then the service's object. */
+export function messageItem(fields: MessageFields, raw: unknown, extra: IDataObject = {}): IDataObject {
+	return { ...fields, ...extra, raw: (raw ?? null) as IDataObject };
+}
+
+export function callItem(fields: Partial<CallFields>, raw: unknown, extra: IDataObject = {}): IDataObject {
+	const call: CallFields = {
+		callSid: null,
+		status: null,
+		from: null,
+		to: null,
+		direction: null,
+		startTime: null,
+		endTime: null,
+		duration: null,
+		recordingUrl: null,
+		...fields,
+	};
+	return { ...call, ...extra, raw: (raw ?? null) as IDataObject };
+}
+
+/** A v1 Call object (connect, get, get many); `Details` (legs) adds the conversation duration. */
+export function v1CallItem(call: IDataObject): IDataObject {
+	const details = call.Details as IDataObject | undefined;
+	return callItem(
+		{
+			callSid: textOf(call.Sid),
+			status: textOf(call.Status),
+			from: textOf(call.From),
+			to: textOf(call.To),
+			direction: textOf(call.Direction),
+			startTime: textOf(call.StartTime),
+			endTime: textOf(call.EndTime),
+			duration: secondsOf(call.Duration),
+			recordingUrl: textOf(call.RecordingUrl),
+		},
+		call,
+		details && typeof details === 'object' ? { conversationDuration: secondsOf(details.ConversationDuration) } : {},
+	);
+}
+
+/**
+ * A send's status on every channel: `failed` for any message the service refused (SMS `failed`,
+ * `failed-dnd`; RCS and chat-app `failure`), `accepted` for an RCS or chat-app `success`, and the
+ * SMS words (`queued`, `sending`, `submitted`, `sent`) as they are.
+ */
+export function sendStatusOf(status: unknown): string | null {
+	const value = textOf(status)?.toLowerCase() ?? null;
+	if (value === null) return null;
+	if (value.startsWith('fail')) return 'failed';
+	if (value === 'success') return 'accepted';
+	return value;
+}
+
+/**
+ * The items of messages whose request failed as a whole: every one shares the cause, and its
+ * status is `unknown` (with `deliveryUnknown: true`) when the service may have acted on it.
+ */
+export function unsentMessages(
+	channel: Channel,
+	messages: Array<{ itemIndex: number; to: unknown; from: unknown }>,
+	error: NodeApiError | NodeOperationError,
+): ItemOutcome[] {
+	const unknown = (error as { context?: IDataObject }).context?.deliveryUnknown === true;
+	return messages.map(({ itemIndex, to, from }) => ({
+		itemIndex,
+		json: {
+			...messageItem({ messageSid: null, status: unknown ? 'unknown' : 'failed', channel, to: textOf(to), from: textOf(from), code: null }, null),
+			...(unknown ? { deliveryUnknown: true } : {}),
+		},
+		error,
+	}));
+}
+
+/** The item of a message the service's answer has no entry for: it may or may not have been accepted. */
+export function unansweredMessage(channel: Channel, sent: { to?: unknown; from?: unknown }): IDataObject {
+	return {
+		...messageItem({ messageSid: null, status: 'unknown', channel, to: textOf(sent.to), from: textOf(sent.from), code: null }, null),
+		deliveryUnknown: true,
+	};
+}
