@@ -77,7 +77,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const secrets = typeof verifyToken === 'string' ? [verifyToken] : [];
 			outcomes.push({
 				itemIndex,
-				json: { ...shown, verifyTokenSet: verifyToken !== undefined, response: redact(response.body as IDataObject, secrets) },
+				json: { ...shown, verifyTokenSet: verifyToken !== undefined, raw: redact(response.body as IDataObject, secrets) },
 			});
 		} catch (error) {
 			outcomes.push({ itemIndex, json: {}, error });

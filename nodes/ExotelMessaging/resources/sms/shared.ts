@@ -264,7 +264,7 @@ export function smsOutcome(
 			}),
 		};
 	}
-	const json = smsItem(message);
+	const json = smsItem(message, sent.from);
 	if (json.status === 'failed') {
 		return {
 			itemIndex,
@@ -280,15 +280,18 @@ export function smsOutcome(
 	return { itemIndex, json };
 }
 
-/** An SMSMessage in the package's vocabulary, the entry itself under `raw`. */
-export function smsItem(message: IDataObject): IDataObject {
+/**
+ * An SMSMessage in the package's vocabulary, the entry itself under `raw`. `from` is the sender as
+ * sent: the service's `From` adds a `/<suffix>` to it on an accepted message.
+ */
+export function smsItem(message: IDataObject, sender: string): IDataObject {
 	return messageItem(
 		{
 			messageSid: textOf(message.Sid),
 			status: sendStatusOf(message.Status),
 			channel: 'sms',
 			to: textOf(message.To),
-			from: textOf(message.From),
+			from: textOf(sender),
 			code: codeOf(message.DetailedStatusCode),
 		},
 		message,
