@@ -827,14 +827,14 @@ describe('acknowledgement and retries', () => {
 		expect(quick.pendingCallbacks).toBe(0);
 	});
 
-	it('follows the spec schedule, and times out after 5 s × timeScale, never below 500 ms', async () => {
+	it('follows the spec schedule, and times out after the spec\'s 5 s whatever the timeScale (an answer takes real time)', async () => {
 		expect(CALLBACK_TIMING.retryDelaysMs).toEqual([30_000, 120_000, 600_000, 3_600_000]);
 		expect(CALLBACK_TIMING.ackTimeoutMs).toBe(5000);
 		const path = fresh('slow-receiver');
 		rx.on(path, () => 'hang');
 		const first = await sandbox.postCallback({ url: rx.url(path), payload: {} });
-		expect(first).toMatchObject({ status: 0, outcome: 'retry-scheduled', error: `timeout after ${CALLBACK_TIMING.minAckTimeoutMs} ms` });
-		expect(first.durationMs).toBeGreaterThanOrEqual(CALLBACK_TIMING.minAckTimeoutMs - 1);
+		expect(first).toMatchObject({ status: 0, outcome: 'retry-scheduled', error: `timeout after ${CALLBACK_TIMING.ackTimeoutMs} ms` });
+		expect(first.durationMs).toBeGreaterThanOrEqual(CALLBACK_TIMING.ackTimeoutMs - 1);
 	});
 
 	it('treats any status but 200 as not acknowledged (204, 302)', async () => {

@@ -102,12 +102,12 @@ export const CALLBACK_TIMING = {
 	deliveredMs: 2000,
 	seenMs: 3000,
 	/**
-	 * The client must answer HTTP 200 within this (× timeScale, never below minAckTimeoutMs: a scaled
-	 * 5 ms would time out a healthy receiver on a loaded machine; SandboxOptions.callbackTimeoutMs
-	 * sets any value, e.g. 50 for a test of timeouts).
+	 * The client must answer HTTP 200 within this. It is not scaled by timeScale: how fast a receiver
+	 * answers is real time, and a busy machine can take a healthy n8n past half a second, which a
+	 * scaled budget would turn into a spurious retry (SandboxOptions.callbackTimeoutMs sets any
+	 * value, e.g. 50 for a test of timeouts).
 	 */
 	ackTimeoutMs: 5000,
-	minAckTimeoutMs: 500,
 	/** Retries after a failed attempt, measured from the end of that attempt. */
 	retryDelaysMs: [30_000, 120_000, 600_000, 3_600_000] as readonly number[],
 } as const;
@@ -442,7 +442,7 @@ export class CallbackDispatcher implements CallbackHooks {
 
 	get ackTimeoutMs(): number {
 		if (this.options.ackTimeoutMs !== undefined) return this.options.ackTimeoutMs;
-		return Math.max(CALLBACK_TIMING.minAckTimeoutMs, CALLBACK_TIMING.ackTimeoutMs * this.options.timeScale);
+		return CALLBACK_TIMING.ackTimeoutMs;
 	}
 
 	/** Resolves with the log once `predicate(log)` holds; rejects after `timeoutMs`. Polls every 5 ms. */
