@@ -778,7 +778,8 @@ describe('acknowledgement and retries', () => {
 		expect(first[1].nextAttemptInMs).toBe(120_000 * SCALE);
 		expect(first[1].time - first[0].time).toBeGreaterThanOrEqual(30_000 * SCALE - 1);
 		expect(first[2].time - first[1].time).toBeGreaterThanOrEqual(120_000 * SCALE - 1);
-		expect(first[2].time - first[1].time).toBeLessThan(1000);
+		// Scaled: nowhere near the spec's real 120 s.
+		expect(first[2].time - first[1].time).toBeLessThan(120_000 / 4);
 		expect(first.every((a) => a.body === first[0].body && a.signed)).toBe(true);
 		// The receiver saw the same bytes, signed, with the attempt number.
 		const seen = rx.at(path).filter((r) => r.text === first[0].body);

@@ -118,7 +118,8 @@ describe('lifecycle', () => {
 		expect((await call('GET', '/__sandbox/health', {}, at)).status).toBe(200);
 		const t0 = performance.now();
 		await other.stop();
-		expect(performance.now() - t0).toBeLessThan(1000);
+		// Left open, the idle socket would hold stop() for node's keep-alive timeout (5 s).
+		expect(performance.now() - t0).toBeLessThan(5000);
 		await expect(fetch(`${at}/__sandbox/health`)).rejects.toThrow();
 	});
 });
@@ -529,7 +530,6 @@ describe('SMS dynamic bulk (bulksend)', () => {
 			}
 			return new URLSearchParams(pairs).toString();
 		});
-		const t0 = performance.now();
 		for (let batch = 0; batch < 100; batch += 10) {
 			const answers = await Promise.all(
 				bodies.slice(batch, batch + 10).map((body) =>
@@ -545,11 +545,8 @@ describe('SMS dynamic bulk (bulksend)', () => {
 				expect(a.body).toHaveLength(100);
 			}
 		}
-		const elapsed = performance.now() - t0;
 		expect(sandbox.messages()).toHaveLength(10_000);
 		expect(new Set(sandbox.messages().map((m) => m.sid)).size).toBe(10_000);
-		// Client and server share this process; the whole round trip still stays far below this.
-		expect(elapsed).toBeLessThan(5000);
 	});
 });
 
@@ -1167,9 +1164,10 @@ describe('faults', () => {
 		expect(res.status).toBe(200);
 		expect(sandbox.messages()).toHaveLength(1);
 		expect(sandbox.requests()[0]).toMatchObject({ fault: 'delay:200', status: 200 });
-		const t1 = performance.now();
 		await sms(smsForm);
-		expect(performance.now() - t1).toBeLessThan(150);
+		// The fault was used up by the first request: the second one carries none.
+		expect(sandbox.requests()[1]).toMatchObject({ status: 200 });
+		expect(sandbox.requests()[1].fault).toBeUndefined();
 	});
 
 	it("reset 'before': the connection drops and nothing is processed", async () => {
