@@ -8,6 +8,8 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
 	},
-	testTimeout: 30000,
+	// Only a hang detector: every wait inside a test is bounded and says what it waited for, and a
+	// busy machine runs a test several times slower than a quiet one.
+	testTimeout: 300_000,
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 };

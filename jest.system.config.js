@@ -9,5 +9,5 @@ module.exports = {
 	...base,
 	roots: ['<rootDir>/test/system'],
 	testPathIgnorePatterns: [],
-	testTimeout: 120000,
+	testTimeout: 600_000,
 };

@@ -21,7 +21,6 @@ import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import type { ExotelSandbox } from '../sandbox/server';
 import type { Fault, FaultMatch, RecordedRequest } from '../sandbox/types';
 
-jest.setTimeout(30_000);
 
 let sandbox: ExotelSandbox;
 beforeAll(async () => {

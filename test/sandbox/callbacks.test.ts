@@ -420,7 +420,7 @@ describe('RCS delivery reports', () => {
 			await call('POST', MESSAGES, { rcs: { messages: [rcsMessage('+919812340042')] } }, undefined, at);
 			const bodies = await until(() => rx.json(path), 3, 1000);
 			expect(bodies.map((b) => b.rcs.messages[0].exo_status_code)).toEqual([40001, 40002, 40003]);
-			await fast.waitForCallbacks((log) => log.length === 3, 1000);
+			await fast.waitForCallbacks((log) => log.length === 3);
 			expect(fast.callbacks().every((a) => a.url === rx.url(path))).toBe(true);
 		} finally {
 			await fast.stop();
@@ -767,7 +767,7 @@ describe('acknowledgement and retries', () => {
 		rx.on(path, (r) => (r.text.includes('"exo_status_code":30001') && ++n <= 2 ? 500 : 200));
 		await call('POST', MESSAGES, chatText('+919812340101', { status_callback: rx.url(path) }));
 		// 3 reports; the first (30001) is answered 500, 500, then 200.
-		const log = await sandbox.waitForCallbacks((l) => l.filter((a) => a.outcome === 'delivered').length === 3, 3000);
+		const log = await sandbox.waitForCallbacks((l) => l.filter((a) => a.outcome === 'delivered').length === 3);
 		const first = log.filter((a) => a.id === 1);
 		expect(first.map((a) => [a.attempt, a.status, a.outcome])).toEqual([
 			[1, 500, 'retry-scheduled'],
@@ -798,7 +798,7 @@ describe('acknowledgement and retries', () => {
 			rx.on(path, () => (++n === 2 ? 'hang' : 503));
 			const first = await quick.postChatAppIncoming({ type: 'text', url: rx.url(path) });
 			expect(first).toMatchObject({ attempt: 1, status: 503, outcome: 'retry-scheduled', error: 'HTTP 503' });
-			const log = await quick.waitForCallbacks((l) => l.some((a) => a.outcome === 'failed'), 3000);
+			const log = await quick.waitForCallbacks((l) => l.some((a) => a.outcome === 'failed'));
 			expect(log.map((a) => [a.attempt, a.status, a.outcome])).toEqual([
 				[1, 503, 'retry-scheduled'],
 				[2, 0, 'retry-scheduled'],
@@ -843,7 +843,7 @@ describe('acknowledgement and retries', () => {
 		rx.on(path, (r) => (r.headers['x-sandbox-callback-attempt'] === '1' ? 204 : 302));
 		const first = await sandbox.postCallback({ url: rx.url(path), payload: { a: 1 } });
 		expect(first).toMatchObject({ status: 204, outcome: 'retry-scheduled' });
-		const log = await sandbox.waitForCallbacks((l) => l.length >= 2, 2000);
+		const log = await sandbox.waitForCallbacks((l) => l.length >= 2);
 		expect(log[1]).toMatchObject({ status: 302, outcome: 'retry-scheduled', attempt: 2 });
 	});
 });
@@ -889,7 +889,7 @@ describe('loopback only', () => {
 		await call('PUT', WEBHOOK, { chatapp: { webhook: { incoming_message_url: 'https://n8n.example.com/webhook/in' } } });
 		const incoming = await control('/chatapp-incoming', { type: 'text' });
 		expect(incoming.body.callback).toMatchObject({ outcome: 'skipped-non-loopback', status: 0 });
-		const log = await sandbox.waitForCallbacks((l) => l.length === 8, 2000);
+		const log = await sandbox.waitForCallbacks((l) => l.length === 8);
 		expect(log.every((a) => a.outcome === 'skipped-non-loopback' && a.status === 0 && a.attempt === 1)).toBe(true);
 		expect(log.map((a) => a.kind).sort()).toEqual(
 			['chatapp-incoming', 'chatapp-status', 'chatapp-status', 'chatapp-status', 'rcs-dlr', 'rcs-dlr', 'rcs-dlr', 'sms-status'].sort(),

@@ -346,8 +346,12 @@ export class ExotelSandbox {
 		return this.dispatcher.pending;
 	}
 
-	/** Resolves with the callback log once `predicate(log)` holds; rejects after `timeoutMs` (polls every 5 ms). */
-	waitForCallbacks(predicate: (log: CallbackAttempt[]) => boolean, timeoutMs = 5000): Promise<CallbackAttempt[]> {
+	/**
+	 * Resolves with the callback log once `predicate(log)` holds; rejects after `timeoutMs` with the
+	 * log (polls every 5 ms). The default only catches a callback that never comes: a busy machine
+	 * may take seconds to deliver what a quiet one delivers in milliseconds.
+	 */
+	waitForCallbacks(predicate: (log: CallbackAttempt[]) => boolean, timeoutMs = 30_000): Promise<CallbackAttempt[]> {
 		return this.dispatcher.waitFor(predicate, timeoutMs);
 	}
 
