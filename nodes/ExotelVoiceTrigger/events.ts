@@ -79,7 +79,7 @@ export function voiceEventItem(body: unknown, hint?: string): IDataObject | unde
 				: 'unknown';
 	return event(
 		name,
-		{ callSid: textOf(payload.call_sid), to: textOf(payload.number ?? payload.to), status: textOf(payload.status) },
+		{ callSid: textOf(payload.call_sid), from: textOf(payload.from), to: textOf(payload.number ?? payload.to), status: textOf(payload.status) },
 		{ campaignSid: textOf(payload.campaign_sid ?? payload.id) },
 	);
 }

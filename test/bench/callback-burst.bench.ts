@@ -670,7 +670,7 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 				mismatches.push(`execution ${execution.id}: trigger emitted ${items.length} item(s), ${AFTER} passed ${passed.length}`);
 			}
 			for (const { json } of items) {
-				const id = String(json.sid);
+				const id = String(json.messageSid);
 				seen.set(id, (seen.get(id) ?? 0) + 1);
 				const sent = sentById.get(id);
 				if (!sent) {
@@ -679,8 +679,8 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 				}
 				if (sent.callback.forgery !== null) forgedExecuted++;
 				const e = sent.callback.expected;
-				const got = { event: json.event, from: json.from, to: json.to, name: json.contactName, type: json.messageType, text: json.text };
-				const want = { event: 'chatAppIncoming', from: e.from, to: BUSINESS_NUMBER, name: e.name, type: e.type, text: e.text };
+				const got = { event: json.event, status: json.status, channel: json.channel, from: json.from, to: json.to, name: json.contactName, type: json.messageType, text: json.text };
+				const want = { event: 'chatAppIncoming', status: 'received', channel: 'chatapp', from: e.from, to: BUSINESS_NUMBER, name: e.name, type: e.type, text: e.text };
 				if (JSON.stringify(got) !== JSON.stringify(want)) mismatches.push(`${id}: got ${JSON.stringify(got)}, sent ${JSON.stringify(want)}`);
 				if (sent.callback.forgery === null && !id.includes('.warm-')) {
 					executionOf.push({ sent, executionId: String(execution.id) });

@@ -156,8 +156,20 @@ export class OnePerItemRcs implements INodeType {
 			const envelope = (response.body ?? {}) as IDataObject;
 			const entry = ((((envelope.response as IDataObject | undefined)?.rcs as IDataObject | undefined)?.messages ?? []) as IDataObject[])[0] ?? {};
 			const data = (entry.data ?? {}) as IDataObject;
+			// The same item the package node gives (its message keys, the service's success as
+			// accepted, the envelope entry under raw), so the two outputs are alike.
+			const status = entry.status === 'success' ? 'accepted' : entry.status === 'failure' ? 'failed' : ((entry.status as string) ?? null);
 			out.push({
-				json: { status: entry.status, code: entry.code, sid: data.sid ?? null, error_data: entry.error_data ?? null, to, request_id: envelope.request_id },
+				json: {
+					messageSid: (data.sid as string) ?? null,
+					status,
+					channel: 'rcs',
+					to,
+					from: botId,
+					code: (entry.code as number) ?? null,
+					requestId: (envelope.request_id as string) ?? null,
+					raw: entry,
+				},
 				pairedItem: { item: i },
 			});
 		}
@@ -255,8 +267,11 @@ const RCS: BenchSubject = {
 		if (item.json.to !== input.phone) {
 			throw new BenchFailure(`${label}: output ${position} has to ${JSON.stringify(item.json.to)}, the item's number is ${input.phone}`);
 		}
-		if (sends && item.json.status !== 'success') {
+		if (sends && item.json.status !== 'accepted') {
 			throw new BenchFailure(`${label}: output ${position} failed: ${JSON.stringify(item.json).slice(0, 300)}`);
+		}
+		if (sends && (item.json.channel !== 'rcs' || typeof item.json.messageSid !== 'string' || (item.json.raw as IDataObject | undefined)?.status !== 'success')) {
+			throw new BenchFailure(`${label}: output ${position} is not an accepted RCS message in the message keys: ${JSON.stringify(item.json).slice(0, 300)}`);
 		}
 	},
 	accepted: checkAccepted,

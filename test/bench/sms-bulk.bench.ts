@@ -10,7 +10,7 @@
  * time, CPU time per message (`process.cpuUsage()` around `runWorkflow`, divided by N; this
  * includes n8n-core's engine, parameter and expression work and the HTTP client, not the
  * sandbox), peak rss and peak heapUsed over the pre-run (post-GC) figure, output count and
- * pairing (every output's `To` is the number of the input item it is paired to).
+ * pairing (every output's `to` is the number of the input item it is paired to).
  *
  * A CPU breakdown runs the same workflows with the sandbox at 0 ms latency: the items node
  * alone, a node with the package node's description that only reads the parameters the SMS send
@@ -123,7 +123,22 @@ export class OnePerItemSms implements INodeType {
 			});
 			// The service answers one SMSMessage (the sandbox: a list of one, as for static bulk).
 			const answer = Array.isArray(response.body) ? (response.body[0] as IDataObject) : (response.body as IDataObject);
-			out.push({ json: (answer?.SMSMessage ?? answer) as IDataObject, pairedItem: { item: i } });
+			const message = (answer?.SMSMessage ?? answer) as IDataObject;
+			// The same item the package node gives (its message keys, the SMSMessage under raw), so the
+			// two outputs are alike.
+			const status = String(message?.Status ?? '').toLowerCase();
+			out.push({
+				json: {
+					messageSid: (message?.Sid as string) ?? null,
+					status: status.startsWith('fail') ? 'failed' : status || null,
+					channel: 'sms',
+					to: (message?.To as string) ?? null,
+					from,
+					code: (message?.DetailedStatusCode as number) ?? null,
+					raw: message,
+				},
+				pairedItem: { item: i },
+			});
 		}
 		return [out];
 	}
@@ -171,7 +186,7 @@ function parametersOnlyNodeType(): INodeType {
 			for (let i = 0; i < items.length; i++) {
 				const to = String(read('to', i, ''));
 				String(read('body', i, ''));
-				out.push({ json: { To: to }, pairedItem: { item: i } });
+				out.push({ json: { to }, pairedItem: { item: i } });
 			}
 			const t2 = performance.now();
 			Object.assign(parameterTimings, {
@@ -198,14 +213,20 @@ const SMS: BenchSubject = {
 	parametersOnlyType: parametersOnlyNodeType,
 	parameterTimings,
 	checkOutput(label, position, item, input, sends) {
-		if (item.json.To !== input.phone) {
-			throw new BenchFailure(`${label}: output ${position} has To ${JSON.stringify(item.json.To)}, the item's number is ${input.phone}`);
+		if (item.json.to !== input.phone) {
+			throw new BenchFailure(`${label}: output ${position} has to ${JSON.stringify(item.json.to)}, the item's number is ${input.phone}`);
 		}
-		if (item.json.Status === 'failed') {
+		if (item.json.status === 'failed') {
 			throw new BenchFailure(`${label}: output ${position} failed: ${JSON.stringify(item.json).slice(0, 300)}`);
 		}
-		if (sends && item.json.Body !== expectedBody(input)) {
-			throw new BenchFailure(`${label}: output ${position} has Body ${JSON.stringify(item.json.Body)}, expected ${JSON.stringify(expectedBody(input))}`);
+		if (sends) {
+			const raw = (item.json.raw ?? {}) as IDataObject;
+			if (item.json.channel !== 'sms' || typeof item.json.messageSid !== 'string' || item.json.messageSid !== raw.Sid) {
+				throw new BenchFailure(`${label}: output ${position} is not a sent SMS in the message keys: ${JSON.stringify(item.json).slice(0, 300)}`);
+			}
+			if (raw.Body !== expectedBody(input)) {
+				throw new BenchFailure(`${label}: output ${position} has raw.Body ${JSON.stringify(raw.Body)}, expected ${JSON.stringify(expectedBody(input))}`);
+			}
 		}
 	},
 	async accepted(label, sandbox, inputs) {

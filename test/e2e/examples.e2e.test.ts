@@ -155,11 +155,21 @@ describe('examples on a real n8n against the sandbox', () => {
 			data: { orderId: 'ORD-10481', name: 'Asha', phone: '+919876543210' },
 		});
 		expect(res.status).toBe(200);
-		expect(res.data).toMatchObject({ Sid: expect.any(String), To: '+919876543210' });
 		const sms = sandbox.messages().filter((m) => m.to === '+919876543210');
 		expect(sms).toEqual([
 			expect.objectContaining({ from: 'EXOTEL', body: 'Hi Asha, your order ORD-10481 has shipped.', smsType: 'transactional' }),
 		]);
+		// the webhook answers with the send's item: the message keys, the SMSMessage under raw
+		expect(res.data).toEqual({
+			messageSid: sms[0].sid,
+			status: sms[0].status,
+			channel: 'sms',
+			to: '+919876543210',
+			from: 'EXOTEL',
+			code: sms[0].detailedStatusCode,
+			raw: expect.objectContaining({ Sid: sms[0].sid, To: '+919876543210', Status: sms[0].status, DetailedStatus: sms[0].detailedStatus }),
+		});
+		expect(Object.keys(res.data)).toEqual(['messageSid', 'status', 'channel', 'to', 'from', 'code', 'raw']);
 	}, JEST_TIMEOUTS.execute);
 
 	test(
@@ -171,11 +181,21 @@ describe('examples on a real n8n against the sandbox', () => {
 				data: { orderId: 'ORD-10482', name: 'Ravi', phone: '+919876540077' },
 			});
 			expect(res.status).toBe(200);
-			expect(res.data).toMatchObject({ status: 'success', sid: expect.any(String), to: '+919876540077' });
+			// the webhook answers with the send's item: the message keys (the service's success is accepted), the envelope entry under raw
+			expect(res.data).toEqual({
+				messageSid: expect.any(String),
+				status: 'accepted',
+				channel: 'rcs',
+				to: '+919876540077',
+				from: 'acme_orders_bot',
+				code: 200,
+				requestId: expect.any(String),
+				raw: { code: 200, error_data: null, status: 'success', data: { sid: res.data.messageSid } },
+			});
 
 			const [rcs] = sandbox.rcsMessages();
 			expect(rcs).toMatchObject({
-				sid: res.data.sid,
+				sid: res.data.messageSid,
 				from: 'acme_orders_bot',
 				to: '+919876540077',
 				template: { name: 'order_update', variables: { TemplateParam1: 'Ravi', TemplateParam2: 'ORD-10482' } },
@@ -187,12 +207,32 @@ describe('examples on a real n8n against the sandbox', () => {
 			await sandbox.waitForCallbacks((log) => log.some((c) => c.url === trackingUrl && c.outcome === 'delivered'), 30_000);
 			const executions = await instance.waitForExecutions(examples['delivery-tracking'].id, 1, 60_000);
 			expect(executions.every((e) => e.status === 'success')).toBe(true);
+			// the failed RCS report names the message the send answered with; the report as received is under raw
 			expect(itemsOf(executions, 'Alert')).toEqual([
-				expect.objectContaining({ event: 'rcsDeliveryReport', channel: 'rcs', status: 'failed', code: 40004, to: '+919876540077', customData: 'ORD-10482' }),
+				expect.objectContaining({
+					event: 'rcsDeliveryReport',
+					messageSid: res.data.messageSid,
+					channel: 'rcs',
+					status: 'failed',
+					code: 40004,
+					to: '+919876540077',
+					customData: 'ORD-10482',
+					raw: expect.objectContaining({ sid: res.data.messageSid, exo_status_code: 40004, custom_data: 'ORD-10482' }),
+				}),
 			]);
 			expect(itemsOf(executions, 'Log')).toEqual([
-				expect.objectContaining({ event: 'rcsDeliveryReport', channel: 'sms', fallback: true, to: '+919876540077' }),
+				expect.objectContaining({
+					event: 'rcsDeliveryReport',
+					messageSid: expect.any(String),
+					channel: 'sms',
+					fallback: true,
+					to: '+919876540077',
+					raw: expect.objectContaining({ to: '+919876540077' }),
+				}),
 			]);
+			const keys = ['event', 'messageSid', 'status', 'channel', 'to', 'from', 'code', 'timestamp', 'customData'];
+			expect(Object.keys(itemsOf(executions, 'Alert')[0])).toEqual([...keys, 'raw']);
+			expect(Object.keys(itemsOf(executions, 'Log')[0])).toEqual([...keys, 'fallback', 'raw']);
 			expect(sandbox.callbacks().filter((c) => c.url === trackingUrl && c.status !== 200)).toEqual([]);
 		},
 		JEST_TIMEOUTS.execute + 90_000,
@@ -215,7 +255,17 @@ describe('examples on a real n8n against the sandbox', () => {
 			const executions = await instance.waitForExecutions(examples['chat-app-auto-reply'].id, 1, 60_000);
 			expect(executions[0].status).toBe('success');
 			expect(itemsOf(executions, 'Incoming Message')).toEqual([
-				expect.objectContaining({ event: 'chatAppIncoming', from: '+919876543210', to: '+918047090000', text: 'Is my order on the way?' }),
+				expect.objectContaining({
+					event: 'chatAppIncoming',
+					messageSid: expect.any(String),
+					status: 'received',
+					channel: 'chatapp',
+					from: '+919876543210',
+					to: '+918047090000',
+					text: 'Is my order on the way?',
+					contactName: 'Asha Rao',
+					raw: expect.objectContaining({ event: 'incoming_message' }),
+				}),
 			]);
 			const replies = sandbox.chatAppMessages().filter((m) => m.to === '+919876543210');
 			expect(replies).toEqual([
@@ -285,9 +335,21 @@ describe('examples on a real n8n against the sandbox', () => {
 			expect(byEvent('campaignCallStatus')).toHaveLength(contacts.length);
 			expect(byEvent('campaignCallSchedule')).toHaveLength(contacts.length);
 			expect(byEvent('campaignStatus')).toEqual([expect.objectContaining({ status: 'Completed' })]);
+			// each callback in the call keys, the payload under raw: the number called is `to`, the call `callSid`
+			const keys = ['event', 'callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl', 'campaignSid', 'raw'];
+			for (const item of items) {
+				expect(Object.keys(item)).toEqual(keys);
+				expect(item.raw).toMatchObject({ campaign_sid: campaign.id, status: item.status });
+			}
+			for (const item of [...byEvent('campaignCallStatus'), ...byEvent('campaignCallSchedule')]) {
+				expect(item.to).toBe(item.raw.number);
+				expect(item).not.toHaveProperty('number');
+			}
+			expect(byEvent('campaignCallStatus').map((item) => item.to).sort()).toEqual(contacts.map((contact) => contact.phone_number).sort());
+			expect(byEvent('campaignCallStatus').every((item) => typeof item.callSid === 'string' && item.callSid === item.raw.call_sid)).toBe(true);
 			// contact-4 (…0097) is busy in the sandbox
-			const busy = byEvent('campaignCallStatus').find((item) => JSON.stringify(item).includes('+919845000097'));
-			expect(busy).toMatchObject({ status: 'busy' });
+			const busy = byEvent('campaignCallStatus').find((item) => item.to === '+919845000097');
+			expect(busy).toMatchObject({ status: 'busy', raw: expect.objectContaining({ number: '+919845000097', status: 'busy' }) });
 		},
 		JEST_TIMEOUTS.execute + 180_000,
 	);

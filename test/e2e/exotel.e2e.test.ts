@@ -103,7 +103,32 @@ test(
 		]);
 
 		const out = nodeJson(result, 'Exotel Messaging');
-		expect(out.map((item) => [item.To, item.Status])).toEqual(phones.map((phone) => [phone, 'queued']));
+		expect(out.map((item) => [item.to, item.status])).toEqual(phones.map((phone) => [phone, 'queued']));
+		// each item in the message keys, the SMSMessage the sandbox answered under raw
+		const stored = sandbox.messages();
+		expect(out).toEqual(
+			phones.map((phone) => {
+				const message = stored.find((m) => m.to === phone)!;
+				return {
+					messageSid: message.sid,
+					status: 'queued',
+					channel: 'sms',
+					to: phone,
+					from: 'EXOTEL',
+					code: message.detailedStatusCode,
+					raw: expect.objectContaining({
+						Sid: message.sid,
+						To: phone,
+						From: expect.stringMatching(/^EXOTEL\//),
+						Status: message.status,
+						DetailedStatusCode: message.detailedStatusCode,
+						DetailedStatus: message.detailedStatus,
+						Body: message.body,
+					}),
+				};
+			}),
+		);
+		for (const item of out) expect(Object.keys(item)).toEqual(['messageSid', 'status', 'channel', 'to', 'from', 'code', 'raw']);
 		expect(JSON.stringify(result)).not.toContain(SANDBOX_ACCOUNT.apiToken);
 	},
 	JEST_TIMEOUTS.execute,
@@ -202,8 +227,36 @@ test(
 				action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }, { type: 'reply', reply: { id: 'later', title: 'Later' } }] },
 			},
 		});
-		expect(nodeJson(result, 'RCS')).toEqual([expect.objectContaining({ status: 'success', code: 200, sid: expect.any(String) })]);
-		expect(nodeJson(result, 'Chat App')).toEqual([expect.objectContaining({ status: 'success', code: 200, sid: expect.any(String) })]);
+		// each send in the message keys (the service's success is accepted), the envelope entry under raw
+		const [rcsSent] = sandbox.rcsMessages();
+		const [chatSent] = sandbox.chatAppMessages();
+		expect(nodeJson(result, 'RCS')).toEqual([
+			{
+				messageSid: rcsSent.sid,
+				status: 'accepted',
+				channel: 'rcs',
+				to: '+919876543210',
+				from: 'acme_orders_bot',
+				code: 200,
+				requestId: expect.any(String),
+				raw: { code: 200, error_data: null, status: 'success', data: { sid: rcsSent.sid } },
+			},
+		]);
+		expect(nodeJson(result, 'Chat App')).toEqual([
+			{
+				messageSid: chatSent.sid,
+				status: 'accepted',
+				channel: 'chatapp',
+				to: '+919876543210',
+				from: '+918047112233',
+				code: 200,
+				requestId: expect.any(String),
+				raw: { code: 200, error_data: null, status: 'success', data: { sid: chatSent.sid } },
+			},
+		]);
+		for (const item of [...nodeJson(result, 'RCS'), ...nodeJson(result, 'Chat App')]) {
+			expect(Object.keys(item)).toEqual(['messageSid', 'status', 'channel', 'to', 'from', 'code', 'requestId', 'raw']);
+		}
 	},
 	JEST_TIMEOUTS.execute,
 );

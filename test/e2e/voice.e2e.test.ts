@@ -73,7 +73,10 @@ test(
 		const [id] = await instance.importWorkflows([makeWorkflow([connect], { name: 'Connect a call' })]);
 		const result = await instance.executeOk(id);
 		const [call] = nodeJson(result, 'Connect');
-		expect(call).toMatchObject({ Sid: expect.any(String), Status: 'in-progress', To: null });
+		// the call keys, the Call the service answered under raw
+		expect(call).toMatchObject({ callSid: expect.any(String), status: 'in-progress', from: '+919876543210', to: null, direction: 'outbound-api' });
+		expect(call.raw).toMatchObject({ Sid: call.callSid, Status: 'in-progress', To: null, From: '+919876543210' });
+		expect(Object.keys(call)).toEqual(['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl', 'raw']);
 		const [request] = sandbox.requests({ pathIncludes: '/Calls/connect' });
 		expect(request.form).toEqual(
 			expect.arrayContaining([
@@ -95,12 +98,21 @@ test(
 				),
 		);
 		expect(items.map((item) => [item.event, item.callSid, item.eventType]).sort()).toEqual([
-			['callStatus', call.Sid, 'answered'],
-			['callStatus', call.Sid, 'terminal'],
+			['callStatus', call.callSid, 'answered'],
+			['callStatus', call.callSid, 'terminal'],
 		]);
 		const terminal = items.find((item) => item.eventType === 'terminal');
 		expect(terminal).toMatchObject({ customField: 'order-9', legs: expect.any(Array) });
 		expect(terminal?.legs.length).toBeGreaterThan(0);
+		// each event in the call keys, the callback as received under raw
+		for (const item of items) {
+			expect(Object.keys(item)).toEqual([
+				'event', 'callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl',
+				'eventType', 'conversationDuration', 'customField', 'answeredBy', 'legs', 'raw',
+			]);
+			expect(item.raw).toMatchObject({ CallSid: call.callSid, EventType: item.eventType, Status: item.status, CustomField: 'order-9' });
+		}
+		expect(terminal).toMatchObject({ from: '+919876543210', conversationDuration: Number(terminal?.raw.ConversationDuration) });
 	},
 	JEST_TIMEOUTS.execute + 90_000,
 );

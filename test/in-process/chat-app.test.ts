@@ -1,7 +1,9 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { SANDBOX_CHATAPP_UNREACHABLE } from '../sandbox/fixtures';
+import { MESSAGE_FAILURES } from '../sandbox/handlers/messages';
 import type { ExotelSandbox } from '../sandbox/server';
 
 let sandbox: ExotelSandbox;
@@ -13,6 +15,8 @@ beforeEach(() => sandbox.reset());
 
 const FROM = '+918047112233';
 const TO = '+919876543210';
+/** The envelope's request_id: 32 hex digits in the sandbox's answers. */
+const REQUEST_ID = /^[0-9a-f]{32}$/;
 
 function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], onError?: 'continueErrorOutput') {
 	return runWorkflow({
@@ -73,9 +77,25 @@ describe('Exotel Messaging → Chat App → Send', () => {
 			status_callback: 'https://example.com/webhook/exotel',
 			custom_data: 'ticket-7',
 		});
-		const [out] = result.output('Exotel');
-		expect(out.json).toMatchObject({ status: 'success', code: 200, error_data: null, to: TO });
-		expect(out.json.sid).toEqual(expect.any(String));
+		const [stored] = sandbox.chatAppMessages();
+		expect(stored).toMatchObject({ from: FROM, to: TO, sid: expect.any(String) });
+		// The vocabulary, the envelope's request id, then the service's entry untouched under raw.
+		const out = result.output('Exotel');
+		expect(out.map((item) => [item.pairedItem, item.json])).toEqual([
+			[
+				{ item: 0 },
+				{
+					messageSid: stored.sid,
+					status: 'accepted',
+					channel: 'chatapp',
+					to: TO,
+					from: FROM,
+					code: 200,
+					requestId: expect.stringMatching(REQUEST_ID),
+					raw: { code: 200, error_data: null, status: 'success', data: { sid: stored.sid } },
+				},
+			],
+		]);
 	});
 
 	it('JSON content mode sends the user’s object, checked against the same limits', async () => {
@@ -175,13 +195,41 @@ describe('Exotel Messaging → Chat App → Send', () => {
 	});
 
 	it('a recipient not on the chat app comes back failed inside the 202 and goes to the error output', async () => {
-		const items = [{ to: TO }, { to: '+919800000000' }];
+		const unreachable = SANDBOX_CHATAPP_UNREACHABLE[0];
+		const items = [{ to: TO }, { to: unreachable }];
 		const result = await run({ messageType: 'text', text: 'Hi', to: '={{ $json.to }}' }, items, 'continueErrorOutput');
 		expect(sandbox.requests()).toHaveLength(2);
-		expect(result.output('Exotel', 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		const success = result.output('Exotel', 0);
+		expect(success.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		const [stored] = sandbox.chatAppMessages();
+		expect(sandbox.chatAppMessages()).toHaveLength(1);
+		expect(success[0].json).toMatchObject({ messageSid: stored.sid, status: 'accepted', channel: 'chatapp', to: TO, from: FROM });
 		const [failed] = result.output('Exotel', 1);
 		expect(failed.pairedItem).toEqual({ item: 1 });
-		expect(failed.json.error).toMatchObject({ status: 'failed', error_data: expect.objectContaining({ code: 30012 }) });
+		expect(failed.json.to).toBe(unreachable);
+		// The service's `failed` entry, error_data and all, is under raw.
+		const refusal = MESSAGE_FAILURES.chatAppInvalidRecipient;
+		const error = failed.json.error as IDataObject;
+		expect(error).toEqual({
+			message: `Message not accepted: ${refusal.message} (code ${refusal.code})`,
+			description: expect.stringContaining(unreachable),
+			messageSid: null,
+			status: 'failed',
+			channel: 'chatapp',
+			to: unreachable,
+			from: FROM,
+			code: refusal.httpCode,
+			requestId: expect.stringMatching(REQUEST_ID),
+			raw: {
+				code: refusal.httpCode,
+				status: 'failed',
+				data: null,
+				error_data: { code: 30012, message: refusal.message, description: expect.stringContaining(unreachable) },
+			},
+		});
+		expect(error.description).toBe(((error.raw as IDataObject).error_data as IDataObject).description);
+		// One request per message, so one request_id each.
+		expect(error.requestId).not.toBe(success[0].json.requestId);
 	});
 });
 
@@ -206,7 +254,37 @@ describe('Exotel Messaging → Chat App → Set Webhooks', () => {
 			},
 		});
 		const [out] = result.output('Exotel');
-		expect(out.json).toMatchObject({ incoming_message_url: 'https://n8n.example.com/webhook/exotel-incoming', verifyTokenSet: true });
+		expect(out.json).toEqual({
+			incoming_message_url: 'https://n8n.example.com/webhook/exotel-incoming',
+			status_callback_url: 'https://n8n.example.com/webhook/exotel-status',
+			verifyTokenSet: true,
+			raw: expect.any(Object),
+		});
+		// The service's answer is kept under raw (formerly `response`), its copy of the token masked.
+		expect(sandbox.chatAppWebhook()).toEqual({
+			incoming_message_url: 'https://n8n.example.com/webhook/exotel-incoming',
+			status_callback_url: 'https://n8n.example.com/webhook/exotel-status',
+			verify_token: 'verify-SECRET-123',
+		});
+		expect(out.json.raw).toEqual({
+			request_id: expect.stringMatching(REQUEST_ID),
+			method: 'PUT',
+			http_code: 200,
+			response: {
+				code: 200,
+				status: 'success',
+				data: {
+					chatapp: {
+						webhook: {
+							incoming_message_url: 'https://n8n.example.com/webhook/exotel-incoming',
+							status_callback_url: 'https://n8n.example.com/webhook/exotel-status',
+							verify_token: expect.any(String),
+						},
+					},
+				},
+			},
+		});
+		expect(out.json.response).toBeUndefined();
 		expect(JSON.stringify(out.json)).not.toContain('verify-SECRET-123');
 	});
 

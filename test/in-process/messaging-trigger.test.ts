@@ -11,6 +11,9 @@ import type { ExotelSandbox } from '../sandbox/server';
 const trigger = new ExotelMessagingTrigger();
 const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;
 const ALL_EVENTS = ['chatAppIncoming', 'chatAppStatus', 'rcsDeliveryReport', 'rcsIncoming', 'smsClick', 'smsStatus', 'unknown'];
+/** Every item's keys, in order: the event, the message vocabulary (nodes/shared/vocabulary.ts), when and the custom data, what the event adds, the message as received under raw. */
+const MESSAGE_KEYS = ['event', 'messageSid', 'status', 'channel', 'to', 'from', 'code', 'timestamp', 'customData'];
+const keysOf = (...extras: string[]) => [...MESSAGE_KEYS, ...extras, 'raw'];
 
 function post(body: unknown, options: { signature?: string | null; secret?: string; parameters?: IDataObject; contentType?: string } = {}) {
 	const raw = typeof body === 'string' ? body : JSON.stringify(body);
@@ -46,23 +49,29 @@ describe('Exotel Messaging Trigger: chat-app incoming messages (signed)', () => 
 		['button', { text: 'Yes', payload: 'yes' }, { context: { from: '+918047112233', id: 'wamid.original' } }, 'Yes'],
 		['list_reply', { id: 'slot-1', title: 'Monday 10am' }, {}, null],
 		['order', { catalog_id: 'cat-1', product_items: [{ product_retailer_id: 'sku-1', quantity: 2 }] }, {}, null],
-	])('%s: one item with flat fields and the whole payload', async (type, typed, extra, text) => {
+	])('%s: one item in the message vocabulary, the whole payload under raw', async (type, typed, extra, text) => {
 		const body = incoming(type, typed, extra);
 		const answer = await post(body);
 		expect(answer.status).toBe(200);
 		expect(answer.workflowData).toEqual([
-			expect.objectContaining({
+			{
 				event: 'chatAppIncoming',
+				messageSid: `wamid.${type}`,
+				status: 'received',
 				channel: 'chatapp',
-				sid: `wamid.${type}`,
-				from: '+919876543210',
 				to: '+918047112233',
+				from: '+919876543210',
+				code: null,
+				timestamp: '2026-11-22T10:14:59+05:30',
+				customData: null,
 				messageType: type,
 				text,
 				contactName: 'Asha Rao',
-				payload: body,
-			}),
+				accountSid: SANDBOX_ACCOUNT.accountSid,
+				raw: body,
+			},
 		]);
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('messageType', 'text', 'contactName', 'accountSid'));
 		expect(JSON.stringify(answer.workflowData)).not.toContain(SECRET);
 	});
 
@@ -101,17 +110,31 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 	it('chat-app status callback: one item per message, statuses named', async () => {
 		const body = { chatapp: { messages: [chatStatus(30001, 'EX_MESSAGE_SENT'), chatStatus(30002, 'EX_MESSAGE_DELIVERED', 'chat-2'), chatStatus(30012, 'INVALID_RECIPIENT', 'chat-3')] } };
 		const answer = await post(body);
-		expect(answer.workflowData?.map((item) => [item.event, item.sid, item.status, item.code, item.customData])).toEqual([
+		expect(answer.workflowData?.map((item) => [item.event, item.messageSid, item.status, item.code, item.customData])).toEqual([
 			['chatAppStatus', 'chat-1', 'sent', 30001, 'ticket-7'],
 			['chatAppStatus', 'chat-2', 'delivered', 30002, 'ticket-7'],
 			['chatAppStatus', 'chat-3', 'failed', 30012, 'ticket-7'],
 		]);
+		expect(answer.workflowData?.[1]).toEqual({
+			event: 'chatAppStatus',
+			messageSid: 'chat-2',
+			status: 'delivered',
+			channel: 'chatapp',
+			to: '+919876543210',
+			from: null,
+			code: 30002,
+			timestamp: '2026-11-22T10:15:00+05:30',
+			customData: 'ticket-7',
+			raw: body.chatapp.messages[1],
+		});
+		for (const item of answer.workflowData ?? []) expect(Object.keys(item)).toEqual(keysOf());
+		expect(answer.workflowData?.map((item) => item.raw)).toEqual(body.chatapp.messages);
 	});
 
 	it('filters on statuses', async () => {
 		const body = { chatapp: { messages: [chatStatus(30001, 'EX_MESSAGE_SENT'), chatStatus(30002, 'EX_MESSAGE_DELIVERED', 'chat-2')] } };
 		const answer = await post(body, { parameters: { statuses: ['delivered'] } });
-		expect(answer.workflowData?.map((item) => item.sid)).toEqual(['chat-2']);
+		expect(answer.workflowData?.map((item) => item.messageSid)).toEqual(['chat-2']);
 		const none = await post(body, { parameters: { statuses: ['failed'] } });
 		expect(none.status).toBe(200);
 		expect(none.workflowData).toBeUndefined();
@@ -124,11 +147,38 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 		};
 		const answer = await post(body, { signature: null });
 		expect(answer.status).toBe(200);
-		expect(answer.workflowData?.map((item) => [item.event, item.channel, item.sid, item.status, item.fallback])).toEqual([
+		expect(answer.workflowData?.map((item) => [item.event, item.channel, item.messageSid, item.status, item.fallback])).toEqual([
 			['rcsDeliveryReport', 'rcs', 'rcs-1', 'failed', undefined],
 			['rcsDeliveryReport', 'sms', 'sms-1', 'DELIVERED_TO_HANDSET', true],
 		]);
-		expect(answer.workflowData?.[1].payload).toEqual(body.sms.messages[0]);
+		expect(answer.workflowData).toEqual([
+			{
+				event: 'rcsDeliveryReport',
+				messageSid: 'rcs-1',
+				status: 'failed',
+				channel: 'rcs',
+				to: '+919876543210',
+				from: null,
+				code: 40004,
+				timestamp: '2026-11-22T10:15:00+05:30',
+				customData: 'order-9',
+				raw: body.rcs.messages[0],
+			},
+			{
+				event: 'rcsDeliveryReport',
+				messageSid: 'sms-1',
+				status: 'DELIVERED_TO_HANDSET',
+				channel: 'sms',
+				to: '+919876543210',
+				from: null,
+				code: 20005,
+				timestamp: '2026-11-22T10:15:05+05:30',
+				customData: 'order-9',
+				fallback: true,
+				raw: body.sms.messages[0],
+			},
+		]);
+		expect(answer.workflowData?.map((item) => Object.keys(item))).toEqual([keysOf(), keysOf('fallback')]);
 	});
 
 	it.each([
@@ -141,34 +191,92 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 		const entry = { callback_type: 'incoming_message', sid: `in-${type}`, from: '+919876543210', to: 'acme_orders_bot', timestamp: '2026-11-22T10:15:00+05:30', content };
 		const answer = await post({ rcs: { messages: [entry] } }, { signature: null });
 		expect(answer.workflowData).toEqual([
-			expect.objectContaining({ event: 'rcsIncoming', channel: 'rcs', sid: `in-${type}`, from: '+919876543210', to: 'acme_orders_bot', messageType: type, text, payload: entry }),
+			{
+				event: 'rcsIncoming',
+				messageSid: `in-${type}`,
+				status: 'received',
+				channel: 'rcs',
+				to: 'acme_orders_bot',
+				from: '+919876543210',
+				code: null,
+				timestamp: '2026-11-22T10:15:00+05:30',
+				customData: null,
+				messageType: type,
+				text,
+				raw: entry,
+			},
 		]);
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('messageType', 'text'));
 	});
 
 	it('SMS status callback, form-encoded, with the known fields easy to reach', async () => {
 		const form = 'SmsSid=sms-9&To=%2B919876543210&Status=sent&SmsUnits=1&DetailedStatus=DELIVERED_TO_HANDSET&DetailedStatusCode=20005&DateSent=2026-11-22+10%3A15%3A00&CustomField=order-9';
 		const answer = await post(form, { contentType: 'application/x-www-form-urlencoded', signature: null });
 		expect(answer.workflowData).toEqual([
-			expect.objectContaining({ event: 'smsStatus', channel: 'sms', sid: 'sms-9', to: '+919876543210', status: 'delivered', code: '20005', customData: 'order-9', timestamp: '2026-11-22 10:15:00' }),
+			{
+				event: 'smsStatus',
+				messageSid: 'sms-9',
+				status: 'delivered',
+				channel: 'sms',
+				to: '+919876543210',
+				from: null,
+				code: '20005',
+				timestamp: '2026-11-22 10:15:00',
+				customData: 'order-9',
+				raw: Object.fromEntries(new URLSearchParams(form)),
+			},
 		]);
-		expect(answer.workflowData?.[0].payload).toMatchObject({ SmsSid: 'sms-9', DetailedStatus: 'DELIVERED_TO_HANDSET', SmsUnits: '1' });
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf());
+		expect(answer.workflowData?.[0].raw).toMatchObject({ SmsSid: 'sms-9', DetailedStatus: 'DELIVERED_TO_HANDSET', SmsUnits: '1' });
 	});
 
 	it('SMS status callback as JSON, failed', async () => {
-		const answer = await post({ SmsSid: 'sms-8', To: '+919876543210', Status: 'failed_dnd', DetailedStatusCode: 24003 }, { signature: null });
-		expect(answer.workflowData?.[0]).toMatchObject({ event: 'smsStatus', status: 'failed', code: 24003 });
+		const body = { SmsSid: 'sms-8', To: '+919876543210', Status: 'failed_dnd', DetailedStatusCode: 24003 };
+		const answer = await post(body, { signature: null });
+		expect(answer.workflowData).toEqual([
+			{
+				event: 'smsStatus',
+				messageSid: 'sms-8',
+				status: 'failed',
+				channel: 'sms',
+				to: '+919876543210',
+				from: null,
+				code: 24003,
+				timestamp: null,
+				customData: null,
+				raw: body,
+			},
+		]);
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf());
 	});
 
 	it('SMS click-tracking callback is passed through whole', async () => {
 		const body = { SmsSid: 'sms-7', To: '+919876543210', Url: 'https://acme.example/o/1', ClickedAt: '2026-11-22 10:20:00' };
 		const answer = await post(body, { signature: null });
-		expect(answer.workflowData).toEqual([expect.objectContaining({ event: 'smsClick', status: 'clicked', sid: 'sms-7', payload: body })]);
+		expect(answer.workflowData).toEqual([
+			{
+				event: 'smsClick',
+				messageSid: 'sms-7',
+				status: 'clicked',
+				channel: 'sms',
+				to: '+919876543210',
+				from: null,
+				code: null,
+				timestamp: '2026-11-22 10:20:00',
+				customData: null,
+				raw: body,
+			},
+		]);
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf());
 	});
 
 	it('unrecognised JSON objects are passed through as "unknown" when selected, and ignored otherwise', async () => {
 		const body = { something: 'new', nested: { a: 1 } };
 		const answer = await post(body, { signature: null });
-		expect(answer.workflowData).toEqual([expect.objectContaining({ event: 'unknown', payload: body })]);
+		expect(answer.workflowData).toEqual([
+			{ event: 'unknown', messageSid: null, status: null, channel: 'unknown', to: null, from: null, code: null, timestamp: null, customData: null, raw: body },
+		]);
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf());
 		const ignored = await post(body, { signature: null, parameters: { events: ['smsStatus'] } });
 		expect([ignored.status, ignored.workflowData]).toEqual([200, undefined]);
 	});

@@ -27,7 +27,6 @@ import { parseMultipart } from '../sandbox/http';
 import type { ExotelSandbox, RequestFilter } from '../sandbox/server';
 import type { RateLimitConfig, RecordedRequest } from '../sandbox/types';
 
-jest.setTimeout(60_000);
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 
@@ -139,6 +138,18 @@ const smsBulk = { method: 'POST', pathIncludes: 'Sms/bulksend' };
 const firstTo = (r: RecordedRequest) => formFields(r.form)['Messages[0][To]']?.[0] ?? formFields(r.form)['To[]']?.[0] ?? '?';
 const everyHundredth = (list: string[]) => list.filter((_, i) => i % 100 === 0);
 const acceptedSms = () => sandbox.messages().map((m) => m.to);
+/** Each item is the message the service accepted for its number: its sid, in the message vocabulary. */
+const expectAcceptedMessages = (out: INodeExecutionData[], channel: string, from: string, stored: Array<{ to: string; sid: string }>) => {
+	const sidOf = new Map(stored.map((m) => [m.to, m.sid]));
+	expect(sidOf.size).toBe(out.length);
+	const status = channel === 'sms' ? 'queued' : 'accepted';
+	const wrong = out.filter((o) => {
+		const { messageSid, to } = o.json;
+		return !(typeof messageSid === 'string' && messageSid === sidOf.get(String(to)) && o.json.status === status && o.json.channel === channel && o.json.from === from && o.json.raw);
+	});
+	expect(wrong.slice(0, 3).map((o) => o.json)).toEqual([]);
+	expect(new Set(out.map((o) => o.json.messageSid)).size).toBe(out.length);
+};
 
 const TO_MANY_ITEMS = 5;
 const TO_MANY_EACH = 800;
@@ -192,7 +203,11 @@ const CASES: Case[] = [
 		key: firstTo,
 		expectedKeys: everyHundredth(phones(3000)),
 		stored: { read: acceptedSms, expected: phones(3000) },
-		check: (out) => expect(new Set(out.map((o) => o.json.Sid)).size).toBe(3000),
+		check: (out) => {
+			expect(new Set(out.map((o) => o.json.messageSid)).size).toBe(3000);
+			expect(out.map((o) => o.json.to)).toEqual(phones(3000));
+			expectAcceptedMessages(out, 'sms', 'EXOTEL', sandbox.messages());
+		},
 	},
 	{
 		name: `SMS Send to Many: ${TO_MANY_ITEMS} items × ${TO_MANY_EACH} recipients in static bulks of 100 (40 requests)`,
@@ -204,6 +219,10 @@ const CASES: Case[] = [
 		expectedKeys: range(TO_MANY_ITEMS).flatMap((item) => everyHundredth(toManyRecipients(item))),
 		pairs: range(TO_MANY_ITEMS).flatMap((item) => Array<number>(TO_MANY_EACH).fill(item)),
 		stored: { read: acceptedSms, expected: phones(TO_MANY_ITEMS * TO_MANY_EACH) },
+		check: (out) => {
+			expect(out.map((o) => o.json.to)).toEqual(phones(TO_MANY_ITEMS * TO_MANY_EACH));
+			expectAcceptedMessages(out, 'sms', 'ACMEIN', sandbox.messages());
+		},
 	},
 	{
 		name: 'RCS Send Template: 3,000 items in requests of 100 (30 requests)',
@@ -214,6 +233,10 @@ const CASES: Case[] = [
 		key: rcsKey,
 		expectedKeys: everyHundredth(phones(3000)),
 		stored: { read: () => sandbox.rcsMessages().map((m) => String((m as unknown as IDataObject).to)), expected: phones(3000) },
+		check: (out) => {
+			expect(out.map((o) => o.json.to)).toEqual(phones(3000));
+			expectAcceptedMessages(out, 'rcs', 'acme_orders_bot', sandbox.rcsMessages());
+		},
 	},
 	{
 		name: 'Chat App Send: 60 items, one request each',
@@ -224,6 +247,10 @@ const CASES: Case[] = [
 		key: chatKey,
 		expectedKeys: phones(60),
 		stored: { read: () => sandbox.chatAppMessages().map((m) => String((m as unknown as IDataObject).to)), expected: phones(60) },
+		check: (out) => {
+			expect(out.map((o) => o.json.to)).toEqual(phones(60));
+			expectAcceptedMessages(out, 'chatapp', '+918047112233', sandbox.chatAppMessages());
+		},
 	},
 	{
 		name: `Voice Campaign Create: ${CAMPAIGNS} items, one campaign each (the issue's 500, scaled down)`,
@@ -405,7 +432,10 @@ describe('every bulk operation under the account rate limit (no Retry-After)', (
 			key: (r) => String(r.query.After ?? '(first page)'),
 			expectedKeys: { count: pages },
 			pairs: Array<number>(oracle.length).fill(0),
-			check: (out) => expect(out.map((o) => o.json.Sid)).toEqual(oracle),
+			check: (out) => {
+				expect(out.map((o) => o.json.callSid)).toEqual(oracle);
+				expect(out.map((o) => (o.json.raw as IDataObject).Sid)).toEqual(oracle);
+			},
 		});
 	});
 });
@@ -450,8 +480,11 @@ interface MaxWaitCase {
 	parameters: Record<string, unknown>;
 	items: IDataObject[];
 	requests: RequestFilter;
-	/** The id an accepted item keeps. */
-	id: string;
+	/** The item's channel and sender in the message vocabulary. */
+	channel: string;
+	from: string;
+	/** The sid the service gave each accepted number. */
+	storedSids: () => Map<string, string>;
 	/** The items the service accepted, by the accepted request(s). */
 	acceptedItems: (accepted: RecordedRequest[]) => number[];
 	stored: () => string[];
@@ -464,7 +497,9 @@ const MAX_WAIT_CASES: MaxWaitCase[] = [
 		parameters: { ...smsSend, ...MAX_WAIT },
 		items: phoneItems(250),
 		requests: smsBulk,
-		id: 'Sid',
+		channel: 'sms',
+		from: 'EXOTEL',
+		storedSids: () => new Map(sandbox.messages().map((m) => [m.to, m.sid])),
 		acceptedItems: (accepted) => accepted.flatMap((r) => Object.entries(formFields(r.form)).filter(([k]) => k.endsWith('[To]')).map(([, v]) => phones(250).indexOf(v[0]))),
 		stored: acceptedSms,
 		phoneOf: (i) => phones(250)[i],
@@ -474,7 +509,9 @@ const MAX_WAIT_CASES: MaxWaitCase[] = [
 		parameters: { ...chat, ...MAX_WAIT },
 		items: phoneItems(6),
 		requests: v2Messages,
-		id: 'sid',
+		channel: 'chatapp',
+		from: '+918047112233',
+		storedSids: () => new Map(sandbox.chatAppMessages().map((m) => [m.to, m.sid])),
 		acceptedItems: (accepted) => accepted.map((r) => phones(6).indexOf(chatKey(r))),
 		stored: () => sandbox.chatAppMessages().map((m) => String((m as unknown as IDataObject).to)),
 		phoneOf: (i) => phones(6)[i],
@@ -502,8 +539,19 @@ describe.each(MAX_WAIT_CASES.map((c) => [c.name, c] as const))('Rate Limit → M
 		expect(sorted(pairIndexes(succeeded))).toEqual(acceptedItems);
 		expect(failed).toHaveLength(c.items.length - acceptedItems.length);
 		// the accepted keep the service's ids; the store holds them once and nothing else
-		for (const item of succeeded) expect(item.json[c.id]).toEqual(expect.any(String));
+		const sids = c.storedSids();
+		for (const item of succeeded) {
+			const phone = c.phoneOf(pairIndexes([item])[0]);
+			expect(item.json.messageSid).toEqual(expect.any(String));
+			expect(item.json).toMatchObject({ messageSid: sids.get(phone), channel: c.channel, to: phone, from: c.from, raw: expect.any(Object) });
+		}
 		expect(sorted(c.stored())).toEqual(sorted(acceptedItems.map(c.phoneOf)));
+		// the rest were refused or never sent: no id, failed, nothing of the service's to keep
+		for (const item of failed) {
+			const json = onError === 'continueErrorOutput' ? (item.json.error as IDataObject) : item.json;
+			expect(json).toMatchObject({ messageSid: null, status: 'failed', channel: c.channel, to: c.phoneOf(pairIndexes([item])[0]), from: c.from, code: null, raw: null });
+			expect(json.deliveryUnknown).toBeUndefined();
+		}
 		if (onError === 'continueErrorOutput') {
 			expect(main.every((o) => !isFailure(o))).toBe(true);
 			expect(errorOut).toHaveLength(failed.length);

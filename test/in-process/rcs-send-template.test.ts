@@ -1,7 +1,8 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { MESSAGE_FAILURES } from '../sandbox/handlers/messages';
 import type { ExotelSandbox } from '../sandbox/server';
 
 let sandbox: ExotelSandbox;
@@ -12,6 +13,11 @@ afterAll(async () => await sandbox.stop());
 beforeEach(() => sandbox.reset());
 
 const MESSAGES_PATH = `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/messages`;
+/** The envelope's request_id: 32 hex digits in the sandbox's answers. */
+const REQUEST_ID = /^[0-9a-f]{32}$/;
+
+/** The sid the sandbox gave the accepted message to each number. */
+const storedSids = () => new Map(sandbox.rcsMessages().map((message) => [message.to, message.sid]));
 
 const customers = (count: number) =>
 	Array.from({ length: count }, (_, i) => ({ phone: `+9198${String(20000000 + i)}`, name: `Customer ${i}`, order: `A-${1000 + i}` }));
@@ -51,10 +57,29 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 			},
 		});
 		const out = result.output('Exotel');
-		expect(out.map((item) => [item.pairedItem, item.json.to, item.json.status, item.json.code, item.json.error_data])).toEqual(
-			items.map((item, i) => [{ item: i }, item.phone, 'success', 200, null]),
+		const raw = (json: IDataObject) => json.raw as IDataObject;
+		expect(out.map((item) => [item.pairedItem, item.json.to, item.json.status, item.json.code, raw(item.json).status, raw(item.json).code, raw(item.json).error_data])).toEqual(
+			items.map((item, i) => [{ item: i }, item.phone, 'accepted', 200, 'success', 200, null]),
 		);
-		expect(out.every((item) => typeof item.json.sid === 'string' && item.json.sid)).toBe(true);
+		const stored = storedSids();
+		expect(stored.size).toBe(3);
+		// The vocabulary, the envelope's request id, then the service's entry untouched under raw.
+		out.forEach((item, i) => {
+			const sid = stored.get(items[i].phone);
+			expect(sid).toEqual(expect.any(String));
+			expect(item.json).toEqual({
+				messageSid: sid,
+				status: 'accepted',
+				channel: 'rcs',
+				to: items[i].phone,
+				from: 'acme_orders_bot',
+				code: 200,
+				requestId: expect.stringMatching(REQUEST_ID),
+				raw: { code: 200, error_data: null, status: 'success', data: { sid } },
+			});
+		});
+		// One request, one envelope: every item carries its request_id.
+		expect(new Set(out.map((item) => item.json.requestId)).size).toBe(1);
 	});
 
 	it('batches 150 items as 100 + 50, so the service’s 400 above 100 is never reached', async () => {
@@ -62,7 +87,18 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 		expect(result.error).toBeUndefined();
 		const sizes = sandbox.requests().map((r) => (r.json as { rcs: { messages: unknown[] } }).rcs.messages.length);
 		expect(sizes.sort((a, b) => b - a)).toEqual([100, 50]);
-		expect(result.output('Exotel').map((item) => item.json.to)).toEqual(customers(150).map((c) => c.phone));
+		const out = result.output('Exotel');
+		expect(out.map((item) => item.json.to)).toEqual(customers(150).map((c) => c.phone));
+		const stored = storedSids();
+		expect(out.map((item) => [item.json.messageSid, item.json.status, item.json.channel])).toEqual(
+			customers(150).map((c) => [stored.get(c.phone), 'accepted', 'rcs']),
+		);
+		// Two envelopes: the first 100 items share one request_id, the last 50 the other.
+		const requestIds = out.map((item) => item.json.requestId);
+		expect(new Set(requestIds.slice(0, 100)).size).toBe(1);
+		expect(new Set(requestIds.slice(100)).size).toBe(1);
+		expect(requestIds[0]).not.toBe(requestIds[100]);
+		expect(requestIds.every((id) => REQUEST_ID.test(String(id)))).toBe(true);
 	});
 
 	it('adds the SMS fallback with every field of the fallback table', async () => {
@@ -127,7 +163,14 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 		const result = await run(items, { options: { requestCustomData: '={{ $json.campaign }}' } });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests().map((r) => (r.json as { custom_data: string }).custom_data).sort()).toEqual(['spring', 'summer']);
-		expect(result.output('Exotel').map((item) => item.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+		const out = result.output('Exotel');
+		expect(out.map((item) => item.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+		const requestIds = out.map((item) => item.json.requestId);
+		expect(requestIds[0]).toBe(requestIds[1]);
+		expect(requestIds[2]).toBe(requestIds[3]);
+		expect(requestIds[0]).not.toBe(requestIds[2]);
+		const stored = storedSids();
+		expect(out.map((item) => [item.json.to, item.json.messageSid, item.json.status])).toEqual(items.map((c) => [c.phone, stored.get(c.phone), 'accepted']));
 	});
 
 	it('refuses a number that is not E.164 before anything is sent', async () => {
@@ -146,10 +189,64 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 		const items = customers(3);
 		const result = await run(items, { templateName: `={{ $itemIndex === 1 ? 'not_a_template' : 'order_update' }}` }, 'continueErrorOutput');
 		expect(sandbox.requests()).toHaveLength(1);
-		expect(result.output('Exotel', 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		const success = result.output('Exotel', 0);
+		expect(success.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		const stored = storedSids();
+		expect(stored.size).toBe(2);
+		expect(success.map((item) => [item.json.to, item.json.messageSid, item.json.status])).toEqual([
+			[items[0].phone, stored.get(items[0].phone), 'accepted'],
+			[items[2].phone, stored.get(items[2].phone), 'accepted'],
+		]);
 		const [failed] = result.output('Exotel', 1);
 		expect(failed.pairedItem).toEqual({ item: 1 });
 		expect(failed.json.phone).toBe(items[1].phone);
-		expect(failed.json.error).toMatchObject({ status: 'failure', sid: null, error_data: expect.objectContaining({ code: expect.anything() }) });
+		// The service's `failure` is `failed` in the vocabulary; its entry, error_data and all, is under raw.
+		const refusal = MESSAGE_FAILURES.rcsTemplateNotApproved;
+		const error = failed.json.error as IDataObject;
+		expect(error).toEqual({
+			message: `Message not accepted: ${refusal.message} (code ${refusal.code})`,
+			description: expect.stringContaining('not_a_template'),
+			messageSid: null,
+			status: 'failed',
+			channel: 'rcs',
+			to: items[1].phone,
+			from: 'acme_orders_bot',
+			code: refusal.httpCode,
+			requestId: success[0].json.requestId,
+			raw: {
+				code: refusal.httpCode,
+				status: 'failure',
+				data: null,
+				error_data: { code: refusal.code, message: refusal.message, description: expect.stringContaining('not_a_template') },
+			},
+		});
+		expect(error.description).toBe(((error.raw as IDataObject).error_data as IDataObject).description);
+	});
+
+	it('an envelope without an entry for a message marks that message unknown, not failed', async () => {
+		const requestId = 'f'.repeat(32);
+		sandbox.injectFaults({ kind: 'status', status: 202, body: { request_id: requestId, http_code: 202, response: { rcs: { messages: [] } } } }, 1);
+		const items = customers(2);
+		const result = await run(items, {}, 'continueErrorOutput');
+		expect(sandbox.requests().map((r) => r.status)).toEqual([202]);
+		expect(result.output('Exotel', 0)).toEqual([]);
+		expect(result.output('Exotel', 1).map((item) => [item.pairedItem, item.json.error])).toEqual(
+			items.map((item, i) => [
+				{ item: i },
+				{
+					message: 'The service answered without an entry for this message',
+					description: expect.any(String),
+					messageSid: null,
+					status: 'unknown',
+					channel: 'rcs',
+					to: item.phone,
+					from: 'acme_orders_bot',
+					code: null,
+					raw: null,
+					deliveryUnknown: true,
+					requestId,
+				},
+			]),
+		);
 	});
 });

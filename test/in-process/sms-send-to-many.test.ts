@@ -1,7 +1,8 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { SMS_DETAILED_STATUS, SMS_FROM_SUFFIX } from '../sandbox/handlers/sms';
 import type { ExotelSandbox } from '../sandbox/server';
 
 let sandbox: ExotelSandbox;
@@ -10,6 +11,10 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox.stop());
 beforeEach(() => sandbox.reset());
+
+/** The sid the sandbox gave the accepted message to each number. */
+const storedSids = () => new Map(sandbox.messages().map((message) => [message.to, message.sid]));
+const rawOf = (json: IDataObject) => json.raw as IDataObject;
 
 const numbers = (count: number, offset = 0) =>
 	Array.from({ length: count }, (_, i) => `+9198${String(10000000 + i + offset).padStart(8, '0')}`);
@@ -48,7 +53,30 @@ describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when a
 		const out = result.output('Exotel');
 		expect(out).toHaveLength(250);
 		expect(out.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
-		expect(out.map((item) => item.json.To)).toEqual(list);
+		expect(out.map((item) => item.json.to)).toEqual(list);
+		// One item per recipient in the vocabulary, the service's SMSMessage under raw.
+		const stored = storedSids();
+		expect(stored.size).toBe(250);
+		expect(new Set(out.map((item) => item.json.messageSid)).size).toBe(250);
+		out.forEach((item, i) => {
+			expect(item.json).toEqual({
+				messageSid: stored.get(list[i]),
+				status: 'queued',
+				channel: 'sms',
+				to: list[i],
+				from: 'ACMEIN',
+				code: SMS_DETAILED_STATUS.queued.code,
+				raw: expect.objectContaining({
+					Sid: stored.get(list[i]),
+					From: `ACMEIN/${SMS_FROM_SUFFIX}`,
+					To: list[i],
+					Body: 'Sale ends tonight',
+					Status: 'queued',
+					DetailedStatusCode: SMS_DETAILED_STATUS.queued.code,
+					DetailedStatus: SMS_DETAILED_STATUS.queued.name,
+				}),
+			});
+		});
 	});
 
 	it('takes a comma or newline separated list and pairs each recipient with its own input item', async () => {
@@ -61,11 +89,12 @@ describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when a
 			['+919876543210', '+919876543211'],
 			['+919876543212', '+919876543213'],
 		]);
-		expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.To])).toEqual([
-			[{ item: 0 }, '+919876543210'],
-			[{ item: 0 }, '+919876543211'],
-			[{ item: 1 }, '+919876543212'],
-			[{ item: 1 }, '+919876543213'],
+		const stored = storedSids();
+		expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.to, rawOf(item.json).To, item.json.messageSid])).toEqual([
+			[{ item: 0 }, '+919876543210', '+919876543210', stored.get('+919876543210')],
+			[{ item: 0 }, '+919876543211', '+919876543211', stored.get('+919876543211')],
+			[{ item: 1 }, '+919876543212', '+919876543212', stored.get('+919876543212')],
+			[{ item: 1 }, '+919876543213', '+919876543213', stored.get('+919876543213')],
 		]);
 	});
 
@@ -136,9 +165,12 @@ describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when a
 			...(perMessage ? [[field(1), value]] : []),
 			...(perMessage ? [] : [[key, value]]),
 		]);
-		expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.To, item.json.Status])).toEqual([
-			[{ item: 0 }, '+919876543210', 'queued'],
-			[{ item: 0 }, '+919876543211', 'queued'],
+		const stored = storedSids();
+		expect(
+			result.output('Exotel').map((item) => [item.pairedItem, item.json.to, item.json.status, rawOf(item.json).Status, item.json.messageSid, item.json.channel, item.json.from]),
+		).toEqual([
+			[{ item: 0 }, '+919876543210', 'queued', 'queued', stored.get('+919876543210'), 'sms', 'ACMEIN'],
+			[{ item: 0 }, '+919876543211', 'queued', 'queued', stored.get('+919876543211'), 'sms', 'ACMEIN'],
 		]);
 	});
 
@@ -179,7 +211,12 @@ describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when a
 			// Per-message From only where it differs from the default: never, here.
 			expect(Object.keys(fields).filter((k) => k.endsWith('[From]'))).toEqual([]);
 		}
-		expect(result.output('Exotel').map((item) => item.json.To)).toEqual(list);
+		expect(result.output('Exotel').map((item) => item.json.to)).toEqual(list);
+		const stored = storedSids();
+		expect(stored.size).toBe(150);
+		expect(result.output('Exotel').map((item) => [item.json.messageSid, item.json.status, rawOf(item.json).To])).toEqual(
+			list.map((to) => [stored.get(to), 'queued', to]),
+		);
 	});
 
 	it('decides per item: an item with only static bulk options goes static, one with more goes dynamic', async () => {
@@ -197,6 +234,11 @@ describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when a
 			['Body', 'Sale ends tonight'],
 		]);
 		expect(result.output('Exotel').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		// Either way the same item: one SMSMessage, the same keys.
+		expect(sandbox.messages().map((message) => message.endpoint).sort()).toEqual(['bulksend', 'send']);
+		expect(result.output('Exotel').map((item) => [item.json.messageSid, item.json.status, item.json.channel, item.json.to, item.json.from])).toEqual(
+			['send', 'bulksend'].map((endpoint) => [sandbox.messages().find((m) => m.endpoint === endpoint)?.sid, 'queued', 'sms', '+919876543210', 'ACMEIN']),
+		);
 	});
 
 	it('counts the body in characters: 2000 with an emoji is sent intact, 2001 refused as 2001', async () => {
@@ -221,12 +263,33 @@ describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when a
 	it('routes recipients the service refused (207) to the error output, the rest to success', async () => {
 		const result = await run([{ customer: 'A' }], { recipients: '+919876543210, 0123456, +919876543211' }, 'continueErrorOutput');
 		expect(sandbox.requests()[0].status).toBe(207);
-		expect(result.output('Exotel', 0).map((item) => item.json.To)).toEqual(['+919876543210', '+919876543211']);
+		const stored = storedSids();
+		expect(result.output('Exotel', 0).map((item) => [item.json.to, item.json.messageSid, item.json.status])).toEqual([
+			['+919876543210', stored.get('+919876543210'), 'queued'],
+			['+919876543211', stored.get('+919876543211'), 'queued'],
+		]);
 		const failed = result.output('Exotel', 1);
 		expect(failed).toHaveLength(1);
-		expect(failed[0].json).toMatchObject({
+		expect(failed[0].pairedItem).toEqual({ item: 0 });
+		expect(failed[0].json).toEqual({
 			customer: 'A',
-			error: { DetailedStatusCode: 23010, Status: 'failed', message: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)' },
+			error: {
+				message: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
+				description: expect.stringContaining('To 0123456'),
+				messageSid: null,
+				status: 'failed',
+				channel: 'sms',
+				to: '0123456',
+				from: 'ACMEIN',
+				code: 23010,
+				raw: expect.objectContaining({
+					Sid: null,
+					To: '0123456',
+					Status: 'failed',
+					DetailedStatusCode: SMS_DETAILED_STATUS.invalidDestination.code,
+					DetailedStatus: SMS_DETAILED_STATUS.invalidDestination.name,
+				}),
+			},
 		});
 	});
 });

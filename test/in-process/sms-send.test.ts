@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import {
@@ -9,9 +9,15 @@ import {
 	sandboxCredentials,
 	startSandbox,
 } from '../helpers/exotel';
+import { SMS_DETAILED_STATUS, SMS_FROM_SUFFIX } from '../sandbox/handlers/sms';
 import type { ExotelSandbox } from '../sandbox/server';
 
 const BULK_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`;
+const QUEUED = SMS_DETAILED_STATUS.queued;
+const INVALID = SMS_DETAILED_STATUS.invalidDestination;
+
+/** The sid the sandbox gave the accepted message to each number. */
+const storedSids = () => new Map(sandbox.messages().map((message) => [message.to, message.sid]));
 
 let sandbox: ExotelSandbox;
 beforeAll(async () => {
@@ -73,12 +79,39 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 
 		const out = result.output('Exotel');
 		expect(out).toHaveLength(3);
+		const stored = sandbox.messages();
+		expect(stored.map((message) => message.to)).toEqual(['+919876543210', '+919876543211', '+919876543212']);
 		out.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
-			expect(item.json.To).toBe(`+91987654321${i}`);
-			expect(item.json.Status).toBe('queued');
-			expect(item.json.DetailedStatusCode).toBe(21010);
-			expect(item.json.Sid).toMatch(/^[0-9a-f]{32}$/);
+			expect(stored[i].sid).toMatch(/^[0-9a-f]{32}$/);
+			// The vocabulary, then the service's SMSMessage untouched under raw.
+			expect(item.json).toEqual({
+				messageSid: stored[i].sid,
+				status: 'queued',
+				channel: 'sms',
+				to: `+91987654321${i}`,
+				from: 'EXOTEL',
+				code: QUEUED.code,
+				raw: {
+					Sid: stored[i].sid,
+					AccountSid: SANDBOX_ACCOUNT.accountSid,
+					From: `EXOTEL/${SMS_FROM_SUFFIX}`,
+					To: `+91987654321${i}`,
+					DateCreated: stored[i].dateCreated,
+					DateUpdated: stored[i].dateUpdated,
+					DateSent: null,
+					Body: `Hello Customer ${i}, your order has shipped.`,
+					Direction: 'outbound-api',
+					Uri: `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/SMS/Messages/${stored[i].sid}.json`,
+					ApiVersion: null,
+					Price: null,
+					Status: 'queued',
+					DetailedStatusCode: 21010,
+					DetailedStatus: QUEUED.name,
+					SmsUnits: null,
+				},
+			});
+			expect(Object.keys(item.json)).toEqual(['messageSid', 'status', 'channel', 'to', 'from', 'code', 'raw']);
 		});
 	});
 
@@ -94,11 +127,14 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 		const out = result.output('Exotel');
 		expect(out).toHaveLength(250);
 		const sids = new Set<string>();
+		const stored = storedSids();
+		expect(stored.size).toBe(250);
 		out.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
-			expect(item.json.To).toBe(items[i].phone);
-			expect(item.json.Body).toBe(`Hello ${items[i].name}, your order has shipped.`);
-			sids.add(String(item.json.Sid));
+			expect(item.json).toMatchObject({ status: 'queued', channel: 'sms', to: items[i].phone, from: 'EXOTEL', code: QUEUED.code });
+			expect(item.json.messageSid).toBe(stored.get(items[i].phone));
+			expect(item.json.raw).toMatchObject({ Sid: item.json.messageSid, To: items[i].phone, Body: `Hello ${items[i].name}, your order has shipped.` });
+			sids.add(String(item.json.messageSid));
 		});
 		expect(sids.size).toBe(250);
 	});
@@ -149,9 +185,10 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			['ShortenUrlParams[Tracking]', 'true'],
 			['ShortenUrlParams[ClickTrackingCallbackUrl]', 'https://example.com/webhook/clicks'],
 		]);
-		expect(result.output('Exotel').map((i) => i.json.From)).toEqual([
-			expect.stringMatching(/^EXOTEL\//),
-			expect.stringMatching(/^ACMEIN\//),
+		// `from` is the sender as sent; the service's own From (with its suffix) stays under raw.
+		expect(result.output('Exotel').map((i) => [i.json.from, (i.json.raw as IDataObject).From])).toEqual([
+			['EXOTEL', expect.stringMatching(/^EXOTEL\//)],
+			['ACMEIN', expect.stringMatching(/^ACMEIN\//)],
 		]);
 	});
 
@@ -168,8 +205,9 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			requests.map((r) => [formFields(r.form).DltEntityId[0], formFields(r.form)['Messages[1][To]'][0]]),
 		);
 		expect(byEntity).toEqual({ 'E-even': items[2].phone, 'E-odd': items[3].phone });
-		expect(result.output('Exotel').map((i) => [i.pairedItem, i.json.To])).toEqual(
-			items.map((item, i) => [{ item: i }, item.phone]),
+		const stored = storedSids();
+		expect(result.output('Exotel').map((i) => [i.pairedItem, i.json.to, i.json.messageSid, (i.json.raw as IDataObject).To])).toEqual(
+			items.map((item, i) => [{ item: i }, item.phone, stored.get(item.phone), item.phone]),
 		);
 	});
 
@@ -215,6 +253,11 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			expect(out).toHaveLength(3);
 			expect(out[2].pairedItem).toEqual({ item: 2 });
 			expect(out[2].json.error).toMatch(/To must be a phone number/);
+			const stored = storedSids();
+			expect(out.slice(0, 2).map((item) => [item.pairedItem, item.json.messageSid, item.json.status, item.json.to])).toEqual([
+				[{ item: 0 }, stored.get(items[0].phone), 'queued', items[0].phone],
+				[{ item: 1 }, stored.get(items[1].phone), 'queued', items[1].phone],
+			]);
 			expect(sandbox.requests()).toHaveLength(1);
 			expect(Object.keys(formFields(sandbox.requests()[0].form)).filter((k) => k.endsWith('[To]'))).toHaveLength(2);
 		});
@@ -235,15 +278,27 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 		it('with continueRegularOutput, every item comes out and the failed one is marked', async () => {
 			const result = await sendSms(items, smsParameters(), { onError: 'continueRegularOutput' });
 			const out = result.output('Exotel');
-			expect(out.map((i) => [i.pairedItem, i.json.Status])).toEqual([
-				[{ item: 0 }, 'queued'],
-				[{ item: 1 }, 'failed'],
-				[{ item: 2 }, 'queued'],
+			expect(out.map((i) => [i.pairedItem, i.json.status, (i.json.raw as IDataObject).Status])).toEqual([
+				[{ item: 0 }, 'queued', 'queued'],
+				[{ item: 1 }, 'failed', 'failed'],
+				[{ item: 2 }, 'queued', 'queued'],
 			]);
-			expect(out[1].json).toMatchObject({
-				Sid: null,
-				DetailedStatusCode: 23010,
-				DetailedStatus: 'FAILED_INVALID_DESTINATION_NUMBER',
+			const stored = storedSids();
+			expect(out.map((i) => i.json.messageSid)).toEqual([stored.get(items[0].phone), null, stored.get(items[2].phone)]);
+			expect(out[1].json).toEqual({
+				messageSid: null,
+				status: 'failed',
+				channel: 'sms',
+				to: '0123456',
+				from: 'EXOTEL',
+				code: 23010,
+				raw: expect.objectContaining({
+					Sid: null,
+					To: '0123456',
+					Status: 'failed',
+					DetailedStatusCode: INVALID.code,
+					DetailedStatus: 'FAILED_INVALID_DESTINATION_NUMBER',
+				}),
 				error: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
 			});
 		});
@@ -259,14 +314,29 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			expect(failure[0].json).toEqual({
 				phone: '0123456',
 				name: 'Invalid',
-				error: expect.objectContaining({
+				error: {
 					message: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
-					Status: 'failed',
-					Sid: null,
-					DetailedStatusCode: 23010,
-					DetailedStatus: 'FAILED_INVALID_DESTINATION_NUMBER',
-				}),
+					description: expect.stringContaining('To 0123456'),
+					messageSid: null,
+					status: 'failed',
+					channel: 'sms',
+					to: '0123456',
+					from: 'EXOTEL',
+					code: 23010,
+					raw: expect.objectContaining({
+						Sid: null,
+						To: '0123456',
+						Status: 'failed',
+						DetailedStatusCode: INVALID.code,
+						DetailedStatus: INVALID.name,
+					}),
+				},
 			});
+			const stored = storedSids();
+			expect(success.map((i) => [i.json.messageSid, i.json.status, i.json.to])).toEqual([
+				[stored.get(items[0].phone), 'queued', items[0].phone],
+				[stored.get(items[2].phone), 'queued', items[2].phone],
+			]);
 		});
 	});
 
@@ -286,6 +356,11 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			expect(result.error).toBeUndefined();
 			expect(sandbox.requests().map((r) => r.status)).toEqual([429, 429, 200]);
 			expect(result.output('Exotel')).toHaveLength(2);
+			const stored = storedSids();
+			expect(stored.size).toBe(2);
+			expect(result.output('Exotel').map((i) => [i.json.messageSid, i.json.status])).toEqual(
+				recipients(2).map((r) => [stored.get(r.phone), 'queued']),
+			);
 		});
 
 		it('gives up on 5xx after 4 attempts with the cause named', async () => {
@@ -306,6 +381,42 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 				[{ item: 1 }, true],
 			]);
 			expect(String(out[0].json.error)).toMatch(/Could not reach the service/);
+			// The service may have acted on them: no id, status unknown, nothing of the service's to keep.
+			out.forEach((item, i) => {
+				expect(item.json).toEqual({
+					messageSid: null,
+					status: 'unknown',
+					channel: 'sms',
+					to: recipients(2)[i].phone,
+					from: 'EXOTEL',
+					code: null,
+					raw: null,
+					deliveryUnknown: true,
+					error: expect.stringMatching(/Could not reach the service/),
+				});
+			});
+		});
+
+		it('an answer without an entry for a message marks that message unknown, not failed', async () => {
+			sandbox.injectFaults({ kind: 'status', status: 200, body: [] }, 1);
+			const result = await sendSms(recipients(2), smsParameters(), { onError: 'continueRegularOutput' });
+			expect(sandbox.requests().map((r) => r.status)).toEqual([200]);
+			expect(result.output('Exotel').map((item) => [item.pairedItem, item.json])).toEqual(
+				recipients(2).map((r, i) => [
+					{ item: i },
+					{
+						messageSid: null,
+						status: 'unknown',
+						channel: 'sms',
+						to: r.phone,
+						from: 'EXOTEL',
+						code: null,
+						raw: null,
+						deliveryUnknown: true,
+						error: 'The service answered without an entry for this message',
+					},
+				]),
+			);
 		});
 
 		it('answers 40400 above 100 messages (proving the node never sends that many)', async () => {

@@ -4,7 +4,7 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
@@ -16,6 +16,33 @@ const CONNECT_PATH = `/v1/Accounts/${SID}/Calls/connect`;
 const CALLS_PATH = `/v1/Accounts/${SID}/Calls.json`;
 const FLOW = `http://my.exotel.com/${SID}/flowml/start_voice/926`;
 const V1_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+/** The call vocabulary (nodes/shared/vocabulary.ts), in order. */
+const CALL_KEYS = ['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl'];
+
+/**
+ * A v1 Call item (Connect, Get, Get Many): the call keys read from the Call the service answered, kept
+ * whole under raw (`Duration`, text on the wire, a number of seconds); with `Details`, the conversation
+ * duration beside them.
+ */
+function expectV1CallItem(json: IDataObject) {
+	const raw = json.raw as IDataObject;
+	const details = raw.Details as IDataObject | undefined;
+	expect(json).toEqual({
+		callSid: raw.Sid,
+		status: raw.Status,
+		from: raw.From,
+		to: raw.To ?? null,
+		direction: raw.Direction,
+		startTime: raw.StartTime ?? null,
+		endTime: raw.EndTime ?? null,
+		duration: raw.Duration === null || raw.Duration === undefined ? null : Number(raw.Duration),
+		recordingUrl: raw.RecordingUrl ?? null,
+		...(details ? { conversationDuration: Number(details.ConversationDuration) } : {}),
+		raw,
+	});
+	expect(Object.keys(json)).toEqual([...CALL_KEYS, ...(details ? ['conversationDuration'] : []), 'raw']);
+	if (raw.Duration !== null && raw.Duration !== undefined) expect(typeof json.duration).toBe('number');
+}
 
 let sandbox: ExotelSandbox;
 beforeAll(async () => {
@@ -87,7 +114,8 @@ describe('Exotel Voice → Call → Connect to Flow', () => {
 		]);
 		const [out] = result.output('Exotel');
 		expect(out.pairedItem).toEqual({ item: 0 });
-		expect(out.json).toMatchObject({
+		const raw = out.json.raw as IDataObject;
+		expect(raw).toMatchObject({
 			Sid: expect.stringMatching(/^[0-9a-f]{32}$/),
 			AccountSid: SID,
 			From: '+919876543210',
@@ -96,7 +124,16 @@ describe('Exotel Voice → Call → Connect to Flow', () => {
 			Status: 'in-progress',
 			Direction: 'outbound-api',
 			DateCreated: expect.stringMatching(V1_DATE),
-			Uri: `/v1/Accounts/${SID}/Calls.json/${out.json.Sid as string}`,
+			Uri: `/v1/Accounts/${SID}/Calls.json/${raw.Sid as string}`,
+		});
+		expectV1CallItem(out.json);
+		expect(out.json).toMatchObject({
+			callSid: expect.stringMatching(/^[0-9a-f]{32}$/),
+			status: 'in-progress',
+			from: '+919876543210',
+			to: null,
+			direction: 'outbound-api',
+			startTime: expect.stringMatching(V1_DATE),
 		});
 	});
 
@@ -116,7 +153,8 @@ describe('Exotel Voice → Call → Connect to Flow', () => {
 		expect(result.error).toBeUndefined();
 		const requests = sandbox.requests({ method: 'POST' });
 		expect(requests.map((r) => formFields(r.form).From[0]).sort()).toEqual(items.map((i) => i.phone));
-		expect(result.output('Exotel').map((o) => [o.pairedItem, o.json.From])).toEqual(items.map((item, i) => [{ item: i }, item.phone]));
+		expect(result.output('Exotel').map((o) => [o.pairedItem, o.json.from, (o.json.raw as IDataObject).From])).toEqual(items.map((item, i) => [{ item: i }, item.phone, item.phone]));
+		for (const o of result.output('Exotel')) expectV1CallItem(o.json);
 	});
 
 	it('the status callback reaches a loopback receiver: answered, then terminal with CustomField and Legs[0][...]', async () => {
@@ -134,7 +172,8 @@ describe('Exotel Voice → Call → Connect to Flow', () => {
 			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/voice`;
 			const result = await run(connectParameters({ statusCallback: url, additionalFields: { statusCallbackEvents: ['answered', 'terminal'], customField: 'ticket-9' } }));
 			expect(result.error).toBeUndefined();
-			const sid = result.output('Exotel')[0].json.Sid as string;
+			const sid = result.output('Exotel')[0].json.callSid as string;
+			expect(sid).toBe((result.output('Exotel')[0].json.raw as IDataObject).Sid);
 			await sandbox.waitForCallbacks((log) => log.filter((a) => a.kind === 'call-status').length === 2);
 			const [answered, terminal] = received.map((body) => Object.fromEntries(new URLSearchParams(body)));
 			expect(answered).toMatchObject({ CallSid: sid, EventType: 'answered', Status: 'in-progress', CustomField: 'ticket-9' });
@@ -209,22 +248,31 @@ describe('Exotel Voice → Call → Get', () => {
 		const [request] = sandbox.requests();
 		expect(request).toMatchObject({ method: 'GET', path: `/v1/Accounts/${SID}/Calls/${sid}.json`, query: { details: 'true' }, status: 200 });
 		const [out] = result.output('Exotel');
-		expect(out.json.Sid).toBe(sid);
-		expect(Object.keys(out.json.Details as object)).toEqual(['ConversationDuration', 'Leg1Status', 'Leg2Status', 'Legs']);
+		expect(out.json.callSid).toBe(sid);
+		expect((out.json.raw as IDataObject).Sid).toBe(sid);
+		expect(Object.keys((out.json.raw as IDataObject).Details as object)).toEqual(['ConversationDuration', 'Leg1Status', 'Leg2Status', 'Legs']);
+		expectV1CallItem(out.json);
+		expect(out.json.conversationDuration).toEqual(expect.any(Number));
 	});
 
 	it('without leg details: no query, no Details', async () => {
 		const result = await run({ operation: 'get', callSid: seededCallSid(2), details: false });
 		expect(sandbox.requests()[0].query).toEqual({});
-		expect(result.output('Exotel')[0].json.Details).toBeUndefined();
+		const [out] = result.output('Exotel');
+		expect((out.json.raw as IDataObject).Details).toBeUndefined();
+		expect(out.json).not.toHaveProperty('conversationDuration');
+		expectV1CallItem(out.json);
 	});
 
 	it('reads a call placed by Connect to Flow once it has ended', async () => {
 		const placed = await run(connectParameters({ from: '+919876500022' }));
-		const sid = placed.output('Exotel')[0].json.Sid as string;
+		const sid = placed.output('Exotel')[0].json.callSid as string;
 		await new Promise((resolve) => setTimeout(resolve, 20));
 		const result = await run({ operation: 'get', callSid: sid });
-		expect(result.output('Exotel')[0].json).toMatchObject({ Sid: sid, Status: 'busy', Details: { Leg1Status: 'busy', Leg2Status: null } });
+		const [out] = result.output('Exotel');
+		expect(out.json.raw).toMatchObject({ Sid: sid, Status: 'busy', Details: { Leg1Status: 'busy', Leg2Status: null } });
+		expect(out.json).toMatchObject({ callSid: sid, status: 'busy', from: '+919876500022', endTime: expect.stringMatching(V1_DATE), duration: expect.any(Number) });
+		expectV1CallItem(out.json);
 	});
 
 	it('404 for an unknown call names the call; with continue, the item carries the error', async () => {
@@ -235,7 +283,8 @@ describe('Exotel Voice → Call → Get', () => {
 		const continued = await run({ operation: 'get', callSid: '={{ $json.sid }}' }, [{ sid: seededCallSid(3) }, { sid: unknown }], { onError: 'continueRegularOutput' });
 		const out = continued.output('Exotel');
 		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(out[0].json.Sid).toBe(seededCallSid(3));
+		expect(out[0].json.callSid).toBe(seededCallSid(3));
+		expectV1CallItem(out[0].json);
 		expect(out[1].json.error).toBe(`Call ${unknown} does not exist in this account`);
 	});
 
@@ -311,8 +360,13 @@ describe('Exotel Voice → Call → Get Many', () => {
 		expect(requests[1].query.After).not.toBe(requests[2].query.After);
 		const out = result.output('Exotel');
 		expect(out).toHaveLength(SANDBOX_SEEDED_CALLS);
-		expect(out.map((o) => o.json.Sid)).toEqual(oracle.map((c) => c.Sid));
+		expect(out.map((o) => o.json.callSid)).toEqual(oracle.map((c) => c.Sid));
+		expect(out.map((o) => (o.json.raw as IDataObject).Sid)).toEqual(oracle.map((c) => c.Sid));
 		expect(out.every((o) => (o.pairedItem as { item: number }).item === 0)).toBe(true);
+		for (const o of out) expectV1CallItem(o.json);
+		// the list has no Details: no conversation duration
+		expect(out.some((o) => 'conversationDuration' in o.json)).toBe(false);
+		expect(out.map((o) => o.json.duration)).toEqual(oracle.map((c) => (c.Duration === null ? null : Number(c.Duration))));
 	});
 
 	it('Return All keeps the filters on every page (the cursor pages carry them)', async () => {
@@ -321,7 +375,8 @@ describe('Exotel Voice → Call → Get Many', () => {
 		const requests = sandbox.requests();
 		expect(requests.length).toBe(Math.ceil(oracle.length / 60));
 		expect(requests.every((r) => r.query.Status === 'completed' && r.query.PageSize === '60')).toBe(true);
-		expect(result.output('Exotel').map((o) => o.json.Sid)).toEqual(oracle.map((c) => c.Sid));
+		expect(result.output('Exotel').map((o) => o.json.callSid)).toEqual(oracle.map((c) => c.Sid));
+		expect(result.output('Exotel').every((o) => o.json.status === 'completed' && (o.json.raw as IDataObject).Status === 'completed')).toBe(true);
 	});
 
 	it('Limit 30 makes one request with PageSize 30 and stops', async () => {
@@ -336,13 +391,13 @@ describe('Exotel Voice → Call → Get Many', () => {
 		const requests = sandbox.requests();
 		expect(requests.map((r) => r.query.PageSize)).toEqual(['100', '20']);
 		expect(requests[1].query.After).toEqual(expect.any(String));
-		expect(result.output('Exotel').map((o) => o.json.Sid)).toEqual(oracle.slice(0, 120).map((c) => c.Sid));
+		expect(result.output('Exotel').map((o) => o.json.callSid)).toEqual(oracle.slice(0, 120).map((c) => c.Sid));
 	});
 
 	it('a filter with few matches ends on a short last page without a NextPageUri', async () => {
 		const result = await run({ operation: 'getMany', returnAll: true, filters: { sid: [seededCallSid(5), seededCallSid(6)].join(',') } });
 		expect(sandbox.requests()).toHaveLength(1);
-		expect(result.output('Exotel').map((o) => o.json.Sid).sort()).toEqual([seededCallSid(5), seededCallSid(6)].sort());
+		expect(result.output('Exotel').map((o) => o.json.callSid).sort()).toEqual([seededCallSid(5), seededCallSid(6)].sort());
 	});
 
 	describe('refused before sending', () => {
@@ -431,7 +486,7 @@ describe('Exotel Voice → Call → Get Many', () => {
 			expect(requests.length).toBeGreaterThan(2);
 			const firstRangeRequests = requests.filter((r) => r.query.DateCreated === ranges[0]).length;
 			expect(requests.slice(0, firstRangeRequests).every((r) => r.query.DateCreated === ranges[0])).toBe(true);
-			expect(result.output('Exotel').map((o) => o.json.Sid)).toEqual(oracle.map((c) => c.Sid));
+			expect(result.output('Exotel').map((o) => o.json.callSid)).toEqual(oracle.map((c) => c.Sid));
 		});
 	});
 
@@ -443,12 +498,13 @@ describe('Exotel Voice → Call → Get Many', () => {
 });
 
 describe('Exotel Voice → Call → Get Details (management API)', () => {
+	// the call vocabulary, then what the management API adds, then the answer's call_details under raw
 	const keys = [
-		'callSid', 'state', 'status', 'direction', 'virtualNumber', 'from', 'to', 'customerNumber', 'startTime', 'endTime',
-		'createdTime', 'updatedTime', 'duration', 'talkTime', 'recordingUrl', 'recordingAvailable', 'customField', 'agent', 'legsPath', 'shape', 'original',
+		...CALL_KEYS,
+		'state', 'virtualNumber', 'customerNumber', 'createdTime', 'updatedTime', 'talkTime', 'recordingAvailable', 'customField', 'agent', 'legsPath', 'shape', 'raw',
 	];
 
-	it('shape A and shape B give items with the same keys, the answer kept under original', async () => {
+	it('shape A and shape B give items with the same keys, the answer kept under raw', async () => {
 		const oracle = await everyCall();
 		const shapeA = oracle.find((c) => !c.Sid.startsWith('b') && c.Status === 'completed' && c.RecordingUrl && c.Direction === 'outbound-api')!;
 		const shapeB = oracle.find((c) => c.Sid.startsWith('b') && c.Status === 'completed' && c.RecordingUrl && c.Direction === 'outbound-api')!;
@@ -481,8 +537,21 @@ describe('Exotel Voice → Call → Get Details (management API)', () => {
 			agent: { userId: expect.stringMatching(/^user-/), name: expect.any(String), email: expect.stringContaining('@'), contactUri: null },
 			legsPath: null,
 			shape: 'A',
-			original: { call_sid: shapeA.Sid, agent_details: expect.any(Object) },
+			raw: { call_sid: shapeA.Sid, agent_details: expect.any(Object) },
 		});
+		// the times and the talk time as shape A names them (it has no created or updated time)
+		const rawA = a.raw as IDataObject;
+		expect([a.startTime, a.endTime, a.createdTime, a.updatedTime, a.talkTime, a.recordingUrl, a.customField]).toEqual([
+			rawA.start_time,
+			rawA.end_time,
+			null,
+			null,
+			rawA.talk_time,
+			rawA.recording_url,
+			rawA.custom_field,
+		]);
+		expect(typeof a.startTime).toBe('string');
+		expect(typeof a.talkTime).toBe('number');
 		expect(b).toMatchObject({
 			callSid: shapeB.Sid,
 			state: 'terminal',
@@ -499,8 +568,21 @@ describe('Exotel Voice → Call → Get Details (management API)', () => {
 			agent: { userId: expect.stringMatching(/^user-/), name: null, email: null, contactUri: expect.stringMatching(/^\+91/) },
 			legsPath: `/v2/accounts/${SID}/calls/${shapeB.Sid}/legs`,
 			shape: 'B',
-			original: { sid: shapeB.Sid, recording: { available: true, url: expect.any(String) } },
+			raw: { sid: shapeB.Sid, recording: { available: true, url: expect.any(String) } },
 		});
+		// the times, durations and recording as shape B names them
+		const rawB = b.raw as IDataObject;
+		expect([b.startTime, b.endTime, b.createdTime, b.updatedTime, b.duration, b.talkTime, b.recordingUrl]).toEqual([
+			rawB.start_time,
+			rawB.end_time,
+			rawB.created_time,
+			rawB.updated_time,
+			rawB.total_duration,
+			rawB.total_talk_time,
+			(rawB.recording as IDataObject).url,
+		]);
+		expect(typeof b.startTime).toBe('string');
+		expect(typeof b.talkTime).toBe('number');
 	});
 
 	it('a call without a recording reads the same in both shapes: recordingAvailable false, recordingUrl null', async () => {
@@ -513,7 +595,8 @@ describe('Exotel Voice → Call → Get Details (management API)', () => {
 			['A', false, null],
 			['B', false, null],
 		]);
-		expect('recording_url' in (out[0].original as object)).toBe(false);
+		expect('recording_url' in (out[0].raw as object)).toBe(false);
+		expect((out[1].raw as IDataObject).recording).toEqual({ available: false, url: null });
 	});
 
 	it('404 for an unknown call, in the service’s words', async () => {

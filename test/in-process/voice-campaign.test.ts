@@ -4,7 +4,7 @@
  * spec's transitions table (refused ones send no PUT), updates before and after send_at, and the
  * spec's limits refused before anything is sent.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
@@ -397,6 +397,30 @@ describe('Exotel Voice → Campaign → Update', () => {
 });
 
 describe('Exotel Voice → Campaign → Get Call Details', () => {
+	/** The call vocabulary (nodes/shared/vocabulary.ts), in order, then the record's own keys, then the record under raw. */
+	const KEYS = ['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl', 'name', 'digit', 'dateCreated', 'raw'];
+
+	/** A call record in the call keys: the campaign dialled `number` from `caller_id`; the record whole under raw. */
+	function expectCallRecordItem(json: IDataObject) {
+		const raw = json.raw as IDataObject;
+		expect(json).toEqual({
+			callSid: raw.call_sid ?? null,
+			status: raw.status,
+			from: raw.caller_id,
+			to: raw.number,
+			direction: raw.direction,
+			startTime: raw.start_time,
+			endTime: raw.end_time,
+			duration: raw.duration,
+			recordingUrl: raw.recording_url ?? null,
+			name: raw.name ?? null,
+			digit: raw.digit ?? null,
+			dateCreated: raw.date_created,
+			raw,
+		});
+		expect(Object.keys(json)).toEqual(KEYS);
+	}
+
 	it('GETs call-details with status and sort in the query; one item per call record', async () => {
 		const result = await run({ operation: 'getCallDetails', campaignId: 'cmp-inprogress', limit: 5, filters: { status: 'completed', sortBy: 'date_created:asc' } });
 		expect(result.error).toBeUndefined();
@@ -405,7 +429,7 @@ describe('Exotel Voice → Campaign → Get Call Details', () => {
 		expect(request.query).toEqual({ status: 'completed', sort_by: 'date_created:asc', offset: '0', limit: '5' });
 		const out = result.output('Exotel');
 		expect(out).toHaveLength(5);
-		expect(out[0].json).toEqual({
+		expect(out[0].json.raw).toEqual({
 			number: '+919845210001',
 			name: null,
 			duration: expect.any(Number),
@@ -419,6 +443,19 @@ describe('Exotel Voice → Campaign → Get Call Details', () => {
 			direction: 'Outgoing',
 			call_sid: expect.stringMatching(/^[0-9a-f]{32}$/),
 		});
+		expect(out[0].json).toMatchObject({
+			callSid: expect.stringMatching(/^[0-9a-f]{32}$/),
+			status: 'completed',
+			from: CALLER,
+			to: '+919845210001',
+			direction: 'Outgoing',
+			duration: expect.any(Number),
+			recordingUrl: expect.any(String),
+			name: null,
+			digit: expect.any(String),
+		});
+		for (const o of out) expectCallRecordItem(o.json);
+		expect(out.every((o) => o.json.status === 'completed')).toBe(true);
 	});
 
 	it('Return All pages through every record (1200 calls: 500, 500, 200)', async () => {
@@ -432,7 +469,9 @@ describe('Exotel Voice → Campaign → Get Call Details', () => {
 		]);
 		const out = result.output('Exotel');
 		expect(out).toHaveLength(1200);
-		expect(new Set(out.map((o) => o.json.call_sid)).size).toBe(1200);
+		expect(new Set(out.map((o) => o.json.callSid)).size).toBe(1200);
+		expect(new Set(out.map((o) => (o.json.raw as IDataObject).call_sid)).size).toBe(1200);
+		for (const o of out) expectCallRecordItem(o.json);
 		expect(out.every((o) => (o.pairedItem as { item: number }).item === 0)).toBe(true);
 	});
 

@@ -126,7 +126,7 @@ test(
 			const answers = await Promise.all(
 				orders.map(async (order) => await instance.request('POST', `${processor.baseUrl}/webhook/order-shipped`, { data: order })),
 			);
-			expect(answers.map((a) => [a.status, a.data?.To])).toEqual(orders.map((o) => [200, o.phone]));
+			expect(answers.map((a) => [a.status, a.data?.to])).toEqual(orders.map((o) => [200, o.phone]));
 		} finally {
 			sandbox.setLatency(0);
 		}
@@ -154,7 +154,16 @@ test(
 		for (const execution of executions) {
 			const [order] = nodeJson(execution, 'Order Shipped');
 			const [sms] = nodeJson(execution, 'Send SMS');
-			expect(sms).toMatchObject({ To: order.body.phone, Sid: expect.any(String) });
+			// the message keys, the SMSMessage the service answered under raw
+			const message = sent.find((m) => m.to === order.body.phone)!;
+			expect(sms).toMatchObject({
+				messageSid: message.sid,
+				status: 'queued',
+				channel: 'sms',
+				to: order.body.phone,
+				from: 'EXOTEL',
+				raw: { To: order.body.phone, Sid: message.sid },
+			});
 		}
 	},
 	JEST_TIMEOUTS.execute + 60_000,
@@ -177,7 +186,16 @@ test(
 		expect(executions).toHaveLength(1);
 		expect(executions[0].status).toBe('success');
 		expect(nodeJson(executions[0], 'Exotel Messaging Trigger')).toEqual([
-			expect.objectContaining({ event: 'chatAppIncoming', from: '+919876543210', text: 'Where is my order?', contactName: 'Asha Rao' }),
+			expect.objectContaining({
+				event: 'chatAppIncoming',
+				messageSid: expect.any(String),
+				status: 'received',
+				channel: 'chatapp',
+				from: '+919876543210',
+				text: 'Where is my order?',
+				contactName: 'Asha Rao',
+				raw: expect.objectContaining({ event: 'incoming_message' }),
+			}),
 		]);
 		expect(workers.flatMap(startedBy)).toContain(String(executions[0].id));
 		expect(JSON.stringify(executions[0])).not.toContain(SANDBOX_ACCOUNT.webhookSigningSecret);

@@ -123,11 +123,12 @@ describe('20,000 SMS against the account rate limit (50 per 15 s, no Retry-After
 		expect(execution.status).toBe('success');
 		const output = sendOutputOf(execution);
 		expect(output).toHaveLength(MESSAGES);
-		expect(output.filter((json) => json.error !== undefined || json.Status === 'failed')).toEqual([]);
+		expect(output.filter((json) => json.error !== undefined || json.status === 'failed')).toEqual([]);
 		const messages = sandbox.messages();
 		expect(messages).toHaveLength(MESSAGES);
 		expect(new Set(messages.map((m) => m.to)).size).toBe(MESSAGES);
-		expect(new Set(output.map((json) => json.Sid)).size).toBe(MESSAGES);
+		expect(new Set(output.map((json) => json.messageSid)).size).toBe(MESSAGES);
+		expect(new Set(messages.map((m) => m.sid))).toEqual(new Set(output.map((json) => json.messageSid)));
 
 		const figures = figuresOf(sandbox.requests({ pathIncludes: 'Sms/bulksend' }), REQUESTS_PER_RUN);
 		process.stdout.write(`RATE_LIMIT one execution: ${JSON.stringify(figures)}\n`);
@@ -146,7 +147,7 @@ describe('20,000 SMS against the account rate limit (50 per 15 s, no Retry-After
 			expect(execution.status).toBe('success');
 			const output = sendOutputOf(execution);
 			expect(output).toHaveLength(MESSAGES);
-			expect(output.filter((json) => json.error !== undefined || json.Status === 'failed')).toEqual([]);
+			expect(output.filter((json) => json.error !== undefined || json.status === 'failed')).toEqual([]);
 		}
 		const messages = sandbox.messages();
 		expect(messages).toHaveLength(2 * MESSAGES);
