@@ -1,10 +1,13 @@
 /**
- * `npm run dev`: the sandbox, and the cached n8n 2.8.4 on http://127.0.0.1:5678 with this package
- * installed the way users get it (packed tarball), sandbox credentials and the example workflows
- * imported. Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C stops all.
+ * `npm run dev`: the sandbox, and a cached n8n on http://127.0.0.1:5678 with this package installed
+ * the way users get it (packed tarball), sandbox credentials and the example workflows imported.
+ * Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C stops all.
  *
- * The user folder (.dev/n8n) is kept between runs, and so are the user's edits: an example is
- * imported only when no workflow with its id exists, never over one (see importMissingExamples).
+ * Which n8n: `npm run dev -- --n8n newest` or `--n8n 2.8.4`; without the flag the newest when it is
+ * installed (test/e2e/targets.ts), 2.8.4 otherwise. Each has its own user folder (.dev/n8n for
+ * 2.8.4, .dev/n8n-newest: a database the newest migrated cannot go back to 2.8.4), kept between
+ * runs with the user's edits: an example is imported only when no workflow with its id exists,
+ * never over one (see importMissingExamples).
  *
  * The sandbox's account rate limit, as for `npm run sandbox`: `npm run dev -- --rate-limit 50/15000
  * [--retry-after]`, or env SANDBOX_RATE_LIMIT=50/15000 (and SANDBOX_RETRY_AFTER=1).
@@ -13,14 +16,16 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 
-import { N8N_VERSION, N8nInstance, packPackage, REPO_ROOT } from '../test/e2e/n8n';
+import type { N8nInstance } from '../test/e2e/n8n';
+import { devTarget, type N8nTargetName } from '../test/e2e/targets';
 import { describeRateLimit, parseRateLimitOptions } from '../test/sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
 import { ExotelSandbox } from '../test/sandbox/server';
 
 const N8N_PORT = Number(process.env.N8N_DEV_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
-const USER_FOLDER = path.join(REPO_ROOT, '.dev', 'n8n');
+const REPO_ROOT = path.resolve(__dirname, '..');
+const userFolderOf = (target: N8nTargetName) => path.join(REPO_ROOT, '.dev', target === 'newest' ? 'n8n-newest' : 'n8n');
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
@@ -69,13 +74,18 @@ export async function importMissingExamples(
 
 async function main() {
 	let rateLimit: ReturnType<typeof parseRateLimitOptions>;
+	let target: N8nTargetName;
 	try {
 		rateLimit = parseRateLimitOptions(process.argv.slice(2), process.env);
+		target = devTarget(process.argv.slice(2), process.env);
 	} catch (error) {
 		// before the build: a typo should not cost a build and an n8n start
 		process.stderr.write(`[dev] ${(error as Error).message}\n`);
 		process.exit(2);
 	}
+	// The harness reads its release from the environment when it loads.
+	process.env.N8N_E2E_TARGET = target;
+	const { N8nInstance, packPackage, ensureN8n } = await import('../test/e2e/n8n');
 	await step('building the package', build);
 	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit });
 	await sandbox.start();
@@ -83,9 +93,15 @@ async function main() {
 	if (rateLimit) log(`sandbox account rate limit: ${describeRateLimit(rateLimit)} (429 beyond it)`);
 
 	let tarball = await step('packing the package', () => packPackage());
-	const instance = await step(
-		`installing n8n ${N8N_VERSION} if not cached (minutes the first time) and the packed package`,
-		() => N8nInstance.create({ tarball, userFolder: USER_FOLDER, port: N8N_PORT }),
+	const n8n = await step(
+		target === 'newest'
+			? 'finding and installing the newest n8n and its Node 24 if not cached (up to 17 minutes the first time)'
+			: 'installing n8n 2.8.4 if not cached (minutes the first time)',
+		() => ensureN8n(),
+	);
+	log(`n8n ${n8n.version} on Node ${n8n.node === process.execPath ? process.version : `24 (${n8n.node})`}${target === 'newest' ? '' : '; `npm run dev -- --n8n newest` starts the newest'}`);
+	const instance = await step('installing the packed package', () =>
+		N8nInstance.create({ tarball, userFolder: userFolderOf(target), port: N8N_PORT }),
 	);
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await step('importing the sandbox credentials', () =>
@@ -101,7 +117,7 @@ async function main() {
 		await instance.ensureOwnerSession();
 	});
 	const owner = N8nInstance.OWNER;
-	log(`n8n is ready: ${instance.baseUrl}`);
+	log(`n8n ${n8n.version} is ready: ${instance.baseUrl}`);
 	log(`log in as ${owner.email} / ${owner.password}`);
 	log('editing nodes/, credentials/ or icons/ rebuilds and restarts n8n; Ctrl-C stops everything');
 

