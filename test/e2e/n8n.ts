@@ -1519,8 +1519,10 @@ export class N8nInstance {
 	async stopListening(workflowId: string, probeUrl: string): Promise<boolean> {
 		const res = await this.rest('DELETE', `/test-webhook/${workflowId}`);
 		if (res.status !== 200) throw new Error(`DELETE /rest/test-webhook/${workflowId} → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
+		// 2.8.4 answers whether it found a listener; 2.41 answers nothing, and the test URL going away is the answer.
+		const found = res.data?.data;
 		await this.waitForTestUrlGone(probeUrl);
-		return res.data.data === true;
+		return found === undefined || found === null ? true : found === true;
 	}
 
 	/**
