@@ -2,11 +2,15 @@
 // @n8n/eslint-plugin-community-nodes (recommended), no-console, and eslint-plugin-n8n-nodes-base's
 // community / credentials / nodes rule sets with the scanner's own off-overrides. Inline
 // disable comments are ignored, as the scanner ignores them.
+//
+// Two sets of plugin versions: the newest (the default config) and the exact ones the newest
+// scanner pins (eslint.scanner.config.mjs: eslint-plugin-n8n-nodes-base 1.16.7,
+// @n8n/eslint-plugin-community-nodes 0.29.0); `npm run lint` runs both.
 import tsParser from '@typescript-eslint/parser';
-import n8nNodesPlugin from 'eslint-plugin-n8n-nodes-base';
-import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesPluginNewest from 'eslint-plugin-n8n-nodes-base';
+import { n8nCommunityNodesPlugin as communityPluginNewest } from '@n8n/eslint-plugin-community-nodes';
 
-export default [
+export const scannerRules = (n8nNodesPlugin, n8nCommunityNodesPlugin) => [
 	{ ignores: ['dist/**', 'node_modules/**', 'test/**', 'scripts/**', 'coverage/**'] },
 	{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
 	n8nCommunityNodesPlugin.configs.recommended,
@@ -33,3 +37,5 @@ export default [
 	{ files: ['**/*.json'], languageOptions: { parser: tsParser } },
 	{ files: ['**/*.ts'], languageOptions: { parser: tsParser } },
 ];
+
+export default scannerRules(n8nNodesPluginNewest, communityPluginNewest);
