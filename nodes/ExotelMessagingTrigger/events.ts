@@ -49,25 +49,20 @@ export interface EventItem extends IDataObject, MessageFields {
 }
 
 function item(event: MessagingEvent, channel: string, entry: IDataObject, fields: Partial<EventItem>): EventItem {
-	const { messageSid, status, to, from, code, timestamp, customData, ...extra } = fields;
+	// What a callback family does not name comes from the entry's own snake_case fields.
+	const {
+		messageSid = textOf(entry.sid),
+		status = null,
+		to = textOf(entry.to),
+		from = textOf(entry.from),
+		code = null,
+		timestamp = textOf(entry.timestamp),
+		customData = textOf(entry.custom_data),
+		...extra
+	} = fields;
 	return {
 		event,
-		...messageItem(
-			{
-				messageSid: messageSid === undefined ? textOf(entry.sid) : messageSid,
-				status: status ?? null,
-				channel,
-				to: to === undefined ? textOf(entry.to) : to,
-				from: from === undefined ? textOf(entry.from) : from,
-				code: code ?? null,
-			},
-			entry,
-			{
-				timestamp: timestamp === undefined ? textOf(entry.timestamp) : timestamp,
-				customData: customData === undefined ? textOf(entry.custom_data) : customData,
-				...extra,
-			},
-		),
+		...messageItem({ messageSid, status, channel, to, from, code }, entry, { timestamp, customData, ...extra }),
 	} as EventItem;
 }
 

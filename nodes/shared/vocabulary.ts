@@ -104,6 +104,12 @@ export function sendStatusOf(status: unknown): string | null {
 	return value;
 }
 
+/** A message the service did not answer for: only what was sent is known. */
+function unanswered(channel: Channel, sent: { to?: unknown; from?: unknown }, mayHaveReached: boolean): IDataObject {
+	const fields = { messageSid: null, status: mayHaveReached ? 'unknown' : 'failed', channel, to: textOf(sent.to), from: textOf(sent.from), code: null };
+	return { ...messageItem(fields, null), ...(mayHaveReached ? { deliveryUnknown: true } : {}) };
+}
+
 /**
  * The items of messages whose request failed as a whole: every one shares the cause, and its
  * status is `unknown` (with `deliveryUnknown: true`) when the service may have acted on it.
@@ -113,21 +119,11 @@ export function unsentMessages(
 	messages: Array<{ itemIndex: number; to: unknown; from: unknown }>,
 	error: NodeApiError | NodeOperationError,
 ): ItemOutcome[] {
-	const unknown = (error as { context?: IDataObject }).context?.deliveryUnknown === true;
-	return messages.map(({ itemIndex, to, from }) => ({
-		itemIndex,
-		json: {
-			...messageItem({ messageSid: null, status: unknown ? 'unknown' : 'failed', channel, to: textOf(to), from: textOf(from), code: null }, null),
-			...(unknown ? { deliveryUnknown: true } : {}),
-		},
-		error,
-	}));
+	const mayHaveReached = (error as { context?: IDataObject }).context?.deliveryUnknown === true;
+	return messages.map(({ itemIndex, to, from }) => ({ itemIndex, json: unanswered(channel, { to, from }, mayHaveReached), error }));
 }
 
 /** The item of a message the service's answer has no entry for: it may or may not have been accepted. */
 export function unansweredMessage(channel: Channel, sent: { to?: unknown; from?: unknown }): IDataObject {
-	return {
-		...messageItem({ messageSid: null, status: 'unknown', channel, to: textOf(sent.to), from: textOf(sent.from), code: null }, null),
-		deliveryUnknown: true,
-	};
+	return unanswered(channel, sent, true);
 }
