@@ -629,7 +629,6 @@ async function resolveNewest(env: NodeJS.ProcessEnv, lockDir: string): Promise<s
 	const refused: string[] = [];
 	for (const version of candidates) {
 		fs.rmSync(path.join(lockDir, 'package-lock.json'), { force: true });
-		writeCachePackageJson(lockDir);
 		// --prefer-online: a cached registry document can predate versions the tree needs.
 		const r = await runCommand('npm', ['install', `n8n@${version}`, '--package-lock-only', '--prefer-online', '--no-audit', '--no-fund'], {
 			cwd: lockDir,
