@@ -266,6 +266,22 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 	describe('HTTP 207 partial failure loses nothing', () => {
 		// Accepted by the node's lenient number check, refused by the service as an invalid destination.
 		const items = [recipients(1)[0], { phone: '0123456', name: 'Invalid' }, recipients(1, 2)[0]];
+		// The refused message in the package's keys, the service's SMSMessage under raw (both On Error modes).
+		const refused = {
+			messageSid: null,
+			status: 'failed',
+			channel: 'sms',
+			to: '0123456',
+			from: 'EXOTEL',
+			code: 23010,
+			raw: expect.objectContaining({
+				Sid: null,
+				To: '0123456',
+				Status: 'failed',
+				DetailedStatusCode: INVALID.code,
+				DetailedStatus: INVALID.name,
+			}),
+		};
 
 		it('stops the workflow by default, naming the failed item and counting the accepted ones', async () => {
 			const result = await sendSms(items);
@@ -285,22 +301,7 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			]);
 			const stored = storedSids();
 			expect(out.map((i) => i.json.messageSid)).toEqual([stored.get(items[0].phone), null, stored.get(items[2].phone)]);
-			expect(out[1].json).toEqual({
-				messageSid: null,
-				status: 'failed',
-				channel: 'sms',
-				to: '0123456',
-				from: 'EXOTEL',
-				code: 23010,
-				raw: expect.objectContaining({
-					Sid: null,
-					To: '0123456',
-					Status: 'failed',
-					DetailedStatusCode: INVALID.code,
-					DetailedStatus: 'FAILED_INVALID_DESTINATION_NUMBER',
-				}),
-				error: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
-			});
+			expect(out[1].json).toEqual({ ...refused, error: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)' });
 		});
 
 		it('with continueErrorOutput, failures leave on the error output, still paired', async () => {
@@ -317,19 +318,7 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 				error: {
 					message: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
 					description: expect.stringContaining('To 0123456'),
-					messageSid: null,
-					status: 'failed',
-					channel: 'sms',
-					to: '0123456',
-					from: 'EXOTEL',
-					code: 23010,
-					raw: expect.objectContaining({
-						Sid: null,
-						To: '0123456',
-						Status: 'failed',
-						DetailedStatusCode: INVALID.code,
-						DetailedStatus: INVALID.name,
-					}),
+					...refused,
 				},
 			});
 			const stored = storedSids();
