@@ -483,6 +483,11 @@ describe.each(CASES.map((c, index) => [c.displayName, c, WORKFLOWS[index].id] as
 					if ((await ndv.locator('[data-test-id="install-community-node-button"]').count()) > 0) {
 						throw new Error(`The panel of "${c.node.name}" shows n8n's "Install this node" placeholder`);
 					}
+					// collections render their fields lazily ("Loading fields..."): wait for the labels, slow on a busy machine
+					await expectEventually(async () => {
+						const text = await parameters.innerText();
+						return !text.includes('Loading fields') && c.labels.every((label) => text.includes(label));
+					}, `the labels of "${c.node.name}" to render`).catch(() => undefined);
 					const panelText = await parameters.innerText();
 					expect(panelText).not.toMatch(/Install this node|not currently installed|unknown node/i);
 					for (const label of c.labels) expect(panelText).toContain(label);
