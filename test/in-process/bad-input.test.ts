@@ -125,9 +125,9 @@ const CASES: Case[] = [
 	C('RCS bad request status callback URL', 'exotelMessaging', { ...RCS, options: { requestStatusCallback: 'hook' } }, 'Request Status Callback URL must be an http(s) URL (got "hook")'),
 	C('RCS bad channel status callback URL', 'exotelMessaging', { ...RCS, options: { channelStatusCallback: 'hook' } }, 'Channel Status Callback URL must be an http(s) URL (got "hook")'),
 	C('RCS bad fallback SMS type (expression)', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackSmsType: '={{ "otp" }}' }, 'Fallback SMS Type must be one of promotional, transactional, transactional_opt_in (got "otp")'),
-	C('RCS bad fallback encoding type (expression)', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { encoding_type: '={{ "utf8" }}' } }, 'Fallback Encoding Type must be one of plain, unicode (got "utf8")'),
+	C('RCS bad fallback encoding type (expression)', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { encodingType: '={{ "utf8" }}' } }, 'Fallback Encoding Type must be one of plain, unicode (got "utf8")'),
 	C('RCS bad fallback priority (expression)', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { priority: '={{ "urgent" }}' } }, 'Fallback Priority must be one of high, normal (got "urgent")'),
-	C('RCS bad fallback click tracking URL', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { shorten_url: true, tracking: true, click_tracking_callback_url: 'clicks' } }, 'Click Tracking Callback URL must be an http(s) URL (got "clicks")'),
+	C('RCS bad fallback click tracking URL', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { shortenUrl: true, tracking: true, clickTrackingCallbackUrl: 'clicks' } }, 'Click Tracking Callback URL must be an http(s) URL (got "clicks")'),
 	// ---- Chat app ----
 	C('chat 4 reply buttons', 'exotelMessaging', { ...BUTTON, buttons: { button: Array.from({ length: 4 }, (_, i) => ({ id: `b${i}`, title: `B${i}` })) } }, 'Reply buttons has 4 entries; the limit is 3'),
 	C('chat button title of 21', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: 'a', title: x(21) }] } }, 'Button 1 title is 21 characters; the limit is 20'),

@@ -1015,7 +1015,7 @@ describe('Exotel Messaging → RCS → Send Template with the fast path (in n8n-
 		smsFallback: true,
 		fallbackFrom: 'ACMEIN',
 		fallbackText: '=Hi {{ $json.name }}',
-		fallbackOptions: { dlt_template_id: '1107161234567890123', custom_domain: '={{ $json.campaign }}.example' },
+		fallbackOptions: { dltTemplateId: '1107161234567890123', customDomain: '={{ $json.campaign }}.example' },
 	};
 
 	async function send(fastPath: boolean) {

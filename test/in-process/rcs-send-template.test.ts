@@ -108,14 +108,14 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 			fallbackText: '=Hi {{ $json.name }}, order {{ $json.order }} shipped: https://acme.example/t/1',
 			fallbackSmsType: 'transactional',
 			fallbackOptions: {
-				dlt_entity_id: '1101456789012345678',
-				dlt_template_id: '1107161234567890123',
-				encoding_type: 'unicode',
+				dltEntityId: '1101456789012345678',
+				dltTemplateId: '1107161234567890123',
+				encodingType: 'unicode',
 				priority: 'normal',
-				shorten_url: true,
-				custom_domain: 'go.acme.example',
+				shortenUrl: true,
+				customDomain: 'go.acme.example',
 				tracking: true,
-				click_tracking_callback_url: 'https://example.com/webhook/clicks',
+				clickTrackingCallbackUrl: 'https://example.com/webhook/clicks',
 			},
 		});
 		expect(sandbox.requests()).toHaveLength(1);

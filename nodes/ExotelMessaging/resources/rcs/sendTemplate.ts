@@ -119,29 +119,29 @@ export const description: INodeProperties[] = [
 		options: [
 			{
 				displayName: 'Click Tracking Callback URL',
-				name: 'click_tracking_callback_url',
+				name: 'clickTrackingCallbackUrl',
 				type: 'string',
 				default: '',
 				description: 'Webhook for click events on shortened links',
 			},
 			{
 				displayName: 'Custom Short-URL Domain',
-				name: 'custom_domain',
+				name: 'customDomain',
 				type: 'string',
 				default: '',
 				description: "Domain of shortened links; the service's own when empty",
 			},
 			{
 				displayName: 'DLT Entity ID',
-				name: 'dlt_entity_id',
+				name: 'dltEntityId',
 				type: 'string',
 				default: '',
 				hint: 'Mandatory for an Indian business sending to Indian numbers',
 			},
-			{ displayName: 'DLT Template ID', name: 'dlt_template_id', type: 'string', default: '' },
+			{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '' },
 			{
 				displayName: 'Encoding Type',
-				name: 'encoding_type',
+				name: 'encodingType',
 				type: 'options',
 				options: ENCODING_TYPE_OPTIONS,
 				default: 'plain',
@@ -156,7 +156,7 @@ export const description: INodeProperties[] = [
 			},
 			{
 				displayName: 'Shorten URL',
-				name: 'shorten_url',
+				name: 'shortenUrl',
 				type: 'boolean',
 				default: false,
 				description: 'Whether to shorten URLs in the fallback text (chargeable)',
@@ -283,16 +283,18 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number): Prepare
 		const fallbackText = String(param('fallbackText'));
 		const fallbackOptions = param('fallbackOptions', {}) as IDataObject;
 		const content: IDataObject = { text: fallbackText, sms_type: String(param('fallbackSmsType')) };
-		for (const key of ['dlt_entity_id', 'dlt_template_id', 'encoding_type', 'priority']) {
-			if (text(fallbackOptions[key])) content[key] = text(fallbackOptions[key]);
+		// parameters in camelCase, the fallback table's fields on the wire
+		const wire = { dltEntityId: 'dlt_entity_id', dltTemplateId: 'dlt_template_id', encodingType: 'encoding_type', priority: 'priority' };
+		for (const [option, field] of Object.entries(wire)) {
+			if (text(fallbackOptions[option])) content[field] = text(fallbackOptions[option]);
 		}
-		if (fallbackOptions.shorten_url === true) {
+		if (fallbackOptions.shortenUrl === true) {
 			content.shorten_url = true;
 			const shortenParams: IDataObject = {};
-			if (text(fallbackOptions.custom_domain)) shortenParams.custom_domain = text(fallbackOptions.custom_domain);
+			if (text(fallbackOptions.customDomain)) shortenParams.custom_domain = text(fallbackOptions.customDomain);
 			if (fallbackOptions.tracking === true) shortenParams.tracking = true;
-			if (text(fallbackOptions.click_tracking_callback_url)) {
-				shortenParams.click_tracking_callback_url = text(fallbackOptions.click_tracking_callback_url);
+			if (text(fallbackOptions.clickTrackingCallbackUrl)) {
+				shortenParams.click_tracking_callback_url = text(fallbackOptions.clickTrackingCallbackUrl);
 			}
 			if (Object.keys(shortenParams).length > 0) content.shorten_url_params = shortenParams;
 		} else if (fallbackOptions.tracking === true) {
@@ -304,7 +306,7 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number): Prepare
 			[content.sms_type, { label: 'Fallback SMS Type', required: true, oneOf: SMS_TYPES }],
 			[content.encoding_type, { label: 'Fallback Encoding Type', oneOf: ENCODING_TYPES }],
 			[content.priority, { label: 'Fallback Priority', oneOf: PRIORITIES }],
-			[text(fallbackOptions.click_tracking_callback_url), { label: 'Click Tracking Callback URL', format: 'url' }],
+			[text(fallbackOptions.clickTrackingCallbackUrl), { label: 'Click Tracking Callback URL', format: 'url' }],
 		);
 		message.fallback = { from: text(param('fallbackFrom')), content };
 	}
