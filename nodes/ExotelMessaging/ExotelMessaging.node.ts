@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
+import { defineResources } from '../shared/resource';
 import { operationSubtitle } from '../shared/subtitle';
-import { resourceDescription, resources } from './resources';
+import { chatApp } from './resources/chatApp';
+import { rcs } from './resources/rcs';
+import { sms } from './resources/sms';
+
+const { properties, routes } = defineResources([chatApp, rcs, sms], 'sms');
 
 export class ExotelMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,17 +17,17 @@ export class ExotelMessaging implements INodeType {
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: operationSubtitle(resourceDescription),
+		subtitle: operationSubtitle(properties),
 		description: 'Send SMS, RCS and chat-app messages with Exotel',
 		defaults: { name: 'Exotel Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'exotelApi', required: true }],
-		properties: [...resourceDescription, RATE_LIMIT_OPTIONS],
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this, resources);
+		return await route.call(this, routes);
 	}
 }

@@ -35,6 +35,37 @@ export function limitOf(context: IExecuteFunctions, itemIndex: number): number |
 	return Number(context.getNodeParameter('limit', itemIndex, 50));
 }
 
+/**
+ * An operation's optional fields under one label. `more` may rename it (operations keep their saved
+ * `additionalFields` so workflows still open; Filters for a listing); the fields are listed
+ * alphabetically, as the editor expects.
+ */
+export function optionsCollection(options: INodeProperties[], more: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		...more,
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+/** Where the service posts this request's callbacks: the URL of one of this package's triggers. */
+export function statusCallbackField(trigger: 'Messaging' | 'Voice', receives: string, more: Partial<INodeProperties> = {}): INodeProperties {
+	const path = trigger === 'Messaging' ? 'exotel-messaging' : 'exotel-voice';
+	return {
+		displayName: 'Status Callback URL',
+		name: 'statusCallback',
+		type: 'string',
+		default: '',
+		placeholder: `https://your-n8n.example.com/webhook/${path}`,
+		hint: `Paste the Exotel ${trigger} Trigger's URL here to receive ${receives}`,
+		...more,
+	};
+}
+
 /** Sort orders the v2 listings take (campaigns, lists). */
 export const SORT_BY_DATE_OR_NAME: INodePropertyOptions[] = [
 	{ name: 'Date Created (Newest First)', value: 'date_created:desc' },

@@ -27,6 +27,11 @@ export function valuesOf(options: readonly INodePropertyOptions[]): string[] {
 const E164 = /^\+[1-9]\d{7,14}$/;
 const PHONE = /^\+?\d{6,15}$/;
 
+/** A parameter or answer value as trimmed text; absent (undefined, null) is ''. */
+export function trimmed(value: unknown): string {
+	return value === undefined || value === null ? '' : String(value).trim();
+}
+
 /** Spaces, dashes, dots and parentheses are how people write numbers; the API wants digits. */
 export function normalizePhone(value: string): string {
 	return value.replace(/[\s\-().]/g, '');

@@ -8,11 +8,18 @@ import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcom
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
 import { unsentMessages } from '../../../shared/vocabulary';
+import type { OperationOption } from '../../../shared/resource';
 
-const show = { resource: ['chatApp'], operation: ['send'] };
-const fields = { ...show, contentMode: ['fields'] };
+const fields = { contentMode: ['fields'] };
 const ofType = (...messageType: string[]) => ({ show: { ...fields, messageType } });
 const L = LIMITS.chatApp;
+
+export const option: OperationOption = {
+	name: 'Send',
+	value: 'send',
+	action: 'Send a chat app message',
+	description: 'Send a text, media, location, contacts or interactive message per input item',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -23,7 +30,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '+918047112233',
 		description: 'Business number with the chat app enabled, in E.164 format',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'To',
@@ -33,7 +39,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '+919876543210',
 		description: 'Recipient in E.164 format; each input item is one message',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Content Mode',
@@ -45,7 +50,6 @@ export const description: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: 'Give the whole content object yourself' },
 		],
 		default: 'fields',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Content (JSON)',
@@ -54,7 +58,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '{\n  "type": "text",\n  "text": { "body": "Hello from n8n" }\n}',
 		description: 'The content object of the spec: type plus the object named after it. It is checked against the same limits before sending.',
-		displayOptions: { show: { ...show, contentMode: ['json'] } },
+		displayOptions: { show: { contentMode: ['json'] } },
 	},
 	{
 		displayName: 'Message Type',
@@ -290,7 +294,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
 		hint: "Paste the Exotel Messaging Trigger's URL here to receive delivery and read receipts",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Options',
@@ -298,7 +301,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Custom Data',

@@ -4,8 +4,15 @@ import { outputOf, prepareItems, type ItemOutcome } from '../../../shared/operat
 import { redact } from '../../../shared/secrets';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError } from '../../../shared/validation';
+import type { OperationOption } from '../../../shared/resource';
 
-const show = { resource: ['chatApp'], operation: ['setWebhooks'] };
+
+export const option: OperationOption = {
+	name: 'Set Webhooks',
+	value: 'setWebhooks',
+	action: 'Set the chat app webhooks',
+	description: 'Set the account-wide URLs for incoming messages and status callbacks',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -13,7 +20,6 @@ export const description: INodeProperties[] = [
 		name: 'webhookNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Incoming Message URL',
@@ -23,7 +29,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
 		description: 'URL that receives incoming messages, for example the Exotel Messaging Trigger URL',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Status Callback URL',
@@ -32,7 +37,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
 		description: 'URL that receives delivery and read receipts',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Verify Token',
@@ -41,7 +45,6 @@ export const description: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		description: 'Token for the webhook verification handshake',
-		displayOptions: { show },
 	},
 ];
 

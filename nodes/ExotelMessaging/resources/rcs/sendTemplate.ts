@@ -8,9 +8,16 @@ import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUEST
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, type FieldCheck } from '../../../shared/validation';
 import { unsentMessages } from '../../../shared/vocabulary';
+import type { OperationOption } from '../../../shared/resource';
 
-const show = { resource: ['rcs'], operation: ['sendTemplate'] };
-const showFallback = { ...show, smsFallback: [true] };
+const showFallback = { smsFallback: [true] };
+
+export const option: OperationOption = {
+	name: 'Send Template',
+	value: 'sendTemplate',
+	action: 'Send an RCS template message',
+	description: 'Send an approved RCS template per input item, with an optional SMS fallback',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -22,7 +29,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'acme_orders_bot',
 		description: 'ID of the registered and verified RCS bot that sends the message',
 		hint: 'The brand, its RCS templates and the bot must be registered and verified with Exotel before sending',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'To',
@@ -32,7 +38,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '+919876543210',
 		description: 'Recipient in E.164 format; each input item is one message',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Template Name',
@@ -42,7 +47,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'order_update',
 		description: 'Name of an approved RCS template of the brand',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Template Variables',
@@ -50,7 +54,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Variable',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{ displayName: 'Template Param 1', name: 'TemplateParam1', type: 'string', default: '' },
 			{ displayName: 'Template Param 2', name: 'TemplateParam2', type: 'string', default: '' },
@@ -70,7 +73,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
 		hint: "Paste the Exotel Messaging Trigger's URL here to receive this message's delivery reports and replies",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Add SMS Fallback',
@@ -78,7 +80,6 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to send an SMS when RCS delivery fails',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Fallback From',
@@ -176,7 +177,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Channel Custom Data',

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { LIMITS } from '../../../shared/limits';
 import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
 import { unsentMessages } from '../../../shared/vocabulary';
@@ -20,10 +21,15 @@ import {
 	type SmsRequestOptions,
 } from './shared';
 
-const show = { resource: ['sms'], operation: ['send'] };
+export const option: OperationOption = {
+	name: 'Send',
+	value: 'send',
+	action: 'Send an SMS',
+	description: 'Send one SMS per input item, batched 100 to a request',
+};
 
 export const description: INodeProperties[] = [
-	...senderAndBody(show, 'Message text', {
+	...senderAndBody('Message text', {
 		displayName: 'To',
 		name: 'to',
 		type: 'string',
@@ -32,7 +38,7 @@ export const description: INodeProperties[] = [
 		placeholder: '+919876543210',
 		description: 'Recipient number; each input item is one message',
 	}),
-	...smsRequestOptions(show, MESSAGE_FIELDS),
+	...smsRequestOptions(MESSAGE_FIELDS),
 ];
 
 interface PreparedMessage {

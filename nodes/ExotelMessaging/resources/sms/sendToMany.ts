@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
 import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, normalizePhone } from '../../../shared/validation';
 import { unsentMessages } from '../../../shared/vocabulary';
@@ -21,12 +22,18 @@ import {
 	trackingWithoutShortening,
 } from './shared';
 
-const show = { resource: ['sms'], operation: ['sendToMany'] };
 const STATIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/send';
 const DYNAMIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/bulksend';
 
+export const option: OperationOption = {
+	name: 'Send to Many',
+	value: 'sendToMany',
+	action: 'Send an SMS to many recipients',
+	description: 'Send the same SMS to a list of recipients, 100 to a request (static bulk; dynamic bulk when an option static bulk lacks is set)',
+};
+
 export const description: INodeProperties[] = [
-	...senderAndBody(show, 'The same text for every recipient', {
+	...senderAndBody('The same text for every recipient', {
 		displayName: 'To',
 		name: 'recipients',
 		type: 'string',
@@ -37,7 +44,6 @@ export const description: INodeProperties[] = [
 		hint: `Any number of recipients: the node sends them ${LIMITS.sms.recipientsPerStaticBulk} to a request`,
 	}),
 	...smsRequestOptions(
-		show,
 		MESSAGE_FIELDS,
 		'Static bulk carries only DLT Entity ID and the short-URL fields. With a Status Callback URL or any other field set, the list goes through dynamic bulk instead: one message per recipient, same body, every option sent.',
 	),

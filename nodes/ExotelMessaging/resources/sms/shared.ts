@@ -39,13 +39,11 @@ export type SmsMessageOptions = Pick<SmsMessageFields, 'SmsType' | 'DltTemplateI
  */
 const STATIC_BULK_OPTIONS: ReadonlyArray<keyof SmsRequestOptions> = ['DltEntityId', 'ShortenUrl', 'ShortenUrlParams'];
 
-type Show = { resource: string[]; operation: string[] };
-
 /**
  * Status Callback URL (kept in sight, the Messaging Trigger gives users a URL for it) and the
  * Options collection shared by the SMS send operations, plus fields of one operation.
  */
-export function smsRequestOptions(show: Show, operationFields: INodeProperties[], note?: string): INodeProperties[] {
+export function smsRequestOptions(operationFields: INodeProperties[], note?: string): INodeProperties[] {
 	const requestFields: INodeProperties[] = [
 		{
 			displayName: 'Click Tracking Callback URL',
@@ -115,14 +113,12 @@ export function smsRequestOptions(show: Show, operationFields: INodeProperties[]
 			default: '',
 			placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
 			hint: "Paste the Exotel Messaging Trigger's URL here to receive a delivery report for each message",
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Options',
 			name: 'dltNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Options',
@@ -131,14 +127,13 @@ export function smsRequestOptions(show: Show, operationFields: INodeProperties[]
 			placeholder: 'Add Option',
 			default: {},
 			...(note ? { description: note } : {}),
-			displayOptions: { show },
 			options: [...requestFields, ...operationFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	];
 }
 
 /** From, (recipients) and Body, as both SMS sends show them. */
-export function senderAndBody(show: Show, bodyDescription: string, recipient: INodeProperties): INodeProperties[] {
+export function senderAndBody(bodyDescription: string, recipient: INodeProperties): INodeProperties[] {
 	return [
 		{
 			displayName: 'From',
@@ -148,9 +143,8 @@ export function senderAndBody(show: Show, bodyDescription: string, recipient: IN
 			default: '',
 			placeholder: '+918047112233',
 			description: 'Virtual number or approved sender ID (the DLT header for Indian traffic)',
-			displayOptions: { show },
 		},
-		{ ...recipient, displayOptions: { show } },
+		recipient,
 		{
 			displayName: 'Body',
 			name: 'body',
@@ -159,7 +153,6 @@ export function senderAndBody(show: Show, bodyDescription: string, recipient: IN
 			default: '',
 			typeOptions: { rows: 4 },
 			description: `${bodyDescription}, at most ${LIMITS.sms.bodyLength} characters`,
-			displayOptions: { show },
 		},
 	];
 }
