@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { REGION_HOSTS } from '../nodes/shared/hosts';
+import { CMS_BASE_URL_EXPRESSION, REGION_HOSTS } from '../nodes/shared/hosts';
 
 export class ExotelBearerTokenApi implements ICredentialType {
 	name = 'exotelBearerTokenApi';
@@ -87,8 +87,9 @@ export class ExotelBearerTokenApi implements ICredentialType {
 	// server and treats only authentication answers as failures.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{ $credentials.cmsBaseUrl ? $credentials.cmsBaseUrl.replace(/\\/+$/, "") : $credentials.ccBaseUrl.replace(/^(https?:\\/\\/)[^.\\/]+\\.([^:\\/]+).*$/, "$1cms.$2") }}',
+			// The configuration server, or the contact-center URL with its first label replaced by `cms`:
+			// the same pattern as the nodes' cmsBaseUrlFrom, as an expression.
+			baseURL: CMS_BASE_URL_EXPRESSION,
 			url: '/configuration/hierarchyconfig/campaign',
 			qs: { contactCenterId: '={{$credentials.contactCenterId || 0}}' },
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },

@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { encodeForm, type FormValue } from './encoding';
 import { serviceApiError } from './errors';
-import { REGION_HOSTS } from './hosts';
+import { cmsBaseUrlFrom, REGION_HOSTS } from './hosts';
 import { retryAfterMs } from './pacing';
 import { pacerFor, runOf } from './run';
 import { redact, secretsOf } from './secrets';
@@ -108,19 +108,8 @@ function trimSlash(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
 }
 
-/**
- * `{cms_base_url}`: the contact-center domain with its leading label (gateway, tenant) replaced by
- * `cms`, the rest unchanged. The contact-center port belongs to that server, so it is dropped.
- */
-export function cmsBaseUrlFrom(ccBaseUrl: string): string {
-	const url = new URL(ccBaseUrl);
-	const labels = url.hostname.split('.');
-	if (labels.length < 3 || /^[\d.]+$/.test(url.hostname) || url.hostname.includes(':')) {
-		throw new Error(`"${url.hostname}" has no leading label to replace with "cms"`);
-	}
-	labels[0] = 'cms';
-	return `${url.protocol}//${labels.join('.')}`;
-}
+// The `cms.` host rule lives in hosts.ts beside its expression form; tests import it from here too.
+export { cmsBaseUrlFrom };
 
 /** Resolves `{base_url}`-style placeholders from a credential, as the spec's base table names them. */
 export function baseUrlOf(base: ExotelBase, credentials: ICredentialDataDecryptedObject): string {

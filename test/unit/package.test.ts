@@ -41,6 +41,9 @@ describe('package contract', () => {
 		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials, 'dist/icons/exotel.svg', 'dist/icons/exotel.dark.svg']) {
 			expect(files).toContain(file);
 		}
+		// each node's codex (categories, aliases, documentation links) beside its compiled file, where n8n reads it
+		for (const node of pkg.n8n.nodes as string[]) expect(files).toContain(node.replace(/\.js$/, '.json'));
+		expect(files.filter((file) => file.endsWith('.node.json'))).toHaveLength(pkg.n8n.nodes.length);
 		expect(files.some((file) => /\.test\.|sandbox|\/test\//.test(file))).toBe(false);
 	});
 });
