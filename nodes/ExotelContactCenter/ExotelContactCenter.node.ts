@@ -1,33 +1,14 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
-import { route, type ResourceMap } from '../shared/operation';
+import { route } from '../shared/operation';
+import { defineResources } from '../shared/resource';
 import { operationSubtitle } from '../shared/subtitle';
-import * as campaign from './resources/campaign';
-import * as user from './resources/user';
-import * as voiceLog from './resources/voiceLog';
+import { campaign } from './resources/campaign';
+import { user } from './resources/user';
+import { voiceLog } from './resources/voiceLog';
 
-const resources: ResourceMap = { campaign: campaign.operations, user: user.operations, voiceLog: voiceLog.operations };
-
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Campaign', value: 'campaign' },
-			{ name: 'User', value: 'user' },
-			{ name: 'Voice Log', value: 'voiceLog' },
-		],
-		default: 'user',
-	},
-	...campaign.description,
-	...user.description,
-	...voiceLog.description,
-	RATE_LIMIT_OPTIONS,
-];
+const { properties, routes } = defineResources([campaign, user, voiceLog], 'user');
 
 export class ExotelContactCenter implements INodeType {
 	description: INodeTypeDescription = {
@@ -50,6 +31,6 @@ export class ExotelContactCenter implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this, resources);
+		return await route.call(this, routes);
 	}
 }

@@ -10,9 +10,10 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/subtitle';
-import { answerNow, startWith } from '../shared/webhook';
+import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/triggers';
+import { answerNow } from '../shared/webhook';
 import { isValidSignature, SIGNATURE_HEADER } from '../shared/webhookSignature';
-import { eventItems, MESSAGING_EVENTS, STATUSES, type EventItem } from './events';
+import { eventItems, MESSAGING_EVENTS, STATUSES } from './events';
 import { checkExists, create, remove } from './registration';
 
 /** The events that carry a status, filtered by Statuses. */
@@ -32,26 +33,15 @@ export class ExotelMessagingTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'exotelApi', required: true }],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			CALLBACK_WEBHOOK,
 			// The verify-token handshake (a GET with a challenge) arrives on the same URL.
 			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },
 		],
 		properties: [
-			{
-				displayName:
-					"Paste this trigger's URL (Production URL above) into the Status Callback URL of an Exotel Messaging send, or register it below for chat-app messages. Requests are verified with the credential's Webhook Signing Secret when it is set; without a secret they are accepted unverified.",
-				name: 'setupNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: [...MESSAGING_EVENTS],
-				default: ['chatAppIncoming', 'chatAppStatus', 'rcsDeliveryReport', 'rcsIncoming', 'smsClick', 'smsStatus'],
-				description: 'Which events start the workflow; each message of a callback becomes one item',
-			},
+			setupNotice(
+				"Paste this trigger's URL (Production URL above) into the Status Callback URL of an Exotel Messaging send, or register it below for chat-app messages. Requests are verified with the credential's Webhook Signing Secret when it is set; without a secret they are accepted unverified.",
+			),
+			eventsField(MESSAGING_EVENTS, 'Which events start the workflow; each message of a callback becomes one item'),
 			{
 				displayName: 'Statuses',
 				name: 'statuses',
@@ -140,14 +130,8 @@ export class ExotelMessagingTrigger implements INodeType {
 			}
 		}
 
-		const events = this.getNodeParameter('events', []) as string[];
 		const statuses = this.getNodeParameter('statuses', []) as string[];
-		const wanted = items.filter(
-			(entry: EventItem) =>
-				events.includes(entry.event) &&
-				(statuses.length === 0 || !STATUS_EVENTS.includes(entry.event) || statuses.includes(String(entry.status))),
-		);
-		// Acknowledge at once: the service retries anything that is not a 200 within 5 seconds.
-		return startWith(this, items.length, wanted);
+		// The service retries anything that is not a 200 within 5 seconds: startWithChosen answers at once.
+		return startWithChosen(this, items, (entry) => statuses.length === 0 || !STATUS_EVENTS.includes(entry.event) || statuses.includes(String(entry.status)));
 	}
 }

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { objectOf } from '../shared/envelope';
+import { UNKNOWN_EVENT, unrecognizedPayload } from '../shared/triggers';
 import { codeOf, messageItem, textOf, type MessageFields } from '../shared/vocabulary';
 
 /** Event names the trigger emits, in the service's terms. */
@@ -10,7 +12,7 @@ export const MESSAGING_EVENTS = [
 	{ name: 'RCS Incoming Message', value: 'rcsIncoming', action: 'On RCS incoming message', description: 'A reply or a message to your bot' },
 	{ name: 'SMS Click', value: 'smsClick', action: 'On SMS click', description: 'A click on a tracked short link' },
 	{ name: 'SMS Status Callback', value: 'smsStatus', action: 'On SMS status callback', description: 'Terminal status of an SMS' },
-	{ name: 'Unrecognized Payload', value: 'unknown', action: 'On unrecognized payload', description: 'Any other JSON object, passed through whole' },
+	unrecognizedPayload('Any other JSON object, passed through whole'),
 ] as const;
 
 export type MessagingEvent = (typeof MESSAGING_EVENTS)[number]['value'];
@@ -83,8 +85,8 @@ function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataO
  * body is not an object at all (the caller answers 400).
  */
 export function eventItems(body: unknown): EventItem[] | undefined {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const root = body as IDataObject;
+	const root = objectOf(body);
+	if (!root) return undefined;
 	const items: EventItem[] = [];
 
 	if (root.event === 'incoming_message' && root.message && typeof root.message === 'object') {
@@ -149,5 +151,5 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 		);
 		return items;
 	}
-	return [item('unknown', 'unknown', root, {})];
+	return [item(UNKNOWN_EVENT, 'unknown', root, {})];
 }

@@ -1,23 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
+import { defineResources } from '../shared/resource';
 import { operationSubtitle } from '../shared/subtitle';
-import { description as allocationDescription, operations } from './allocation';
+import { allocation } from './resources/allocation';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: [{ name: 'Allocation', value: 'allocation' }],
-		default: 'allocation',
-	},
-	...allocationDescription,
-	RATE_LIMIT_OPTIONS,
-];
+const { properties, routes } = defineResources([allocation]);
 
 export class ExotelNumberAllocation implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,6 +26,6 @@ export class ExotelNumberAllocation implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this, { allocation: operations });
+		return await route.call(this, routes);
 	}
 }

@@ -1,11 +1,19 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RATE_LIMIT_OPTIONS } from '../shared/descriptions';
 import { route } from '../shared/operation';
+import { defineResources } from '../shared/resource';
 import { operationSubtitle } from '../shared/subtitle';
 import * as listSearch from './methods/listSearch';
-import { resourceDescription, resources } from './resources';
+import { call } from './resources/call';
+import { campaign } from './resources/campaign';
+import { contact } from './resources/contact';
+import { list } from './resources/list';
+import { user } from './resources/user';
+import { userDevice } from './resources/userDevice';
+import { voiceLog } from './resources/voiceLog';
+
+const { properties, routes } = defineResources([call, campaign, contact, list, user, userDevice, voiceLog], 'call');
 
 export class ExotelVoice implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,7 +22,7 @@ export class ExotelVoice implements INodeType {
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: operationSubtitle(resourceDescription),
+		subtitle: operationSubtitle(properties),
 		description: 'Place calls, run call campaigns and manage lists, contacts, users and devices with Exotel',
 		defaults: { name: 'Exotel Voice' },
 		usableAsTool: true,
@@ -39,12 +47,12 @@ export class ExotelVoice implements INodeType {
 				},
 			},
 		],
-		properties: [...resourceDescription, RATE_LIMIT_OPTIONS],
+		properties,
 	};
 
 	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this, resources);
+		return await route.call(this, routes);
 	}
 }

@@ -1,8 +1,9 @@
-import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/subtitle';
-import { answerNow, startWith } from '../shared/webhook';
+import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/triggers';
+import { answerNow } from '../shared/webhook';
 import { voiceEventItem, VOICE_EVENTS } from './events';
 
 export class ExotelVoiceTrigger implements INodeType {
@@ -17,23 +18,12 @@ export class ExotelVoiceTrigger implements INodeType {
 		defaults: { name: 'Exotel Voice Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [CALLBACK_WEBHOOK],
 		properties: [
-			{
-				displayName:
-					"Paste this trigger's URL into the Status Callback URL of Exotel Voice → Call → Connect to Flow. For campaigns, paste it into the callback fields with ?callback=campaignStatus, ?callback=campaignCallStatus or ?callback=campaignCallSchedule added, so each callback is named. The service does not sign voice callbacks: keep the URL private.",
-				name: 'setupNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: [...VOICE_EVENTS],
-				default: ['callStatus', 'callStatusManagement', 'campaignCallSchedule', 'campaignCallStatus', 'campaignStatus'],
-				description: 'Which callbacks start the workflow',
-			},
+			setupNotice(
+				"Paste this trigger's URL into the Status Callback URL of Exotel Voice → Call → Connect to Flow. For campaigns, paste it into the callback fields with ?callback=campaignStatus, ?callback=campaignCallStatus or ?callback=campaignCallSchedule added, so each callback is named. The service does not sign voice callbacks: keep the URL private.",
+			),
+			eventsField(VOICE_EVENTS, 'Which callbacks start the workflow'),
 			{
 				displayName: 'Statuses',
 				name: 'statuses',
@@ -66,15 +56,10 @@ export class ExotelVoiceTrigger implements INodeType {
 		const hint = typeof req.query.callback === 'string' ? req.query.callback : undefined;
 		const item = voiceEventItem(req.body, hint);
 		if (!item) return answerNow(this, 400, { error: 'the body is not a form or JSON object' });
-		const events = this.getNodeParameter('events', []) as string[];
 		const statuses = String(this.getNodeParameter('statuses', '') ?? '')
 			.split(',')
 			.map((status) => status.trim().toLowerCase())
 			.filter(Boolean);
-		const wanted: IDataObject[] =
-			events.includes(String(item.event)) && (statuses.length === 0 || statuses.includes(String(item.status ?? '').toLowerCase()))
-				? [item]
-				: [];
-		return startWith(this, 1, wanted);
+		return startWithChosen(this, [item], (event) => statuses.length === 0 || statuses.includes(String(event.status ?? '').toLowerCase()));
 	}
 }

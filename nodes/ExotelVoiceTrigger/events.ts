@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { objectOf } from '../shared/envelope';
+import { UNKNOWN_EVENT, unrecognizedPayload } from '../shared/triggers';
 import { callItem, secondsOf, textOf, type CallFields } from '../shared/vocabulary';
 import { nestBracketKeys } from '../shared/webhook';
 
@@ -9,7 +11,7 @@ export const VOICE_EVENTS = [
 	{ name: 'Campaign Call Schedule', value: 'campaignCallSchedule', action: 'On campaign call schedule', description: 'A campaign call finished all its retries' },
 	{ name: 'Campaign Call Status', value: 'campaignCallStatus', action: 'On campaign call status', description: 'Status of one call of a campaign' },
 	{ name: 'Campaign Status', value: 'campaignStatus', action: 'On campaign status', description: 'A campaign completed or changed status' },
-	{ name: 'Unrecognized Payload', value: 'unknown', action: 'On unrecognized payload', description: 'Any other payload, passed through whole' },
+	unrecognizedPayload('Any other payload, passed through whole'),
 ] as const;
 
 /** The `callback` query value to add to the trigger URL for each campaign callback field. */
@@ -25,8 +27,9 @@ export const CAMPAIGN_CALLBACKS: Record<string, string> = {
  * parameter, when the URL carries one.
  */
 export function voiceEventItem(body: unknown, hint?: string): IDataObject | undefined {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const payload = nestBracketKeys(body as IDataObject);
+	const object = objectOf(body);
+	if (!object) return undefined;
+	const payload = nestBracketKeys(object);
 	const event = (name: string, fields: Partial<CallFields>, extra: IDataObject = {}): IDataObject => ({
 		event: name,
 		...callItem(fields, payload, extra),
@@ -76,7 +79,7 @@ export function voiceEventItem(body: unknown, hint?: string): IDataObject | unde
 					: payload.call_sid !== undefined
 						? 'campaignCallStatus'
 						: 'campaignStatus'
-				: 'unknown';
+				: UNKNOWN_EVENT;
 	return event(
 		name,
 		{ callSid: textOf(payload.call_sid), from: textOf(payload.from), to: textOf(payload.number ?? payload.to), status: textOf(payload.status) },

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from './limits';
-import { problemWith, type FieldRule } from './validation';
+import { firstProblem, type FieldCheck } from './validation';
 
 export const CHAT_APP_TYPES = [
 	'audio',
@@ -15,8 +15,11 @@ export const CHAT_APP_TYPES = [
 	'video',
 ] as const;
 
-const MEDIA_TYPES = ['audio', 'document', 'image', 'sticker', 'video'];
-const HEADER_TYPES = ['document', 'image', 'text', 'video'];
+/** Content types that are a file at a link. */
+export const MEDIA_TYPES: readonly string[] = ['audio', 'document', 'image', 'sticker', 'video'];
+/** Media that may carry a caption, and the media an interactive message's header may be. */
+export const CAPTIONED_MEDIA_TYPES: readonly string[] = ['document', 'image', 'video'];
+const HEADER_TYPES = [...CAPTIONED_MEDIA_TYPES, 'text'].sort();
 const L = LIMITS.chatApp;
 
 function asObject(value: unknown): IDataObject {
@@ -33,7 +36,7 @@ function asArray(value: unknown): IDataObject[] {
  * section titles, header 60, body 1024, footer 60), whether the node built it or the user did.
  */
 export function chatAppContentProblem(content: IDataObject): string | undefined {
-	const checks: Array<[unknown, FieldRule]> = [];
+	const checks: FieldCheck[] = [];
 	const type = content.type as string;
 	checks.push([type, { label: 'Content type', required: true, oneOf: CHAT_APP_TYPES }]);
 	if (content.recipient_type !== undefined) {
@@ -65,7 +68,7 @@ export function chatAppContentProblem(content: IDataObject): string | undefined 
 function interactiveProblem(interactive: IDataObject): string | undefined {
 	const header = asObject(interactive.header);
 	const action = asObject(interactive.action);
-	const checks: Array<[unknown, FieldRule]> = [
+	const checks: FieldCheck[] = [
 		[interactive.type, { label: 'Interactive type', required: true, oneOf: ['button', 'list'] }],
 		[asObject(interactive.body).text, { label: 'Body text', required: true, maxLength: L.body }],
 		[asObject(interactive.footer).text, { label: 'Footer text', maxLength: L.footer }],
@@ -112,12 +115,4 @@ function interactiveProblem(interactive: IDataObject): string | undefined {
 		});
 	}
 	return firstProblem(checks);
-}
-
-function firstProblem(checks: Array<[unknown, FieldRule]>): string | undefined {
-	for (const [value, rule] of checks) {
-		const problem = problemWith(value, rule);
-		if (problem) return problem;
-	}
-	return undefined;
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
 import { PACING_POLICY } from './pacing';
-import { valuesOf } from './validation';
+import { valuesOf, type FieldCheck } from './validation';
 
 type Show = Record<string, string[]>;
 
@@ -103,6 +103,36 @@ export const PRIORITY_OPTIONS: INodePropertyOptions[] = [
 export const SMS_TYPES = valuesOf(SMS_TYPE_OPTIONS);
 export const ENCODING_TYPES = valuesOf(ENCODING_TYPE_OPTIONS);
 export const PRIORITIES = valuesOf(PRIORITY_OPTIONS);
+
+/**
+ * The checks that an SMS's type, encoding and priority, expressions included, are values the
+ * service takes; `label` goes before each field's name ("Fallback ").
+ */
+export function smsChoiceChecks(choices: { smsType: unknown; encodingType: unknown; priority: unknown }, label = ''): FieldCheck[] {
+	return [
+		[choices.smsType, { label: `${label}SMS Type`, oneOf: SMS_TYPES }],
+		[choices.encodingType, { label: `${label}Encoding Type`, oneOf: ENCODING_TYPES }],
+		[choices.priority, { label: `${label}Priority`, oneOf: PRIORITIES }],
+	];
+}
+
+/** Encoding Type and Priority as an SMS is sent with them: options of the SMS sends and of the RCS SMS fallback. */
+export const ENCODING_TYPE_FIELD: INodeProperties = {
+	displayName: 'Encoding Type',
+	name: 'encodingType',
+	type: 'options',
+	options: ENCODING_TYPE_OPTIONS,
+	default: 'plain',
+};
+
+export const PRIORITY_FIELD: INodeProperties = {
+	displayName: 'Priority',
+	name: 'priority',
+	type: 'options',
+	options: PRIORITY_OPTIONS,
+	default: 'normal',
+	hint: 'Use High only for OTP messages',
+};
 
 /**
  * Every action node's last parameter: how long its requests may wait for the account's rate limit.

@@ -4,6 +4,53 @@ import { NodeApiError } from 'n8n-workflow';
 import type { ItemOutcome } from './operation';
 import { codeOf, messageItem, sendStatusOf, textOf, unansweredMessage, type Channel } from './vocabulary';
 
+/** A value as an object, or undefined when it is not one (absent, null, a list, text). */
+export function objectOf(value: unknown): IDataObject | undefined {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+}
+
+/** The `response` list of a v2 answer as sent (entries `{code, status, data, error_data}` or bare objects); none when it is no list. */
+export function responseEntries(body: unknown): unknown[] {
+	const response = objectOf(body)?.response;
+	return Array.isArray(response) ? response : [];
+}
+
+/**
+ * The one object of a v2 answer, whichever envelope carries it: `response: [{code, status, data}]`
+ * (create), `response: {code, status, data}`, `response: <object>` or the bare object.
+ */
+export function dataOf(body: unknown): IDataObject {
+	const root = objectOf(body) ?? {};
+	const response = root.response;
+	if (Array.isArray(response)) {
+		const first = objectOf(response[0]) ?? {};
+		return objectOf(first.data) ?? first;
+	}
+	const inner = objectOf(response);
+	if (inner) return objectOf(inner.data) ?? inner;
+	return root;
+}
+
+/** Entries of a v2 listing: `response: [object]` or `response: [{code, status, data}]`. */
+export function itemsOf(body: unknown): IDataObject[] {
+	return responseEntries(body).map((entry) => {
+		const object = objectOf(entry) ?? {};
+		return objectOf(object.data) ?? object;
+	});
+}
+
+/** The object of an integrations answer, `{data: <object>}`, or the bare answer. */
+export function integrationDataOf(body: unknown): IDataObject {
+	return (((body ?? {}) as IDataObject).data ?? body ?? {}) as IDataObject;
+}
+
+/** A v2 status as a key: `in-progress`, `InProgress`, `IN_PROGRESS` all read as `inprogress`. */
+export function statusKey(status: unknown): string {
+	return String(status ?? '')
+		.toLowerCase()
+		.replace(/[^a-z]/g, '');
+}
+
 /**
  * Reads the per-message entries of a v2 send envelope (HTTP 202):
  * `{request_id, metadata, response: {<channel>: {messages: [{code, error_data, status, data: {sid}}]}}}`

@@ -2,6 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { redact } from './secrets';
+import { trimmed } from './validation';
 
 /** What the service said about a failure, whichever of its error shapes it used. */
 export interface ServiceError {
@@ -52,10 +53,6 @@ function asObject(value: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() ? value : undefined;
-}
-
 /**
  * Reads the service's own message and code out of every error body the spec documents:
  * v1 `RestException`, v2 envelopes with `error_data` (request level or first failed message),
@@ -63,16 +60,16 @@ function text(value: unknown): string | undefined {
  * and the contact-center `{status, message}`.
  */
 export function parseServiceError(body: unknown): ServiceError | undefined {
-	if (typeof body === 'string') return text(body) ? { message: body.slice(0, 500) } : undefined;
+	if (typeof body === 'string') return trimmed(body) ? { message: body.slice(0, 500) } : undefined;
 	const root = asObject(body);
 	if (!root) return undefined;
 
 	const rest = asObject(root.RestException);
 	if (rest) {
-		return { message: text(rest.Message) ?? 'Request failed', code: rest.Code as number | undefined };
+		return { message: trimmed(rest.Message) || 'Request failed', code: rest.Code as number | undefined };
 	}
-	if (text(root.errorCode) || text(root.errorMessage)) {
-		return { message: text(root.errorMessage) ?? 'Request failed', code: root.errorCode as string };
+	if (trimmed(root.errorCode) || trimmed(root.errorMessage)) {
+		return { message: trimmed(root.errorMessage) || 'Request failed', code: root.errorCode as string };
 	}
 	const response = asObject(root.response);
 	const errorData =
@@ -83,16 +80,16 @@ export function parseServiceError(body: unknown): ServiceError | undefined {
 		asObject(root.error);
 	if (errorData) {
 		return {
-			message: text(errorData.message) ?? 'Request failed',
+			message: trimmed(errorData.message) || 'Request failed',
 			code: errorData.code as number | undefined,
-			description: text(errorData.description),
+			description: trimmed(errorData.description) || undefined,
 		};
 	}
-	if (root.success === false || text(root.message)) {
+	if (root.success === false || trimmed(root.message)) {
 		const code = (root.code ?? undefined) as number | undefined;
 		const meaning = typeof code === 'number' ? ALLOCATION_CODES[code] : undefined;
-		if (meaning) return { message: meaning, code, description: text(root.message) };
-		return { message: text(root.message) ?? 'Request failed', code };
+		if (meaning) return { message: meaning, code, description: trimmed(root.message) || undefined };
+		return { message: trimmed(root.message) || 'Request failed', code };
 	}
 	return undefined;
 }
@@ -136,7 +133,7 @@ export function serviceApiError(
 		httpCode: statusCode,
 		serviceCode: (service?.code ?? null) as string | number | null,
 		serviceMessage: service?.message ?? null,
-		body: (typeof body === 'object' ? body : text(body) ?? null) as JsonObject | null,
+		body: (typeof body === 'object' || trimmed(body) ? body : null) as JsonObject | null,
 	};
 	const error = new NodeApiError(node, redact(response, secrets), {
 		message: redact(message, secrets),

@@ -28,12 +28,14 @@ export interface ExotelResource {
 /**
  * A resource from its operation modules: the Operation dropdown built from their entries, then each
  * operation's fields shown only for it (n8n's updateDisplayOptions merges resource and operation
- * into each field's own conditions). The fields follow in the order the modules are given.
+ * into each field's own conditions). The fields follow in the order the modules are given;
+ * `before` are fields of the whole resource shown above the dropdown (how it authenticates).
  */
 export function defineResource(
 	option: INodePropertyOptions & { value: string },
 	modules: OperationModule[],
 	defaultOperation: string = modules[0].option.value,
+	before: INodeProperties[] = [],
 ): ExotelResource {
 	const resource = [option.value];
 	const dropdown: INodeProperties = {
@@ -50,7 +52,7 @@ export function defineResource(
 	);
 	return {
 		option,
-		description: [dropdown, ...fields],
+		description: [...updateDisplayOptions({ show: { resource } }, before), dropdown, ...fields],
 		operations: Object.fromEntries(modules.map((module) => [module.option.value, module])),
 	};
 }

@@ -107,13 +107,19 @@ export function itemError(node: INode, itemIndex: number, problem: string): Node
 	});
 }
 
-/** The first problem among a set of fields of one item, as an error that names the item. */
-export function fieldsError(node: INode, itemIndex: number, checks: FieldCheck[]): NodeOperationError | undefined {
+/** The first problem among a set of checks, in the words of `problemWith`. */
+export function firstProblem(checks: FieldCheck[]): string | undefined {
 	for (const [value, rule] of checks) {
 		const problem = problemWith(value, rule);
-		if (problem) return itemError(node, itemIndex, problem);
+		if (problem) return problem;
 	}
 	return undefined;
+}
+
+/** The first problem among a set of fields of one item, as an error that names the item. */
+export function fieldsError(node: INode, itemIndex: number, checks: FieldCheck[]): NodeOperationError | undefined {
+	const problem = firstProblem(checks);
+	return problem ? itemError(node, itemIndex, problem) : undefined;
 }
 
 const SERVICE_DATE = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;

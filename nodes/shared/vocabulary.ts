@@ -1,4 +1,5 @@
-import type { IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { ItemOutcome } from './operation';
 
@@ -126,4 +127,49 @@ export function unsentMessages(
 /** The item of a message the service's answer has no entry for: it may or may not have been accepted. */
 export function unansweredMessage(channel: Channel, sent: { to?: unknown; from?: unknown }): IDataObject {
 	return unanswered(channel, sent, true);
+}
+
+/**
+ * The item of a message the service's answer has no entry for, with the error that says so.
+ * `shortfall` names the answer and what it lacked ("The envelope had fewer entries").
+ */
+export function unansweredEntry(
+	node: INode,
+	channel: Channel,
+	itemIndex: number,
+	sent: { to?: unknown; from?: unknown },
+	shortfall: string,
+	extra: IDataObject = {},
+): ItemOutcome {
+	return {
+		itemIndex,
+		json: { ...unansweredMessage(channel, sent), ...extra },
+		error: new NodeApiError(node, {}, {
+			message: 'The service answered without an entry for this message',
+			description: `${shortfall} than messages sent; the message may or may not have been accepted.`,
+			itemIndex,
+		}),
+	};
+}
+
+/**
+ * The item of a message the service refused (its `status` is `failed`): the keys above, and an
+ * error giving the service's reason with its entry (the item's `raw`) as the response.
+ */
+export function refusedEntry(
+	node: INode,
+	itemIndex: number,
+	json: IDataObject,
+	refusal: { reason: string; description: string; httpCode: string },
+): ItemOutcome {
+	return {
+		itemIndex,
+		json,
+		error: new NodeApiError(node, { ...(json.raw as JsonObject) }, {
+			message: `Message not accepted: ${refusal.reason}`,
+			description: refusal.description,
+			httpCode: refusal.httpCode,
+			itemIndex,
+		}),
+	};
 }

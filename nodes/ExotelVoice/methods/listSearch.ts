@@ -1,10 +1,12 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { itemsOf, statusKey } from '../../shared/envelope';
 import { exotelRequest } from '../../shared/transport';
-import { CAMPAIGNS_PATH, itemsOf, statusKey, text } from '../resources/campaign/shared';
-import { LISTS_PATH } from '../resources/list/shared';
-import { USERS_PATH, usersOf } from '../resources/user';
+import { trimmed } from '../../shared/validation';
+import { CAMPAIGNS_PATH } from '../resources/campaign/api';
+import { LISTS_PATH } from '../resources/list/api';
+import { USERS_PATH } from '../resources/user/api';
 
 /** Entries a search asks for at once; the user listing allows no more than this (LIMITS.users.listLimit). */
 const PAGE_SIZE = 50;
@@ -28,27 +30,41 @@ function offsetOf(paginationToken: unknown): number {
 /** The next page's token: the next offset after a full page, none after a short one. */
 const nextToken = (offset: number, page: unknown[]) => (page.length >= PAGE_SIZE ? String(offset + page.length) : undefined);
 
+/**
+ * One page of a v2 listing searched by name (the service's `name` filter), the token being the
+ * next page's offset; entries without an ID (`idKey`) are left out, the others named by `nameOf`.
+ */
+async function searchByName(
+	context: ILoadOptionsFunctions,
+	path: string,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+	idKey: string,
+	nameOf: (entry: IDataObject, id: string) => string,
+): Promise<INodeListSearchResult> {
+	const offset = offsetOf(paginationToken);
+	const qs: IDataObject = { offset, limit: PAGE_SIZE };
+	if (trimmed(filter)) qs.name = trimmed(filter);
+	const response = await exotelRequest.call(context, { base: 'base', method: 'GET', path, qs });
+	const entries = itemsOf(response.body);
+	const results: INodeListSearchItems[] = entries
+		.filter((entry) => trimmed(entry[idKey]))
+		.map((entry) => ({ name: nameOf(entry, trimmed(entry[idKey])), value: trimmed(entry[idKey]) }));
+	return { results, paginationToken: nextToken(offset, entries) };
+}
+
 /** Campaigns whose name contains the filter (the service's `name` search), newest first, with their status. */
 export async function searchCampaigns(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const offset = offsetOf(paginationToken);
-	const qs: IDataObject = { offset, limit: PAGE_SIZE };
-	if (text(filter)) qs.name = text(filter);
-	const response = await exotelRequest.call(this, { base: 'base', method: 'GET', path: CAMPAIGNS_PATH, qs });
-	const campaigns = itemsOf(response.body);
-	const results: INodeListSearchItems[] = campaigns
-		.filter((campaign) => text(campaign.id))
-		.map((campaign) => {
-			const id = text(campaign.id);
-			const status = text(campaign.status);
-			const label = STATUS_LABELS[statusKey(status)] ?? status;
-			const name = text(campaign.name) || id;
-			return { name: label ? `${name} (${label})` : name, value: id };
-		});
-	return { results, paginationToken: nextToken(offset, campaigns) };
+	return await searchByName(this, CAMPAIGNS_PATH, filter, paginationToken, 'id', (campaign, id) => {
+		const status = trimmed(campaign.status);
+		const label = STATUS_LABELS[statusKey(status)] ?? status;
+		const name = trimmed(campaign.name) || id;
+		return label ? `${name} (${label})` : name;
+	});
 }
 
 /** Lists whose name contains the filter (the service's `name` search), with their contact counts. */
@@ -63,27 +79,18 @@ export async function searchLists(
 			description: 'With a bearer token, choose ID and enter the list ID.',
 		});
 	}
-	const offset = offsetOf(paginationToken);
-	const qs: IDataObject = { offset, limit: PAGE_SIZE };
-	if (text(filter)) qs.name = text(filter);
-	const response = await exotelRequest.call(this, { base: 'base', method: 'GET', path: LISTS_PATH, qs });
-	const lists = itemsOf(response.body);
-	const results: INodeListSearchItems[] = lists
-		.filter((list) => text(list.sid))
-		.map((list) => {
-			const sid = text(list.sid);
-			const name = text(list.name) || sid;
-			const count = Number(list.contact_count);
-			if (list.contact_count === undefined || list.contact_count === null || !Number.isFinite(count)) return { name, value: sid };
-			return { name: `${name} (${count} ${count === 1 ? 'contact' : 'contacts'})`, value: sid };
-		});
-	return { results, paginationToken: nextToken(offset, lists) };
+	return await searchByName(this, LISTS_PATH, filter, paginationToken, 'sid', (list, sid) => {
+		const name = trimmed(list.name) || sid;
+		const count = Number(list.contact_count);
+		if (list.contact_count === undefined || list.contact_count === null || !Number.isFinite(count)) return name;
+		return `${name} (${count} ${count === 1 ? 'contact' : 'contacts'})`;
+	});
 }
 
 function userItem(user: IDataObject): INodeListSearchItems {
-	const id = text(user.id);
-	const fullName = [text(user.first_name), text(user.last_name)].filter(Boolean).join(' ');
-	const email = text(user.email);
+	const id = trimmed(user.id);
+	const fullName = [trimmed(user.first_name), trimmed(user.last_name)].filter(Boolean).join(' ');
+	const email = trimmed(user.email);
 	const name = fullName && email ? `${fullName} (${email})` : fullName || email || id;
 	return { name, value: id };
 }
@@ -100,20 +107,20 @@ export async function searchUsers(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const offset = offsetOf(paginationToken);
-	const search = text(filter).toLowerCase().replace(/\s+/g, ' ');
+	const search = trimmed(filter).toLowerCase().replace(/\s+/g, ' ');
 	const request = async (qs: IDataObject) =>
-		usersOf((await exotelRequest.call(this, { base: 'ccm', method: 'GET', path: USERS_PATH, qs })).body);
+		itemsOf((await exotelRequest.call(this, { base: 'ccm', method: 'GET', path: USERS_PATH, qs })).body);
 
 	if (offset === 0 && EMAIL.test(search)) {
-		const found = (await request({ email: text(filter), offset: 0, limit: PAGE_SIZE })).filter((user) => text(user.id));
+		const found = (await request({ email: trimmed(filter), offset: 0, limit: PAGE_SIZE })).filter((user) => trimmed(user.id));
 		if (found.length) return { results: found.map(userItem) };
 	}
 	const users = await request({ offset, limit: PAGE_SIZE });
 	const matches = (user: IDataObject) => {
-		const first = text(user.first_name).toLowerCase();
-		const last = text(user.last_name).toLowerCase();
-		return [first, last, `${first} ${last}`, text(user.email).toLowerCase()].some((value) => value.includes(search));
+		const first = trimmed(user.first_name).toLowerCase();
+		const last = trimmed(user.last_name).toLowerCase();
+		return [first, last, `${first} ${last}`, trimmed(user.email).toLowerCase()].some((value) => value.includes(search));
 	};
-	const results = users.filter((user) => text(user.id) && (!search || matches(user))).map(userItem);
+	const results = users.filter((user) => trimmed(user.id) && (!search || matches(user))).map(userItem);
 	return { results, paginationToken: nextToken(offset, users) };
 }

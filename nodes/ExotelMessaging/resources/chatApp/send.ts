@@ -1,18 +1,23 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
-import { chatAppContentProblem } from '../../../shared/chatAppContent';
+import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from '../../../shared/chatAppContent';
+import { optionsCollection, statusCallbackField } from '../../../shared/descriptions';
 import { envelopeOutcomes } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
-import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from '../../../shared/operation';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { unsentMessages } from '../../../shared/vocabulary';
 import type { OperationOption } from '../../../shared/resource';
+import { fieldsError, normalizePhone, trimmed } from '../../../shared/validation';
+import { recipientField, senderField, sendMessages, V2_MESSAGES_PATH } from '../messages';
 
 const fields = { contentMode: ['fields'] };
 const ofType = (...messageType: string[]) => ({ show: { ...fields, messageType } });
 const L = LIMITS.chatApp;
+
+/** Dropdown entries named after their values (`image` is Image), with the described ones, in alphabetical order. */
+function typeOptions(types: readonly string[], described: INodePropertyOptions[] = []): INodePropertyOptions[] {
+	const named = types.map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value }));
+	return [...named, ...described].sort((a, b) => a.name.localeCompare(b.name));
+}
 
 export const option: OperationOption = {
 	name: 'Send',
@@ -22,24 +27,8 @@ export const option: OperationOption = {
 };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'From',
-		name: 'from',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+918047112233',
-		description: 'Business number with the chat app enabled, in E.164 format',
-	},
-	{
-		displayName: 'To',
-		name: 'to',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+919876543210',
-		description: 'Recipient in E.164 format; each input item is one message',
-	},
+	senderField('Business number with the chat app enabled, in E.164 format'),
+	recipientField('Recipient in E.164 format; each input item is one message'),
 	{
 		displayName: 'Content Mode',
 		name: 'contentMode',
@@ -64,18 +53,14 @@ export const description: INodeProperties[] = [
 		displayName: 'Message Type',
 		name: 'messageType',
 		type: 'options',
-		options: [
-			{ name: 'Audio', value: 'audio' },
-			{ name: 'Contacts', value: 'contacts' },
-			{ name: 'Document', value: 'document' },
-			{ name: 'Image', value: 'image' },
-			{ name: 'Interactive List', value: 'list', description: 'A button that opens a list of choices' },
-			{ name: 'Interactive Reply Buttons', value: 'button', description: `Up to ${L.replyButtons} quick-reply buttons` },
-			{ name: 'Location', value: 'location' },
-			{ name: 'Sticker', value: 'sticker', description: 'A 512x512 px WebP image: up to 100 KB static, 500 KB animated' },
-			{ name: 'Text', value: 'text' },
-			{ name: 'Video', value: 'video' },
-		],
+		options: typeOptions(
+			['audio', 'contacts', ...CAPTIONED_MEDIA_TYPES, 'location', 'text'],
+			[
+				{ name: 'Interactive List', value: 'list', description: 'A button that opens a list of choices' },
+				{ name: 'Interactive Reply Buttons', value: 'button', description: `Up to ${L.replyButtons} quick-reply buttons` },
+				{ name: 'Sticker', value: 'sticker', description: 'A 512x512 px WebP image: up to 100 KB static, 500 KB animated' },
+			],
+		),
 		default: 'text',
 		displayOptions: { show: fields },
 	},
@@ -104,14 +89,14 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://example.com/files/invoice-1042.pdf',
 		description: 'Public URL of the file',
-		displayOptions: ofType('audio', 'document', 'image', 'sticker', 'video'),
+		displayOptions: ofType(...MEDIA_TYPES),
 	},
 	{
 		displayName: 'Caption',
 		name: 'caption',
 		type: 'string',
 		default: '',
-		displayOptions: ofType('document', 'image', 'video'),
+		displayOptions: ofType(...CAPTIONED_MEDIA_TYPES),
 	},
 	{
 		displayName: 'File Name',
@@ -185,13 +170,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Header Type',
 		name: 'headerType',
 		type: 'options',
-		options: [
-			{ name: 'Document', value: 'document' },
-			{ name: 'Image', value: 'image' },
-			{ name: 'None', value: 'none' },
-			{ name: 'Text', value: 'text' },
-			{ name: 'Video', value: 'video' },
-		],
+		options: typeOptions([...CAPTIONED_MEDIA_TYPES, 'none', 'text']),
 		default: 'none',
 		displayOptions: ofType('button', 'list'),
 	},
@@ -209,7 +188,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'https://example.com/images/offer.jpg',
-		displayOptions: { show: { ...fields, messageType: ['button', 'list'], headerType: ['document', 'image', 'video'] } },
+		displayOptions: { show: { ...fields, messageType: ['button', 'list'], headerType: [...CAPTIONED_MEDIA_TYPES] } },
 	},
 	{
 		displayName: 'Body Text',
@@ -287,37 +266,19 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Status Callback URL',
-		name: 'statusCallback',
-		type: 'string',
-		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
-		hint: "Paste the Exotel Messaging Trigger's URL here to receive delivery and read receipts",
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Custom Data',
-				name: 'customData',
-				type: 'string',
-				default: '',
-				description: 'Your own metadata, echoed in the callbacks',
-			},
-		],
-	},
+	statusCallbackField('Messaging', 'delivery and read receipts'),
+	optionsCollection([
+		{
+			displayName: 'Custom Data',
+			name: 'customData',
+			type: 'string',
+			default: '',
+			description: 'Your own metadata, echoed in the callbacks',
+		},
+	]),
 ];
 
 type Param = (name: string, fallback?: unknown) => unknown;
-
-function str(value: unknown): string {
-	return String(value ?? '').trim();
-}
 
 function entries(value: unknown, key: string): IDataObject[] {
 	const collection = (value ?? {}) as IDataObject;
@@ -332,16 +293,16 @@ function contentFromFields(param: Param): IDataObject {
 		if (param('previewUrl', false) === true) text.preview_url = true;
 		return { type, text };
 	}
-	if (['audio', 'document', 'image', 'sticker', 'video'].includes(type)) {
-		const media: IDataObject = { link: str(param('mediaUrl')) };
-		if (['document', 'image', 'video'].includes(type) && str(param('caption'))) media.caption = str(param('caption'));
-		if (type === 'document' && str(param('filename'))) media.filename = str(param('filename'));
+	if (MEDIA_TYPES.includes(type)) {
+		const media: IDataObject = { link: trimmed(param('mediaUrl')) };
+		if (CAPTIONED_MEDIA_TYPES.includes(type) && trimmed(param('caption'))) media.caption = trimmed(param('caption'));
+		if (type === 'document' && trimmed(param('filename'))) media.filename = trimmed(param('filename'));
 		return { type, [type]: media };
 	}
 	if (type === 'location') {
 		const location: IDataObject = { latitude: Number(param('latitude')), longitude: Number(param('longitude')) };
-		if (str(param('locationName'))) location.name = str(param('locationName'));
-		if (str(param('locationAddress'))) location.address = str(param('locationAddress'));
+		if (trimmed(param('locationName'))) location.name = trimmed(param('locationName'));
+		if (trimmed(param('locationAddress'))) location.address = trimmed(param('locationAddress'));
 		return { type, location };
 	}
 	if (type === 'contacts') {
@@ -349,16 +310,16 @@ function contentFromFields(param: Param): IDataObject {
 			const entry: IDataObject = {
 				name: Object.fromEntries(
 					[
-						['formatted_name', str(contact.formattedName) || `${str(contact.firstName)} ${str(contact.lastName)}`.trim()],
-						['first_name', str(contact.firstName)],
-						['last_name', str(contact.lastName)],
+						['formatted_name', trimmed(contact.formattedName) || `${trimmed(contact.firstName)} ${trimmed(contact.lastName)}`.trim()],
+						['first_name', trimmed(contact.firstName)],
+						['last_name', trimmed(contact.lastName)],
 					].filter(([, value]) => value),
 				),
 			};
-			if (str(contact.phone)) entry.phones = [{ phone: str(contact.phone), type: str(contact.phoneType) || 'CELL' }];
-			if (str(contact.email)) entry.emails = [{ email: str(contact.email), type: str(contact.emailType) || 'WORK' }];
-			if (str(contact.company) || str(contact.title)) {
-				entry.org = Object.fromEntries([['company', str(contact.company)], ['title', str(contact.title)]].filter(([, v]) => v));
+			if (trimmed(contact.phone)) entry.phones = [{ phone: trimmed(contact.phone), type: trimmed(contact.phoneType) || 'CELL' }];
+			if (trimmed(contact.email)) entry.emails = [{ email: trimmed(contact.email), type: trimmed(contact.emailType) || 'WORK' }];
+			if (trimmed(contact.company) || trimmed(contact.title)) {
+				entry.org = Object.fromEntries([['company', trimmed(contact.company)], ['title', trimmed(contact.title)]].filter(([, v]) => v));
 			}
 			return entry;
 		});
@@ -367,31 +328,31 @@ function contentFromFields(param: Param): IDataObject {
 	const interactive: IDataObject = { type, body: { text: String(param('bodyText', '')) } };
 	const headerType = String(param('headerType', 'none'));
 	if (headerType === 'text') interactive.header = { type: 'text', text: String(param('headerText', '')) };
-	else if (headerType !== 'none') interactive.header = { type: headerType, [headerType]: { link: str(param('headerMediaUrl')) } };
-	if (str(param('footerText'))) interactive.footer = { text: String(param('footerText', '')) };
+	else if (headerType !== 'none') interactive.header = { type: headerType, [headerType]: { link: trimmed(param('headerMediaUrl')) } };
+	if (trimmed(param('footerText'))) interactive.footer = { text: String(param('footerText', '')) };
 	if (type === 'button') {
 		interactive.action = {
 			buttons: entries(param('buttons', {}), 'button').map((button) => ({
 				type: 'reply',
-				reply: { id: str(button.id), title: str(button.title) },
+				reply: { id: trimmed(button.id), title: trimmed(button.title) },
 			})),
 		};
 	} else {
 		// Consecutive rows with the same section title form one section.
 		const sections: IDataObject[] = [];
 		for (const row of entries(param('rows', {}), 'row')) {
-			const title = str(row.sectionTitle);
+			const title = trimmed(row.sectionTitle);
 			let section = sections[sections.length - 1];
 			if (!section || section.title !== title) {
 				section = { title, rows: [] };
 				sections.push(section);
 			}
-			const entry: IDataObject = { id: str(row.id), title: str(row.title) };
-			if (str(row.description)) entry.description = str(row.description);
+			const entry: IDataObject = { id: trimmed(row.id), title: trimmed(row.title) };
+			if (trimmed(row.description)) entry.description = trimmed(row.description);
 			(section.rows as IDataObject[]).push(entry);
 		}
 		for (const section of sections) if (!section.title) delete section.title;
-		interactive.action = { button: str(param('listButton')), sections };
+		interactive.action = { button: trimmed(param('listButton')), sections };
 	}
 	return { type: 'interactive', interactive };
 }
@@ -404,9 +365,9 @@ interface PreparedChatApp {
 function prepare(context: IExecuteFunctions, itemIndex: number): PreparedChatApp | NodeOperationError {
 	const node = context.getNode();
 	const param: Param = (name, fallback = '') => context.getNodeParameter(name, itemIndex, fallback);
-	const from = str(param('from')).replace(/[\s\-().]/g, '');
-	const to = str(param('to')).replace(/[\s\-().]/g, '');
-	const statusCallback = str(param('statusCallback'));
+	const from = normalizePhone(trimmed(param('from')));
+	const to = normalizePhone(trimmed(param('to')));
+	const statusCallback = trimmed(param('statusCallback'));
 	const options = param('options', {}) as IDataObject;
 	let content: IDataObject;
 	if (param('contentMode', 'fields') === 'json') {
@@ -434,31 +395,24 @@ function prepare(context: IExecuteFunctions, itemIndex: number): PreparedChatApp
 	}
 	const body: IDataObject = { from, to, content };
 	if (statusCallback) body.status_callback = statusCallback;
-	if (str(options.customData)) body.custom_data = str(options.customData);
+	if (trimmed(options.customData)) body.custom_data = trimmed(options.customData);
 	return { itemIndex, body };
 }
 
 /** One message per item (the chat-app request carries a single message), a few requests at a time. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
-	const answered = await inParallel(
-		prepared.map((message) => () => send(this, message)),
-		REQUESTS_IN_FLIGHT,
+	const node = this.getNode();
+	return await sendMessages(
+		this,
+		'chatapp',
+		items,
+		(itemIndex) => prepare(this, itemIndex),
+		(prepared) =>
+			prepared.map(({ itemIndex, body }) => ({
+				path: V2_MESSAGES_PATH,
+				body,
+				sent: [{ itemIndex, to: body.to, from: body.from }],
+				outcomesOf: (answer: unknown) => envelopeOutcomes(node, 'chatapp', answer, [itemIndex], [body]),
+			})),
 	);
-	return outputOf(this, [...failures, ...answered.flat()]);
-}
-
-async function send(context: IExecuteFunctions, { itemIndex, body }: PreparedChatApp): Promise<ItemOutcome[]> {
-	try {
-		const response = await exotelRequest.call(context, {
-			base: 'base',
-			method: 'POST',
-			path: '/v2/accounts/{accountSid}/messages',
-			body,
-			itemIndex,
-		});
-		return envelopeOutcomes(context.getNode(), 'chatapp', response.body, [itemIndex], [body]);
-	} catch (error) {
-		return unsentMessages('chatapp', [{ itemIndex, to: body.to, from: body.from }], error);
-	}
 }

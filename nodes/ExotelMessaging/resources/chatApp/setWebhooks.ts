@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, type ItemOutcome } from '../../../shared/operation';
+import { statusCallbackField } from '../../../shared/descriptions';
+import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
 import { redact } from '../../../shared/secrets';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import type { OperationOption } from '../../../shared/resource';
-
+import { fieldsError, trimmed } from '../../../shared/validation';
 
 export const option: OperationOption = {
 	name: 'Set Webhooks',
@@ -30,14 +30,12 @@ export const description: INodeProperties[] = [
 		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
 		description: 'URL that receives incoming messages, for example the Exotel Messaging Trigger URL',
 	},
-	{
-		displayName: 'Status Callback URL',
+	// the account's URL rather than one request's: described, without the paste-here hint
+	statusCallbackField('Messaging', 'delivery and read receipts', {
 		name: 'statusCallbackUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
+		hint: undefined,
 		description: 'URL that receives delivery and read receipts',
-	},
+	}),
 	{
 		displayName: 'Verify Token',
 		name: 'verifyToken',
@@ -48,11 +46,11 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** PUT chatapp/webhook with the URLs of each item (usually one). */
+/** PUT chatapp/webhook with the URLs of each item (usually one), one item after the other: the last one set stays. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const incoming = String(this.getNodeParameter('incomingMessageUrl', itemIndex, '')).trim();
-		const status = String(this.getNodeParameter('statusCallbackUrl', itemIndex, '')).trim();
+		const incoming = trimmed(this.getNodeParameter('incomingMessageUrl', itemIndex, ''));
+		const status = trimmed(this.getNodeParameter('statusCallbackUrl', itemIndex, ''));
 		const verifyToken = String(this.getNodeParameter('verifyToken', itemIndex, ''));
 		const invalid = fieldsError(this.getNode(), itemIndex, [
 			[incoming, { label: 'Incoming Message URL', required: true, format: 'url' }],
@@ -64,27 +62,23 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (verifyToken) webhook.verify_token = verifyToken;
 		return { itemIndex, webhook };
 	});
-	const outcomes: ItemOutcome[] = [...failures];
-	for (const { itemIndex, webhook } of prepared) {
-		try {
+	const outcomes = await sendEach(
+		prepared,
+		async ({ itemIndex, webhook }) => {
+			// The verify token is a secret: the output says whether one was set, never its value.
+			const { verify_token: verifyToken, ...shown } = webhook;
+			const secrets = typeof verifyToken === 'string' ? [verifyToken] : [];
 			const response = await exotelRequest.call(this, {
 				base: 'base',
 				method: 'PUT',
 				path: '/v2/accounts/{accountSid}/chatapp/webhook',
 				body: { chatapp: { webhook } },
 				itemIndex,
-				secrets: typeof webhook.verify_token === 'string' ? [webhook.verify_token] : [],
+				secrets,
 			});
-			// The verify token is a secret: the output says whether one was set, never its value.
-			const { verify_token: verifyToken, ...shown } = webhook;
-			const secrets = typeof verifyToken === 'string' ? [verifyToken] : [];
-			outcomes.push({
-				itemIndex,
-				json: { ...shown, verifyTokenSet: verifyToken !== undefined, raw: redact(response.body as IDataObject, secrets) },
-			});
-		} catch (error) {
-			outcomes.push({ itemIndex, json: {}, error });
-		}
-	}
-	return outputOf(this, outcomes);
+			return { ...shown, verifyTokenSet: verifyToken !== undefined, raw: redact(response.body as IDataObject, secrets) };
+		},
+		{ inFlight: 1 },
+	);
+	return outputOf(this, [...failures, ...outcomes]);
 }

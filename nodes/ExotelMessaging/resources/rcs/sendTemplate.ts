@@ -1,14 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_OPTIONS, ENCODING_TYPES, PRIORITIES, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS, SMS_TYPES } from '../../../shared/descriptions';
+import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions';
 import { envelopeOutcomes } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
-import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, type FieldCheck } from '../../../shared/validation';
-import { unsentMessages } from '../../../shared/vocabulary';
+import type { ParameterReader } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
+import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
+import { recipientField, sendBatched, V2_MESSAGES_PATH, type BatchedMessage, type MessageRequest } from '../messages';
 
 const showFallback = { smsFallback: [true] };
 
@@ -30,15 +29,7 @@ export const description: INodeProperties[] = [
 		description: 'ID of the registered and verified RCS bot that sends the message',
 		hint: 'The brand, its RCS templates and the bot must be registered and verified with Exotel before sending',
 	},
-	{
-		displayName: 'To',
-		name: 'to',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+919876543210',
-		description: 'Recipient in E.164 format; each input item is one message',
-	},
+	recipientField('Recipient in E.164 format; each input item is one message'),
 	{
 		displayName: 'Template Name',
 		name: 'templateName',
@@ -48,13 +39,8 @@ export const description: INodeProperties[] = [
 		placeholder: 'order_update',
 		description: 'Name of an approved RCS template of the brand',
 	},
-	{
-		displayName: 'Template Variables',
-		name: 'templateVariables',
-		type: 'collection',
-		placeholder: 'Add Variable',
-		default: {},
-		options: [
+	optionsCollection(
+		[
 			{ displayName: 'Template Param 1', name: 'TemplateParam1', type: 'string', default: '' },
 			{ displayName: 'Template Param 2', name: 'TemplateParam2', type: 'string', default: '' },
 			{
@@ -65,15 +51,9 @@ export const description: INodeProperties[] = [
 				description: 'Third variable; the service also uses it for any further variable of the template',
 			},
 		],
-	},
-	{
-		displayName: 'Status Callback URL',
-		name: 'statusCallback',
-		type: 'string',
-		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
-		hint: "Paste the Exotel Messaging Trigger's URL here to receive this message's delivery reports and replies",
-	},
+		{ displayName: 'Template Variables', name: 'templateVariables', placeholder: 'Add Variable' },
+	),
+	statusCallbackField('Messaging', "this message's delivery reports and replies"),
 	{
 		displayName: 'Add SMS Fallback',
 		name: 'smsFallback',
@@ -110,14 +90,8 @@ export const description: INodeProperties[] = [
 		default: 'transactional',
 		displayOptions: { show: showFallback },
 	},
-	{
-		displayName: 'Fallback Options',
-		name: 'fallbackOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFallback },
-		options: [
+	optionsCollection(
+		[
 			{
 				displayName: 'Click Tracking Callback URL',
 				name: 'clickTrackingCallbackUrl',
@@ -140,21 +114,8 @@ export const description: INodeProperties[] = [
 				hint: 'Mandatory for an Indian business sending to Indian numbers',
 			},
 			{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '' },
-			{
-				displayName: 'Encoding Type',
-				name: 'encodingType',
-				type: 'options',
-				options: ENCODING_TYPE_OPTIONS,
-				default: 'plain',
-			},
-			{
-				displayName: 'Priority',
-				name: 'priority',
-				type: 'options',
-				options: PRIORITY_OPTIONS,
-				default: 'normal',
-				hint: 'Use High only for OTP messages',
-			},
+			ENCODING_TYPE_FIELD,
+			PRIORITY_FIELD,
 			{
 				displayName: 'Shorten URL',
 				name: 'shortenUrl',
@@ -170,86 +131,70 @@ export const description: INodeProperties[] = [
 				description: 'Whether to track clicks on shortened URLs (needs Shorten URL)',
 			},
 		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Channel Custom Data',
-				name: 'channelCustomData',
-				type: 'string',
-				default: '',
-				description: 'Metadata on the RCS channel object (rcs.custom_data)',
-			},
-			{
-				displayName: 'Channel Status Callback URL',
-				name: 'channelStatusCallback',
-				type: 'string',
-				default: '',
-				description: 'Webhook on the RCS channel object (rcs.status_callback)',
-			},
-			{
-				displayName: 'Custom Data',
-				name: 'customData',
-				type: 'string',
-				default: '',
-				description: 'Metadata of this message, returned in its callbacks',
-			},
-			{
-				displayName: 'Request Custom Data',
-				name: 'requestCustomData',
-				type: 'string',
-				default: '',
-				description: 'Metadata of the whole request (top-level custom_data)',
-			},
-			{
-				displayName: 'Request Status Callback URL',
-				name: 'requestStatusCallback',
-				type: 'string',
-				default: '',
-				description: 'Webhook for the whole request (top-level status_callback)',
-			},
-		],
-	},
+		{ displayName: 'Fallback Options', name: 'fallbackOptions', displayOptions: { show: showFallback } },
+	),
+	optionsCollection([
+		{
+			displayName: 'Channel Custom Data',
+			name: 'channelCustomData',
+			type: 'string',
+			default: '',
+			description: 'Metadata on the RCS channel object (rcs.custom_data)',
+		},
+		{
+			displayName: 'Channel Status Callback URL',
+			name: 'channelStatusCallback',
+			type: 'string',
+			default: '',
+			description: 'Webhook on the RCS channel object (rcs.status_callback)',
+		},
+		{
+			displayName: 'Custom Data',
+			name: 'customData',
+			type: 'string',
+			default: '',
+			description: 'Metadata of this message, returned in its callbacks',
+		},
+		{
+			displayName: 'Request Custom Data',
+			name: 'requestCustomData',
+			type: 'string',
+			default: '',
+			description: 'Metadata of the whole request (top-level custom_data)',
+		},
+		{
+			displayName: 'Request Status Callback URL',
+			name: 'requestStatusCallback',
+			type: 'string',
+			default: '',
+			description: 'Webhook for the whole request (top-level status_callback)',
+		},
+	]),
 ];
 
-interface PreparedRcs {
-	itemIndex: number;
-	message: IDataObject;
-	/** Request- and channel-level values; items sharing them share a request. */
-	envelope: { custom_data?: string; status_callback?: string; channel: { custom_data?: string; status_callback?: string } };
-	batchKey: string;
-}
+/** Request-level values (`custom_data`, `status_callback`) and the channel's (`channel`). */
+type PreparedRcs = BatchedMessage<IDataObject, IDataObject & { channel: IDataObject }>;
 
 /** Template messages, one per item, batched up to 100 a request so the service's 400 above 100 is never reached. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const read = parameterReader(this);
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(node, read, itemIndex));
-	const batches = batchesOf(prepared, (message) => message.batchKey, LIMITS.rcs.messagesPerRequest);
-	const answered = await inParallel(
-		batches.map((batch) => () => sendChunk(this, batch)),
-		REQUESTS_IN_FLIGHT,
-	);
-	return outputOf(this, [...failures, ...answered.flat()]);
+	return await sendBatched(this, 'rcs', items, LIMITS.rcs.messagesPerRequest, prepare, request);
 }
 
-function text(value: unknown): string | undefined {
-	const trimmed = String(value ?? '').trim();
-	return trimmed ? trimmed : undefined;
+/** Copies the options that are set, trimmed, onto the wire object under the spec's names. */
+function putTrimmed(target: IDataObject, options: IDataObject, wire: Record<string, string>): void {
+	for (const [option, field] of Object.entries(wire)) {
+		const value = trimmed(options[option]);
+		if (value) target[field] = value;
+	}
 }
 
 function prepare(node: INode, read: ParameterReader, itemIndex: number): PreparedRcs | NodeOperationError {
 	const param = (name: string, fallback: unknown = '') => read(name, itemIndex, fallback);
-	const botId = text(param('botId'));
-	const to = text(param('to'))?.replace(/[\s\-().]/g, '');
-	const templateName = text(param('templateName'));
+	const botId = trimmed(param('botId'));
+	const to = normalizePhone(trimmed(param('to')));
+	const templateName = trimmed(param('templateName'));
 	const variables = param('templateVariables', {}) as IDataObject;
-	const statusCallback = text(param('statusCallback'));
+	const statusCallback = trimmed(param('statusCallback'));
 	const options = param('options', {}) as IDataObject;
 	const withFallback = param('smsFallback', false) === true;
 
@@ -258,8 +203,8 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number): Prepare
 		[to, { label: 'To', required: true, format: 'e164' }],
 		[templateName, { label: 'Template Name', required: true }],
 		[statusCallback, { label: 'Status Callback URL', format: 'url' }],
-		[text(options.requestStatusCallback), { label: 'Request Status Callback URL', format: 'url' }],
-		[text(options.channelStatusCallback), { label: 'Channel Status Callback URL', format: 'url' }],
+		[trimmed(options.requestStatusCallback), { label: 'Request Status Callback URL', format: 'url' }],
+		[trimmed(options.channelStatusCallback), { label: 'Channel Status Callback URL', format: 'url' }],
 	];
 	const message: IDataObject = {
 		from: botId,
@@ -276,7 +221,7 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number): Prepare
 			},
 		},
 	};
-	if (text(options.customData)) message.custom_data = text(options.customData);
+	putTrimmed(message, options, { customData: 'custom_data' });
 	if (statusCallback) message.status_callback = statusCallback;
 
 	if (withFallback) {
@@ -284,66 +229,50 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number): Prepare
 		const fallbackOptions = param('fallbackOptions', {}) as IDataObject;
 		const content: IDataObject = { text: fallbackText, sms_type: String(param('fallbackSmsType')) };
 		// parameters in camelCase, the fallback table's fields on the wire
-		const wire = { dltEntityId: 'dlt_entity_id', dltTemplateId: 'dlt_template_id', encodingType: 'encoding_type', priority: 'priority' };
-		for (const [option, field] of Object.entries(wire)) {
-			if (text(fallbackOptions[option])) content[field] = text(fallbackOptions[option]);
-		}
+		putTrimmed(content, fallbackOptions, { dltEntityId: 'dlt_entity_id', dltTemplateId: 'dlt_template_id', encodingType: 'encoding_type', priority: 'priority' });
 		if (fallbackOptions.shortenUrl === true) {
 			content.shorten_url = true;
 			const shortenParams: IDataObject = {};
-			if (text(fallbackOptions.customDomain)) shortenParams.custom_domain = text(fallbackOptions.customDomain);
+			putTrimmed(shortenParams, fallbackOptions, { customDomain: 'custom_domain' });
 			if (fallbackOptions.tracking === true) shortenParams.tracking = true;
-			if (text(fallbackOptions.clickTrackingCallbackUrl)) {
-				shortenParams.click_tracking_callback_url = text(fallbackOptions.clickTrackingCallbackUrl);
-			}
+			putTrimmed(shortenParams, fallbackOptions, { clickTrackingCallbackUrl: 'click_tracking_callback_url' });
 			if (Object.keys(shortenParams).length > 0) content.shorten_url_params = shortenParams;
 		} else if (fallbackOptions.tracking === true) {
 			return new NodeOperationError(node, `Fallback Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 		}
+		const fallbackFrom = trimmed(param('fallbackFrom'));
 		checks.push(
-			[text(param('fallbackFrom')), { label: 'Fallback From', required: true }],
+			[fallbackFrom, { label: 'Fallback From', required: true }],
 			[fallbackText.trim(), { label: 'Fallback Text', required: true, maxLength: LIMITS.sms.bodyLength }],
-			[content.sms_type, { label: 'Fallback SMS Type', required: true, oneOf: SMS_TYPES }],
-			[content.encoding_type, { label: 'Fallback Encoding Type', oneOf: ENCODING_TYPES }],
-			[content.priority, { label: 'Fallback Priority', oneOf: PRIORITIES }],
-			[text(fallbackOptions.clickTrackingCallbackUrl), { label: 'Click Tracking Callback URL', format: 'url' }],
+			[content.sms_type, { label: 'Fallback SMS Type', required: true }],
+			...smsChoiceChecks({ smsType: content.sms_type, encodingType: content.encoding_type, priority: content.priority }, 'Fallback '),
+			[trimmed(fallbackOptions.clickTrackingCallbackUrl), { label: 'Click Tracking Callback URL', format: 'url' }],
 		);
-		message.fallback = { from: text(param('fallbackFrom')), content };
+		message.fallback = { from: fallbackFrom, content };
 	}
 	const invalid = fieldsError(node, itemIndex, checks);
 	if (invalid) return invalid;
 
-	const envelope: PreparedRcs['envelope'] = { channel: {} };
-	if (text(options.requestCustomData)) envelope.custom_data = text(options.requestCustomData);
-	if (text(options.requestStatusCallback)) envelope.status_callback = text(options.requestStatusCallback);
-	if (text(options.channelCustomData)) envelope.channel.custom_data = text(options.channelCustomData);
-	if (text(options.channelStatusCallback)) envelope.channel.status_callback = text(options.channelStatusCallback);
-	return { itemIndex, message, envelope, batchKey: JSON.stringify(envelope) };
+	const requestLevel: PreparedRcs['requestLevel'] = { channel: {} };
+	putTrimmed(requestLevel, options, { requestCustomData: 'custom_data', requestStatusCallback: 'status_callback' });
+	putTrimmed(requestLevel.channel, options, { channelCustomData: 'custom_data', channelStatusCallback: 'status_callback' });
+	return { itemIndex, message, requestLevel };
 }
 
-async function sendChunk(context: IExecuteFunctions, chunk: PreparedRcs[]): Promise<ItemOutcome[]> {
-	const { envelope } = chunk[0];
-	const messages = chunk.map((prepared) => prepared.message);
-	const body: IDataObject = {
-		...(envelope.custom_data ? { custom_data: envelope.custom_data } : {}),
-		...(envelope.status_callback ? { status_callback: envelope.status_callback } : {}),
-		rcs: { ...envelope.channel, messages },
+function request(node: INode, batch: PreparedRcs[]): MessageRequest {
+	const { channel, ...envelope } = batch[0].requestLevel;
+	const messages = batch.map((prepared) => prepared.message);
+	return {
+		path: V2_MESSAGES_PATH,
+		body: { ...envelope, rcs: { ...channel, messages } },
+		sent: batch.map(({ itemIndex, message }) => ({ itemIndex, to: message.to, from: message.from })),
+		outcomesOf: (answer) =>
+			envelopeOutcomes(
+				node,
+				'rcs',
+				answer,
+				batch.map((prepared) => prepared.itemIndex),
+				messages,
+			),
 	};
-	const itemIndexes = chunk.map((prepared) => prepared.itemIndex);
-	try {
-		const response = await exotelRequest.call(context, {
-			base: 'base',
-			method: 'POST',
-			path: '/v2/accounts/{accountSid}/messages',
-			body,
-			itemIndex: itemIndexes[0],
-		});
-		return envelopeOutcomes(context.getNode(), 'rcs', response.body, itemIndexes, messages);
-	} catch (error) {
-		return unsentMessages(
-			'rcs',
-			chunk.map(({ itemIndex, message }) => ({ itemIndex, to: message.to, from: message.from })),
-			error,
-		);
-	}
 }

@@ -1,25 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { LIMITS } from '../../../shared/limits';
-import { batchesOf, inParallel, outputOf, parameterReader, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome, type ParameterReader } from '../../../shared/operation';
+import type { ParameterReader } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, normalizePhone } from '../../../shared/validation';
-import { unsentMessages } from '../../../shared/vocabulary';
-import {
-	dynamicBulkForm,
-	MESSAGE_FIELDS,
-	readSmsMessageOptions,
-	readSmsRequestOptions,
-	senderAndBody,
-	smsOptionChecks,
-	smsOutcome,
-	smsRequestOptions,
-	trackingWithoutShortening,
-	type SmsMessageFields,
-	type SmsRequestOptions,
-} from './shared';
+import { normalizePhone } from '../../../shared/validation';
+import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../messages';
+import { dynamicBulkForm, readSmsItem, smsFields, smsOutcomes, type SmsMessageFields, type SmsRequestOptions } from './shared';
 
 export const option: OperationOption = {
 	name: 'Send',
@@ -28,26 +15,9 @@ export const option: OperationOption = {
 	description: 'Send one SMS per input item, batched 100 to a request',
 };
 
-export const description: INodeProperties[] = [
-	...senderAndBody('Message text', {
-		displayName: 'To',
-		name: 'to',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+919876543210',
-		description: 'Recipient number; each input item is one message',
-	}),
-	...smsRequestOptions(MESSAGE_FIELDS),
-];
+export const description: INodeProperties[] = smsFields('Message text', recipientField('Recipient number; each input item is one message'));
 
-interface PreparedMessage {
-	itemIndex: number;
-	message: SmsMessageFields;
-	request: SmsRequestOptions;
-	/** Items with the same request-level values can share a request. */
-	batchKey: string;
-}
+type PreparedMessage = BatchedMessage<SmsMessageFields, SmsRequestOptions>;
 
 /**
  * One message per input item, sent through dynamic bulk: items that share the request-level
@@ -55,58 +25,25 @@ interface PreparedMessage {
  * to the item it was made from.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const param = parameterReader(this);
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(node, param, itemIndex));
-	const batches = batchesOf(prepared, (message) => message.batchKey, LIMITS.sms.messagesPerDynamicBulk);
-	const answered = await inParallel(
-		batches.map((batch) => () => sendChunk(this, batch)),
-		REQUESTS_IN_FLIGHT,
-	);
-	return outputOf(this, [...failures, ...answered.flat()]);
+	return await sendBatched(this, 'sms', items, LIMITS.sms.messagesPerDynamicBulk, prepare, request);
 }
 
 function prepare(node: INode, param: ParameterReader, itemIndex: number): PreparedMessage | NodeOperationError {
-	const from = String(param('from', itemIndex, '')).trim();
 	const to = normalizePhone(String(param('to', itemIndex, '')));
-	const body = String(param('body', itemIndex, ''));
-	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
-	const request = readSmsRequestOptions(param, itemIndex);
-	const invalid = fieldsError(node, itemIndex, [
-		[from, { label: 'From', required: true }],
-		[to, { label: 'To', required: true, format: 'phone' }],
-		[body, { label: 'Body', required: true, maxLength: LIMITS.sms.bodyLength }],
-		...smsOptionChecks(request, extra.smsType),
-	]);
-	if (invalid) return invalid;
-	if (trackingWithoutShortening(extra)) {
-		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
-	}
-	const message: SmsMessageFields = { To: to, Body: body, From: from, ...readSmsMessageOptions(param, itemIndex) };
-	return { itemIndex, message, request, batchKey: JSON.stringify(request) };
+	const item = readSmsItem(node, param, itemIndex, to);
+	if (item instanceof NodeOperationError) return item;
+	return { itemIndex, message: { To: to, Body: item.body, From: item.from, ...item.options }, requestLevel: item.request };
 }
 
-async function sendChunk(context: IExecuteFunctions, chunk: PreparedMessage[]): Promise<ItemOutcome[]> {
-	const form = dynamicBulkForm(
-		chunk.map(({ message }) => message),
-		chunk[0].request,
-	);
-	try {
-		const response = await exotelRequest.call(context, {
-			base: 'base',
-			method: 'POST',
-			path: '/v1/Accounts/{accountSid}/Sms/bulksend',
-			form,
-			itemIndex: chunk[0].itemIndex,
-		});
-		const entries = Array.isArray(response.body) ? (response.body as IDataObject[]) : [];
-		return chunk.map((prepared, position) => smsOutcome(context, prepared.itemIndex, entries[position], { to: prepared.message.To, from: prepared.message.From }));
-	} catch (error) {
-		// The whole request failed: every message in it shares the cause.
-		return unsentMessages(
-			'sms',
-			chunk.map(({ itemIndex, message }) => ({ itemIndex, to: message.To, from: message.From })),
-			error,
-		);
-	}
+function request(node: INode, batch: PreparedMessage[]): MessageRequest {
+	const sent = batch.map(({ itemIndex, message }) => ({ itemIndex, to: message.To, from: message.From }));
+	return {
+		path: '/v1/Accounts/{accountSid}/Sms/bulksend',
+		form: dynamicBulkForm(
+			batch.map(({ message }) => message),
+			batch[0].requestLevel,
+		),
+		sent,
+		outcomesOf: (answer) => smsOutcomes(node, answer, sent),
+	};
 }

@@ -1,14 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_OPTIONS, ENCODING_TYPES, PRIORITIES, PRIORITY_OPTIONS, SMS_TYPE_OPTIONS, SMS_TYPES } from '../../../shared/descriptions';
+import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions';
 import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
 import type { ItemOutcome, ParameterReader } from '../../../shared/operation';
-import type { FieldCheck } from '../../../shared/validation';
-import { codeOf, messageItem, sendStatusOf, textOf, unansweredMessage } from '../../../shared/vocabulary';
-
-
+import { fieldsError, trimmed } from '../../../shared/validation';
+import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry } from '../../../shared/vocabulary';
+import { senderField, type SentMessage } from '../messages';
 
 /** Request-level parameters of the v1 SMS endpoints, in the service's own names. */
 export interface SmsRequestOptions {
@@ -39,111 +38,64 @@ export type SmsMessageOptions = Pick<SmsMessageFields, 'SmsType' | 'DltTemplateI
  */
 const STATIC_BULK_OPTIONS: ReadonlyArray<keyof SmsRequestOptions> = ['DltEntityId', 'ShortenUrl', 'ShortenUrlParams'];
 
-/**
- * Status Callback URL (kept in sight, the Messaging Trigger gives users a URL for it) and the
- * Options collection shared by the SMS send operations, plus fields of one operation.
- */
-export function smsRequestOptions(operationFields: INodeProperties[], note?: string): INodeProperties[] {
-	const requestFields: INodeProperties[] = [
-		{
-			displayName: 'Click Tracking Callback URL',
-			name: 'clickTrackingCallbackUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://example.com/webhook/exotel-clicks',
-			description: 'Webhook for click events on shortened links (needs Shorten URL and Track Clicks)',
-		},
-		{
-			displayName: 'Custom Field',
-			name: 'customField',
-			type: 'string',
-			default: '',
-			description: 'Your own reference, returned in the status callback',
-		},
-		{
-			displayName: 'DLT Entity ID',
-			name: 'dltEntityId',
-			type: 'string',
-			default: '',
-			hint: 'Mandatory for an Indian business sending to Indian numbers',
-			description: 'Entity ID registered on the DLT portal',
-		},
-		{
-			displayName: 'Encoding Type',
-			name: 'encodingType',
-			type: 'options',
-			options: ENCODING_TYPE_OPTIONS,
-			default: 'plain',
-		},
-		{
-			displayName: 'Priority',
-			name: 'priority',
-			type: 'options',
-			options: PRIORITY_OPTIONS,
-			default: 'normal',
-			hint: 'Use High only for OTP messages',
-		},
-		{
-			displayName: 'Short URL Header',
-			name: 'shortenUrlHeader',
-			type: 'string',
-			default: '',
-			description: 'DLT-registered header for the short-URL domain',
-		},
-		{
-			displayName: 'Shorten URL',
-			name: 'shortenUrl',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to shorten URLs in the body (chargeable)',
-		},
-		{
-			displayName: 'Track Clicks',
-			name: 'shortenUrlTracking',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to track clicks on shortened URLs (needs Shorten URL)',
-		},
-	];
-	return [
-		{
-			displayName: 'Status Callback URL',
-			name: 'statusCallback',
-			type: 'string',
-			default: '',
-			placeholder: 'https://your-n8n.example.com/webhook/exotel-messaging',
-			hint: "Paste the Exotel Messaging Trigger's URL here to receive a delivery report for each message",
-		},
-		{
-			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Options',
-			name: 'dltNotice',
-			type: 'notice',
-			default: '',
-		},
-		{
-			displayName: 'Options',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			...(note ? { description: note } : {}),
-			options: [...requestFields, ...operationFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-		},
-	];
-}
+const OPTION_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Click Tracking Callback URL',
+		name: 'clickTrackingCallbackUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/webhook/exotel-clicks',
+		description: 'Webhook for click events on shortened links (needs Shorten URL and Track Clicks)',
+	},
+	{
+		displayName: 'Custom Field',
+		name: 'customField',
+		type: 'string',
+		default: '',
+		description: 'Your own reference, returned in the status callback',
+	},
+	{
+		displayName: 'DLT Entity ID',
+		name: 'dltEntityId',
+		type: 'string',
+		default: '',
+		hint: 'Mandatory for an Indian business sending to Indian numbers',
+		description: 'Entity ID registered on the DLT portal',
+	},
+	{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
+	ENCODING_TYPE_FIELD,
+	PRIORITY_FIELD,
+	{
+		displayName: 'Short URL Header',
+		name: 'shortenUrlHeader',
+		type: 'string',
+		default: '',
+		description: 'DLT-registered header for the short-URL domain',
+	},
+	{
+		displayName: 'Shorten URL',
+		name: 'shortenUrl',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to shorten URLs in the body (chargeable)',
+	},
+	{ displayName: 'SMS Type', name: 'smsType', type: 'options', options: SMS_TYPE_OPTIONS, default: 'transactional' },
+	{
+		displayName: 'Track Clicks',
+		name: 'shortenUrlTracking',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to track clicks on shortened URLs (needs Shorten URL)',
+	},
+];
 
-/** From, (recipients) and Body, as both SMS sends show them. */
-export function senderAndBody(bodyDescription: string, recipient: INodeProperties): INodeProperties[] {
+/**
+ * From, the recipient field, Body, Status Callback URL (kept in sight: the Messaging Trigger gives
+ * users a URL for it) and the Options both SMS sends offer; `note` describes the Options.
+ */
+export function smsFields(bodyDescription: string, recipient: INodeProperties, note?: string): INodeProperties[] {
 	return [
-		{
-			displayName: 'From',
-			name: 'from',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: '+918047112233',
-			description: 'Virtual number or approved sender ID (the DLT header for Indian traffic)',
-		},
+		senderField('Virtual number or approved sender ID (the DLT header for Indian traffic)'),
 		recipient,
 		{
 			displayName: 'Body',
@@ -154,35 +106,52 @@ export function senderAndBody(bodyDescription: string, recipient: INodePropertie
 			typeOptions: { rows: 4 },
 			description: `${bodyDescription}, at most ${LIMITS.sms.bodyLength} characters`,
 		},
+		statusCallbackField('Messaging', 'a delivery report for each message'),
+		{
+			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Options',
+			name: 'dltNotice',
+			type: 'notice',
+			default: '',
+		},
+		optionsCollection(OPTION_FIELDS, { name: 'additionalFields', ...(note ? { description: note } : {}) }),
 	];
 }
 
-/** Message fields both sends offer under Options. */
-export const MESSAGE_FIELDS: INodeProperties[] = [
-	{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
-	{ displayName: 'SMS Type', name: 'smsType', type: 'options', options: SMS_TYPE_OPTIONS, default: 'transactional' },
-];
+/** What both SMS sends read of an item besides its recipients: sender, body and options, checked. */
+export interface SmsItem {
+	from: string;
+	body: string;
+	request: SmsRequestOptions;
+	options: SmsMessageOptions;
+}
 
-/** The checks every SMS send makes of its request-level options and message type. */
-export function smsOptionChecks(request: SmsRequestOptions, smsType: unknown): FieldCheck[] {
-	return [
-		[smsType, { label: 'SMS Type', oneOf: SMS_TYPES }],
-		[request.EncodingType, { label: 'Encoding Type', oneOf: ENCODING_TYPES }],
-		[request.Priority, { label: 'Priority', oneOf: PRIORITIES }],
+/**
+ * Reads and checks From, the recipients (`to`, read by the caller), Body and the options of one
+ * item; the first problem becomes the item's error.
+ */
+export function readSmsItem(node: INode, param: ParameterReader, itemIndex: number, to: string | string[]): SmsItem | NodeOperationError {
+	const from = trimmed(param('from', itemIndex, ''));
+	const body = String(param('body', itemIndex, ''));
+	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
+	const request = readSmsRequestOptions(extra, trimmed(param('statusCallback', itemIndex, '')));
+	const invalid = fieldsError(node, itemIndex, [
+		[from, { label: 'From', required: true }],
+		[to, { label: 'To', required: true, format: 'phone' }],
+		[body, { label: 'Body', required: true, maxLength: LIMITS.sms.bodyLength }],
+		...smsChoiceChecks({ smsType: extra.smsType, encodingType: request.EncodingType, priority: request.Priority }),
 		[request.StatusCallback, { label: 'Status Callback URL', format: 'url' }],
 		[request.ShortenUrlParams?.ClickTrackingCallbackUrl, { label: 'Click Tracking Callback URL', format: 'url' }],
-	];
+	]);
+	if (invalid) return invalid;
+	// The service tracks clicks only on shortened links.
+	if (extra.shortenUrlTracking === true && extra.shortenUrl !== true) {
+		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
+	}
+	return { from, body, request, options: readSmsMessageOptions(extra) };
 }
 
-/** The service tracks clicks only on shortened links. */
-export function trackingWithoutShortening(extra: IDataObject): boolean {
-	return extra.shortenUrlTracking === true && extra.shortenUrl !== true;
-}
-
-/** Reads the request-level parameters of one item; unset ones stay out of the request. */
-export function readSmsRequestOptions(param: ParameterReader, itemIndex: number): SmsRequestOptions {
-	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
-	const statusCallback = String(param('statusCallback', itemIndex, '')).trim();
+/** The request-level parameters of one item's options and Status Callback URL; unset ones stay out of the request. */
+function readSmsRequestOptions(extra: IDataObject, statusCallback: string): SmsRequestOptions {
 	const options: SmsRequestOptions = {};
 	if (extra.customField) options.CustomField = String(extra.customField);
 	if (extra.dltEntityId) options.DltEntityId = String(extra.dltEntityId);
@@ -200,9 +169,8 @@ export function readSmsRequestOptions(param: ParameterReader, itemIndex: number)
 	return options;
 }
 
-/** SMS Type and DLT Template ID of one item, left out when unset. */
-export function readSmsMessageOptions(param: ParameterReader, itemIndex: number): SmsMessageOptions {
-	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
+/** SMS Type and DLT Template ID of one item's options, left out when unset. */
+function readSmsMessageOptions(extra: IDataObject): SmsMessageOptions {
 	const options: SmsMessageOptions = {};
 	if (extra.smsType) options.SmsType = String(extra.smsType);
 	if (extra.dltTemplateId) options.DltTemplateId = String(extra.dltTemplateId);
@@ -238,46 +206,33 @@ export function dynamicBulkForm(messages: SmsMessageFields[], request: SmsReques
 	};
 }
 
+/** The entries of a v1 SMS answer (a list of `{SMSMessage}`), each the outcome of the message sent at its place. */
+export function smsOutcomes(node: INode, answer: unknown, sent: SentMessage[]): ItemOutcome[] {
+	const entries = Array.isArray(answer) ? (answer as IDataObject[]) : [];
+	return sent.map((message, position) => smsOutcome(node, entries[position], message));
+}
+
 /** One SMSMessage answer entry as the item's output; a `failed` entry becomes that item's error. */
-export function smsOutcome(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	entry: IDataObject | undefined,
-	sent: { to: string; from: string },
-): ItemOutcome {
+function smsOutcome(node: INode, entry: IDataObject | undefined, sent: SentMessage): ItemOutcome {
+	const { itemIndex } = sent;
 	const message = (entry?.SMSMessage ?? entry) as IDataObject | undefined;
 	if (!message || typeof message !== 'object') {
-		return {
-			itemIndex,
-			json: unansweredMessage('sms', sent),
-			error: new NodeApiError(context.getNode(), {}, {
-				message: 'The service answered without an entry for this message',
-				description: 'Its answer had fewer SMSMessage entries than messages sent; the message may or may not have been accepted.',
-				itemIndex,
-			}),
-		};
+		return unansweredEntry(node, 'sms', itemIndex, sent, 'Its answer had fewer SMSMessage entries');
 	}
 	const json = smsItem(message, sent.from);
-	if (json.status === 'failed') {
-		return {
-			itemIndex,
-			json,
-			error: new NodeApiError(context.getNode(), { ...message } as JsonObject, {
-				message: `Message not accepted: ${String(message.DetailedStatus)} (${String(message.DetailedStatusCode)})`,
-				description: `To ${String(message.To ?? '')}: the service reported Status "${String(message.Status)}" for this message; the other messages of the request are unaffected.`,
-				httpCode: '207',
-				itemIndex,
-			}),
-		};
-	}
-	return { itemIndex, json };
+	if (json.status !== 'failed') return { itemIndex, json };
+	return refusedEntry(node, itemIndex, json, {
+		reason: `${String(message.DetailedStatus)} (${String(message.DetailedStatusCode)})`,
+		description: `To ${String(message.To ?? '')}: the service reported Status "${String(message.Status)}" for this message; the other messages of the request are unaffected.`,
+		httpCode: '207',
+	});
 }
 
 /**
  * An SMSMessage in the package's vocabulary, the entry itself under `raw`. `from` is the sender as
  * sent: the service's `From` adds a `/<suffix>` to it on an accepted message.
  */
-export function smsItem(message: IDataObject, sender: string): IDataObject {
+function smsItem(message: IDataObject, sender: unknown): IDataObject {
 	return messageItem(
 		{
 			messageSid: textOf(message.Sid),

@@ -1,13 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection, statusCallbackField } from '../../../shared/descriptions';
 import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, normalizePhone } from '../../../shared/validation';
+import { fieldsError, normalizePhone, trimmed } from '../../../shared/validation';
 import { v1CallItem } from '../../../shared/vocabulary';
+import { callTypeField, customFieldField } from '../../descriptions';
 
-const show = { resource: ['call'], operation: ['connect'] };
+export const option: OperationOption = {
+	name: 'Connect to Flow',
+	value: 'connect',
+	action: 'Connect a number to a call flow',
+	description: 'Call a number and connect it to a flow once answered',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -18,7 +26,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '+919876543210',
 		description: 'Number called first; once answered it is connected to the flow',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Caller ID',
@@ -28,7 +35,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '+918047112233',
 		description: 'Your virtual number, shown to the called party',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Flow URL',
@@ -38,39 +44,12 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'http://my.exotel.com/acme1/exoml/start_voice/926',
 		description: 'URL of the call flow (applet or IVR); its app ID is in the dashboard app list',
-		displayOptions: { show },
 	},
-	{
-		displayName: 'Status Callback URL',
-		name: 'statusCallback',
-		type: 'string',
-		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/exotel-voice',
-		hint: "Paste the Exotel Voice Trigger's URL here to receive this call's status",
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Options',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Call Type',
-				name: 'callType',
-				type: 'options',
-				options: [{ name: 'Transactional', value: 'trans' }],
-				default: 'trans',
-			},
-			{
-				displayName: 'Custom Field',
-				name: 'customField',
-				type: 'string',
-				default: '',
-				description: 'Metadata passed to the applet and echoed in the status callback',
-			},
+	statusCallbackField('Voice', "this call's status"),
+	optionsCollection(
+		[
+			callTypeField('callType'),
+			customFieldField('Metadata passed to the applet and echoed in the status callback'),
 			{
 				displayName: 'Status Callback Events',
 				name: 'statusCallbackEvents',
@@ -99,7 +78,8 @@ export const description: INodeProperties[] = [
 				description: 'How long to ring before the call counts as unanswered',
 			},
 		],
-	},
+		{ name: 'additionalFields' },
+	),
 ];
 
 interface PreparedCall {
@@ -113,11 +93,11 @@ function prepare(context: IExecuteFunctions, itemIndex: number) {
 	const form: Record<string, FormValue> = {
 		From: normalizePhone(String(param('from'))),
 		CallerId: normalizePhone(String(param('callerId'))),
-		Url: String(param('url')).trim(),
+		Url: trimmed(param('url')),
 		CallType: extra.callType as string | undefined,
 		TimeLimit: extra.timeLimit as number | undefined,
 		TimeOut: extra.timeOut as number | undefined,
-		StatusCallback: String(param('statusCallback')).trim(),
+		StatusCallback: trimmed(param('statusCallback')),
 		StatusCallbackEvents: extra.statusCallbackEvents as string[] | undefined,
 		CustomField: extra.customField as string | undefined,
 	};
@@ -135,17 +115,20 @@ function prepare(context: IExecuteFunctions, itemIndex: number) {
 
 /** Places one call per item and connects it to the flow once From answers. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => prepare(this, itemIndex));
-	const outcomes = await sendEach(prepared, async (call: PreparedCall) => {
-		const response = await exotelRequest.call(this, {
-			base: 'base',
-			method: 'POST',
-			path: '/v1/Accounts/{accountSid}/Calls/connect',
-			form: call.form,
-			itemIndex: call.itemIndex,
-		});
-		const body = response.body as IDataObject;
-		return v1CallItem((body.Call ?? body) as IDataObject);
-	});
-	return outputOf(this, [...failures, ...outcomes]);
+	return await requestPerItem(
+		this,
+		items,
+		(itemIndex) => prepare(this, itemIndex),
+		async (call: PreparedCall) => {
+			const response = await exotelRequest.call(this, {
+				base: 'base',
+				method: 'POST',
+				path: '/v1/Accounts/{accountSid}/Calls/connect',
+				form: call.form,
+				itemIndex: call.itemIndex,
+			});
+			const body = response.body as IDataObject;
+			return v1CallItem((body.Call ?? body) as IDataObject);
+		},
+	);
 }

@@ -1,41 +1,44 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
+import { fieldsError, trimmed } from '../../../shared/validation';
 import { v1CallItem } from '../../../shared/vocabulary';
-import { callSidField } from './fields';
+import { callSidField } from '../../descriptions';
 
-const show = { resource: ['call'], operation: ['get'] };
+export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a call', description: 'Get a call, with its legs' };
 
 export const description: INodeProperties[] = [
-	callSidField(show),
+	callSidField,
 	{
 		displayName: 'Include Leg Details',
 		name: 'details',
 		type: 'boolean',
 		default: true,
 		description: 'Whether to add conversation duration and the status and duration of each leg',
-		displayOptions: { show },
 	},
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const callSid = String(this.getNodeParameter('callSid', itemIndex, '')).trim();
-		const details = this.getNodeParameter('details', itemIndex, true) === true;
-		return fieldsError(this.getNode(), itemIndex, [[callSid, { label: 'Call SID', required: true }]]) ?? { itemIndex, callSid, details };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, callSid, details }) => {
-		const response = await exotelRequest.call(this, {
-			base: 'base',
-			method: 'GET',
-			path: `/v1/Accounts/{accountSid}/Calls/${encodeURIComponent(callSid)}.json`,
-			qs: details ? { details: 'true' } : undefined,
-			itemIndex,
-		});
-		const body = response.body as IDataObject;
-		return v1CallItem((body.Call ?? body) as IDataObject);
-	});
-	return outputOf(this, [...failures, ...outcomes]);
+	return await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const callSid = trimmed(this.getNodeParameter('callSid', itemIndex, ''));
+			const details = this.getNodeParameter('details', itemIndex, true) === true;
+			return fieldsError(this.getNode(), itemIndex, [[callSid, { label: 'Call SID', required: true }]]) ?? { itemIndex, callSid, details };
+		},
+		async ({ itemIndex, callSid, details }) => {
+			const response = await exotelRequest.call(this, {
+				base: 'base',
+				method: 'GET',
+				path: `/v1/Accounts/{accountSid}/Calls/${encodeURIComponent(callSid)}.json`,
+				qs: details ? { details: 'true' } : undefined,
+				itemIndex,
+			});
+			const body = response.body as IDataObject;
+			return v1CallItem((body.Call ?? body) as IDataObject);
+		},
+	);
 }

@@ -1,16 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { eachById } from '../../../shared/byId';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
 import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
-import { callSidField } from './fields';
+import { callSidField } from '../../descriptions';
 
-const show = { resource: ['call'], operation: ['getDetails'] };
+export const option: OperationOption = {
+	name: 'Get Details',
+	value: 'getDetails',
+	action: 'Get call details',
+	description: 'Get a call from the contact-center management API',
+};
 
-export const description: INodeProperties[] = [
-	callSidField(show),
-];
+export const description: INodeProperties[] = [callSidField];
 
 /**
  * The management API documents two shapes of `call_details` for the same path. Both become one
@@ -58,11 +61,7 @@ export function normalizeCallDetails(details: IDataObject): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const callSid = String(this.getNodeParameter('callSid', itemIndex, '')).trim();
-		return fieldsError(this.getNode(), itemIndex, [[callSid, { label: 'Call SID', required: true }]]) ?? { itemIndex, callSid };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, callSid }) => {
+	return await eachById(this, items, { name: 'callSid', label: 'Call SID' }, async (callSid, itemIndex) => {
 		const response = await exotelRequest.call(this, {
 			base: 'ccm',
 			method: 'GET',
@@ -73,5 +72,4 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const details = ((body.response as IDataObject | undefined)?.call_details ?? {}) as IDataObject;
 		return normalizeCallDetails(details);
 	});
-	return outputOf(this, [...failures, ...outcomes]);
 }

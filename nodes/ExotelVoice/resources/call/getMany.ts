@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CALL_STATUS_OPTIONS, returnAllOrLimit } from '../../../shared/descriptions';
+import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions';
 import { LIMITS } from '../../../shared/limits';
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { listingFields } from '../../../shared/listing';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
 import {
 	addMonths,
@@ -18,7 +20,6 @@ import {
 } from '../../../shared/validation';
 import { v1CallItem } from '../../../shared/vocabulary';
 
-const show = { resource: ['call'], operation: ['getMany'] };
 const V = LIMITS.voice;
 
 const DIRECTION_OPTIONS: INodePropertyOptions[] = [
@@ -30,53 +31,49 @@ const DIRECTION_OPTIONS: INodePropertyOptions[] = [
 const DIRECTION_VALUES = valuesOf(DIRECTION_OPTIONS);
 const CALL_STATUS_VALUES = valuesOf(CALL_STATUS_OPTIONS);
 
-export const description: INodeProperties[] = [
-	...returnAllOrLimit(show, V.bulkQueryPageSize),
+export const option: OperationOption = {
+	name: 'Get Many',
+	value: 'getMany',
+	action: 'Get many calls',
+	description: 'Search calls by date, number, status, duration and price',
+};
+
+export const description: INodeProperties[] = listingFields(V.bulkQueryPageSize, [
+	{ displayName: 'Call SIDs', name: 'sid', type: 'string', default: '', description: `Comma-separated call SIDs, at most ${V.bulkQuerySids}` },
+	{ displayName: 'Created After', name: 'dateCreatedFrom', type: 'dateTime', default: '', hint: `Within the last ${V.bulkQueryHistoryMonths} months; a range longer than ${V.bulkQueryRangeMonths} month needs Return All (fetched month by month)` },
+	{ displayName: 'Created Before', name: 'dateCreatedTo', type: 'dateTime', default: '' },
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{ displayName: 'Call SIDs', name: 'sid', type: 'string', default: '', description: `Comma-separated call SIDs, at most ${V.bulkQuerySids}` },
-			{ displayName: 'Created After', name: 'dateCreatedFrom', type: 'dateTime', default: '', hint: `Within the last ${V.bulkQueryHistoryMonths} months; a range longer than ${V.bulkQueryRangeMonths} month needs Return All (fetched month by month)` },
-			{ displayName: 'Created Before', name: 'dateCreatedTo', type: 'dateTime', default: '' },
-			{
-				displayName: 'Direction',
-				name: 'direction',
-				type: 'options',
-				options: DIRECTION_OPTIONS,
-				default: 'inbound',
-			},
-			{ displayName: 'From', name: 'from', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },
-			{ displayName: 'Max Duration (Seconds)', name: 'durationMax', type: 'number', default: 0 },
-			{ displayName: 'Max Price', name: 'priceMax', type: 'number', typeOptions: { numberPrecision: 4 }, default: 0 },
-			{ displayName: 'Min Duration (Seconds)', name: 'durationMin', type: 'number', default: 0 },
-			{ displayName: 'Min Price', name: 'priceMin', type: 'number', typeOptions: { numberPrecision: 4 }, default: 0 },
-			{ displayName: 'Oldest First', name: 'oldestFirst', type: 'boolean', default: true, description: 'Whether to sort by creation date ascending (the default order is newest first)' },
-			{ displayName: 'Page Size', name: 'pageSize', type: 'number', typeOptions: { minValue: 1, maxValue: V.bulkQueryPageSize }, default: 50, description: `Calls per request, at most ${V.bulkQueryPageSize}` },
-			{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: '+918047112233', description: `Virtual numbers, comma-separated, at most ${V.bulkQueryNumbers}` },
-			{
-				displayName: 'Recording URL Validity (Minutes)',
-				name: 'recordingUrlValidity',
-				type: 'number',
-				typeOptions: { minValue: V.recordingUrlValidityMin, maxValue: V.recordingUrlValidityMax },
-				default: 10,
-				description: `How long the pre-signed recording URLs stay valid, ${V.recordingUrlValidityMin} to ${V.recordingUrlValidityMax} minutes`,
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: CALL_STATUS_OPTIONS,
-				default: 'completed',
-			},
-			{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },
-		],
+		displayName: 'Direction',
+		name: 'direction',
+		type: 'options',
+		options: DIRECTION_OPTIONS,
+		default: 'inbound',
 	},
-];
+	{ displayName: 'From', name: 'from', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },
+	{ displayName: 'Max Duration (Seconds)', name: 'durationMax', type: 'number', default: 0 },
+	{ displayName: 'Max Price', name: 'priceMax', type: 'number', typeOptions: { numberPrecision: 4 }, default: 0 },
+	{ displayName: 'Min Duration (Seconds)', name: 'durationMin', type: 'number', default: 0 },
+	{ displayName: 'Min Price', name: 'priceMin', type: 'number', typeOptions: { numberPrecision: 4 }, default: 0 },
+	{ displayName: 'Oldest First', name: 'oldestFirst', type: 'boolean', default: true, description: 'Whether to sort by creation date ascending (the default order is newest first)' },
+	{ displayName: 'Page Size', name: 'pageSize', type: 'number', typeOptions: { minValue: 1, maxValue: V.bulkQueryPageSize }, default: 50, description: `Calls per request, at most ${V.bulkQueryPageSize}` },
+	{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: '+918047112233', description: `Virtual numbers, comma-separated, at most ${V.bulkQueryNumbers}` },
+	{
+		displayName: 'Recording URL Validity (Minutes)',
+		name: 'recordingUrlValidity',
+		type: 'number',
+		typeOptions: { minValue: V.recordingUrlValidityMin, maxValue: V.recordingUrlValidityMax },
+		default: 10,
+		description: `How long the pre-signed recording URLs stay valid, ${V.recordingUrlValidityMin} to ${V.recordingUrlValidityMax} minutes`,
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: CALL_STATUS_OPTIONS,
+		default: 'completed',
+	},
+	{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: '+919876543210', description: `Comma-separated, at most ${V.bulkQueryNumbers}` },
+]);
 
 const list = (value: unknown) =>
 	String(value ?? '')
@@ -166,41 +163,47 @@ function createdRanges({ qs, split }: CallQuery): Array<string | undefined> {
 	return windows.map(([start, end]) => `gte:${formatServiceDate(start)};lte:${formatServiceDate(end)}`);
 }
 
-/** Follows `Metadata.NextPageUri` (its `After` cursor) until the limit or the last page, per created range. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
-		const callQuery = query(this, itemIndex, returnAll);
-		if (callQuery instanceof NodeOperationError) return callQuery;
-		const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
-		return { itemIndex, ranges: createdRanges(callQuery), qs: callQuery.qs, limit };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, ranges, qs, limit }) => {
-		const calls: IDataObject[] = [];
-		for (const created of ranges) {
-			let pageQuery: IDataObject = { ...qs };
-			if (created !== undefined) pageQuery.DateCreated = created;
-			if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(qs.PageSize), limit);
-			for (;;) {
-				const response = await exotelRequest.call(this, {
-					base: 'base',
-					method: 'GET',
-					path: '/v1/Accounts/{accountSid}/Calls.json',
-					qs: pageQuery,
-					itemIndex,
-				});
-				const body = response.body as IDataObject;
-				calls.push(...((body.Calls ?? []) as IDataObject[]));
-				const next = (body.Metadata as IDataObject | undefined)?.NextPageUri;
-				if (!next || calls.length >= limit) break;
-				// The next page is the same query with the cursor the service gives in NextPageUri.
-				pageQuery = Object.fromEntries(new URL(String(next), 'http://cursor.invalid').searchParams.entries());
-				// With a limit, the last page asks only for the calls still wanted.
-				if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(pageQuery.PageSize ?? qs.PageSize), limit - calls.length);
-			}
-			if (calls.length >= limit) break;
+/** The calls of one item's query: each created range followed along `Metadata.NextPageUri` (its `After` cursor) until the limit or the last page. */
+async function callsOf(context: IExecuteFunctions, itemIndex: number, ranges: Array<string | undefined>, qs: IDataObject, limit: number): Promise<IDataObject[]> {
+	const calls: IDataObject[] = [];
+	for (const created of ranges) {
+		let pageQuery: IDataObject = { ...qs };
+		if (created !== undefined) pageQuery.DateCreated = created;
+		if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(qs.PageSize), limit);
+		for (;;) {
+			const response = await exotelRequest.call(context, {
+				base: 'base',
+				method: 'GET',
+				path: '/v1/Accounts/{accountSid}/Calls.json',
+				qs: pageQuery,
+				itemIndex,
+			});
+			const body = response.body as IDataObject;
+			calls.push(...((body.Calls ?? []) as IDataObject[]));
+			const next = (body.Metadata as IDataObject | undefined)?.NextPageUri;
+			if (!next || calls.length >= limit) break;
+			// The next page is the same query with the cursor the service gives in NextPageUri.
+			pageQuery = Object.fromEntries(new URL(String(next), 'http://cursor.invalid').searchParams.entries());
+			// With a limit, the last page asks only for the calls still wanted.
+			if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(pageQuery.PageSize ?? qs.PageSize), limit - calls.length);
 		}
-		return calls.slice(0, limit).map(v1CallItem);
-	});
-	return outputOf(this, [...failures, ...outcomes]);
+		if (calls.length >= limit) break;
+	}
+	return calls.slice(0, limit).map(v1CallItem);
+}
+
+/** One query per item, its calls paged by cursor and split by month when Return All covers more. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
+			const callQuery = query(this, itemIndex, returnAll);
+			if (callQuery instanceof NodeOperationError) return callQuery;
+			const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
+			return { itemIndex, ranges: createdRanges(callQuery), qs: callQuery.qs, limit };
+		},
+		async ({ itemIndex, ranges, qs, limit }) => await callsOf(this, itemIndex, ranges, qs, limit),
+	);
 }

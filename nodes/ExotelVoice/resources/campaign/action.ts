@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach, type ExotelOperation } from '../../../shared/operation';
+import { eachById } from '../../../shared/byId';
+import { dataOf, statusKey } from '../../../shared/envelope';
+import type { OperationModule, OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { campaignPath, dataOf, getCampaign, statusKey, text } from './shared';
+import { campaignPath, getCampaign } from './api';
+import { CAMPAIGN_ID, campaignIdField } from './fields';
 
 export type CampaignAction = 'pause' | 'resume' | 'complete' | 'archive';
 
@@ -17,21 +19,20 @@ export const ALLOWED_FROM: Record<CampaignAction, readonly string[]> = {
 };
 
 /**
- * One of the campaign actions as an operation: reads the campaign, refuses (naming its status and
- * what is allowed) when the transitions table does not allow the action, else PUTs `{action}`.
- * Statuses compare without case or punctuation (`in-progress` is `InProgress`).
+ * One of the campaign actions as an operation (its entry's value names the action): reads the
+ * campaign, refuses (naming its status and what is allowed) when the transitions table does not
+ * allow the action, else PUTs `{action}`. Statuses compare without case or punctuation
+ * (`in-progress` is `InProgress`).
  */
-export function campaignAction(action: CampaignAction): ExotelOperation {
+export function campaignAction(option: OperationOption & { value: CampaignAction }): OperationModule {
+	const action = option.value;
+	const allowed = ALLOWED_FROM[action];
 	return {
-		description: [],
+		option,
+		description: [campaignIdField],
 		async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
 			const node = this.getNode();
-			const allowed = ALLOWED_FROM[action];
-			const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-				const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
-				return fieldsError(node, itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]) ?? { itemIndex, campaignId };
-			});
-			const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId }) => {
+			return await eachById(this, items, CAMPAIGN_ID, async (campaignId, itemIndex) => {
 				const current = await getCampaign(this, campaignId, itemIndex);
 				if (!allowed.map(statusKey).includes(statusKey(current.status))) {
 					throw new NodeOperationError(
@@ -50,7 +51,6 @@ export function campaignAction(action: CampaignAction): ExotelOperation {
 				const updated = dataOf(response.body);
 				return updated.id !== undefined ? updated : { id: campaignId, action, previousStatus: current.status ?? null };
 			});
-			return outputOf(this, [...failures, ...outcomes]);
 		},
 	};
 }

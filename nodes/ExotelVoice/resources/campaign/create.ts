@@ -1,12 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/descriptions';
+import { dataOf } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { campaignBody, campaignOptions, CAMPAIGNS_PATH, dataOf } from './shared';
+import { CAMPAIGNS_PATH } from './api';
+import { campaignBody } from './body';
+import { callerIdField, campaignOptions } from './fields';
 
 const C = LIMITS.campaign;
-const show = { resource: ['campaign'], operation: ['create'] };
+
+export const option: OperationOption = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a campaign',
+	description: 'Create a call campaign to numbers or lists',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -18,7 +29,6 @@ export const description: INodeProperties[] = [
 			{ name: 'Static', value: 'static', description: `Calls numbers, or up to ${C.listsStatic} lists` },
 		],
 		default: 'static',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Recipients',
@@ -30,7 +40,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'numbers',
 		description: 'Whom the campaign calls: numbers or lists, not both',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Numbers',
@@ -40,7 +49,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '+919876543210, +919876543211',
 		description: `Phone numbers separated by commas or new lines, or an expression returning a list; at most ${C.fromNumbers}`,
-		displayOptions: { show: { ...show, recipientSource: ['numbers'] } },
+		displayOptions: { show: { recipientSource: ['numbers'] } },
 	},
 	{
 		displayName: 'List IDs',
@@ -50,47 +59,33 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
 		description: `List IDs separated by commas, or an expression returning a list; at most ${C.listsStatic} for a static campaign, ${C.listsDynamic} for a dynamic one`,
-		displayOptions: { show: { ...show, recipientSource: ['lists'] } },
+		displayOptions: { show: { recipientSource: ['lists'] } },
 	},
-	{
-		displayName: 'Caller ID',
-		name: 'callerId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '+918047112233',
-		description: 'Virtual number that places the calls',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Options',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: campaignOptions(false),
-	},
+	{ ...callerIdField, required: true },
+	optionsCollection(campaignOptions(false), { name: 'additionalFields' }),
 ];
 
 /** One campaign per input item; the output is the created campaign with its id and stats. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
-		const source = param('recipientSource', 'numbers');
-		const values: IDataObject = {
-			...(param('additionalFields', {}) as IDataObject),
-			campaignType: param('campaignType', 'static'),
-			callerId: param('callerId'),
-		};
-		if (source === 'lists') values.lists = param('lists');
-		else values.from = param('from');
-		const built = campaignBody(this, itemIndex, values, 'create');
-		return 'body' in built ? { itemIndex, body: built.body } : built;
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, body }) => {
-		const response = await exotelRequest.call(this, { base: 'base', method: 'POST', path: CAMPAIGNS_PATH, body, itemIndex });
-		return dataOf(response.body);
-	});
-	return outputOf(this, [...failures, ...outcomes]);
+	return await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+			const source = param('recipientSource', 'numbers');
+			const values: IDataObject = {
+				...(param('additionalFields', {}) as IDataObject),
+				campaignType: param('campaignType', 'static'),
+				callerId: param('callerId'),
+			};
+			if (source === 'lists') values.lists = param('lists');
+			else values.from = param('from');
+			const built = campaignBody(this, itemIndex, values, 'create');
+			return 'body' in built ? { itemIndex, body: built.body } : built;
+		},
+		async ({ itemIndex, body }) => {
+			const response = await exotelRequest.call(this, { base: 'base', method: 'POST', path: CAMPAIGNS_PATH, body, itemIndex });
+			return dataOf(response.body);
+		},
+	);
 }

@@ -1,21 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { campaignPath, text } from './shared';
+import { deleteEach } from '../../../shared/byId';
+import type { OperationOption } from '../../../shared/resource';
+import { campaignPath } from './api';
+import { CAMPAIGN_ID, campaignIdField } from './fields';
 
-export const description: INodeProperties[] = [];
+export const option: OperationOption = { name: 'Delete', value: 'delete', action: 'Delete a campaign' };
+
+export const description: INodeProperties[] = [campaignIdField];
 
 /** Deletes the campaign (DELETE on the campaign's path; the spec shows only "HTTP 200 on success"). */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
-		return fieldsError(this.getNode(), itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]) ?? { itemIndex, campaignId };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId }) => {
-		await exotelRequest.call(this, { base: 'base', method: 'DELETE', path: campaignPath(campaignId), itemIndex });
-		return { id: campaignId, deleted: true };
-	});
-	return outputOf(this, [...failures, ...outcomes]);
+	return await deleteEach(this, items, CAMPAIGN_ID, { base: 'base', pathOf: campaignPath, key: 'id' });
 }

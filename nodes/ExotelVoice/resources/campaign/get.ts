@@ -1,17 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
-import { fieldsError } from '../../../shared/validation';
-import { getCampaign, text } from './shared';
+import { eachById } from '../../../shared/byId';
+import type { OperationOption } from '../../../shared/resource';
+import { getCampaign } from './api';
+import { CAMPAIGN_ID, campaignIdField } from './fields';
 
-export const description: INodeProperties[] = [];
+export const option: OperationOption = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a campaign',
+	description: 'Get a campaign with its status and stats',
+};
+
+export const description: INodeProperties[] = [campaignIdField];
 
 /** The campaign with its current status and stats. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
-		return fieldsError(this.getNode(), itemIndex, [[campaignId, { label: 'Campaign ID', required: true }]]) ?? { itemIndex, campaignId };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId }) => await getCampaign(this, campaignId, itemIndex));
-	return outputOf(this, [...failures, ...outcomes]);
+	return await eachById(this, items, CAMPAIGN_ID, async (campaignId, itemIndex) => await getCampaign(this, campaignId, itemIndex));
 }

@@ -1,14 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CALL_STATUS_OPTIONS, limitOf, returnAllOrLimit } from '../../../shared/descriptions';
+import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions';
+import { itemsOf } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
-import { exotelRequestAllItems } from '../../../shared/transport';
-import { fieldsError, valuesOf } from '../../../shared/validation';
+import { limitCheck, listEach, listingFields } from '../../../shared/listing';
+import type { OperationOption } from '../../../shared/resource';
+import { trimmed, valuesOf } from '../../../shared/validation';
 import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
-import { campaignPath, itemsOf, text } from './shared';
+import { campaignPath } from './api';
+import { CAMPAIGN_ID, campaignIdField } from './fields';
 
-const show = { resource: ['campaign'], operation: ['getCallDetails'] };
+export const option: OperationOption = {
+	name: 'Get Call Details',
+	value: 'getCallDetails',
+	action: 'Get the calls of a campaign',
+	description: 'Get the call records of a campaign',
+};
 
 const SORT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
@@ -19,33 +26,25 @@ const SORT_VALUES = valuesOf(SORT_OPTIONS);
 const CALL_STATUS_VALUES = valuesOf(CALL_STATUS_OPTIONS);
 
 export const description: INodeProperties[] = [
+	campaignIdField,
 	// The spec gives the call-details page size a default (20) but no maximum; the node asks for
 	// pages as large as the campaign listing allows.
-	...returnAllOrLimit(show, LIMITS.campaign.listLimit),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Sort By',
-				name: 'sortBy',
-				type: 'options',
-				options: SORT_OPTIONS,
-				default: 'date_created:desc',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: CALL_STATUS_OPTIONS,
-				default: 'completed',
-			},
-		],
-	},
+	...listingFields(LIMITS.campaign.listLimit, [
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: SORT_OPTIONS,
+			default: 'date_created:desc',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: CALL_STATUS_OPTIONS,
+			default: 'completed',
+		},
+	]),
 ];
 
 /** A campaign call record in the call vocabulary: the campaign dialled `number` from `caller_id`. */
@@ -69,28 +68,22 @@ function campaignCallItem(record: IDataObject): IDataObject {
 
 /** The campaign's call records (number, status, duration, digit, recording...), one item each. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const campaignId = text(this.getNodeParameter('campaignId', itemIndex, '', { extractValue: true }));
+	const listing = { base: 'base' as const, pageSize: LIMITS.campaign.listLimit, itemsOf: (body: unknown) => itemsOf(body).map(campaignCallItem) };
+	return await listEach(this, items, listing, (itemIndex, limit) => {
+		const campaignId = trimmed(this.getNodeParameter(CAMPAIGN_ID.name, itemIndex, '', { extractValue: true }));
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const limit = limitOf(this, itemIndex);
 		const qs: IDataObject = {};
 		if (filters.status) qs.status = filters.status;
 		if (filters.sortBy) qs.sort_by = filters.sortBy;
-		return (
-			fieldsError(this.getNode(), itemIndex, [
-				[campaignId, { label: 'Campaign ID', required: true }],
-				[limit, { label: 'Limit', integer: true, min: 1 }],
+		return {
+			path: `${campaignPath(campaignId)}/call-details`,
+			qs,
+			checks: [
+				[campaignId, { label: CAMPAIGN_ID.label, required: true }],
+				limitCheck(limit),
 				[filters.status, { label: 'Status', oneOf: CALL_STATUS_VALUES }],
 				[filters.sortBy, { label: 'Sort By', oneOf: SORT_VALUES }],
-			]) ?? { itemIndex, campaignId, qs, limit }
-		);
+			],
+		};
 	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, campaignId, qs, limit }) =>
-		await exotelRequestAllItems.call(
-			this,
-			{ base: 'base', method: 'GET', path: `${campaignPath(campaignId)}/call-details`, qs, itemIndex },
-			{ pageSize: LIMITS.campaign.listLimit, limit, itemsOf: (body) => itemsOf(body).map(campaignCallItem) },
-		),
-	);
-	return outputOf(this, [...failures, ...outcomes]);
 }

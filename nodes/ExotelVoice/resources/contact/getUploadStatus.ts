@@ -1,11 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
-import { fieldsError } from '../../../shared/validation';
-import { credentialTypeOf, uploadStatus, waitForUpload, waitOptions, waitSettingsOf } from './shared';
-import { text } from '../campaign/shared';
+import { optionsCollection } from '../../../shared/descriptions';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
+import { fieldsError, trimmed } from '../../../shared/validation';
+import { credentialTypeOf, uploadStatus, waitForUpload, waitSettingsOf } from './api';
+import { waitOptions } from './fields';
 
-const show = { resource: ['contact'], operation: ['getUploadStatus'] };
+export const option: OperationOption = {
+	name: 'Get Upload Status',
+	value: 'getUploadStatus',
+	action: 'Get the status of a contact upload',
+	description: 'Processing, or completed with counts of successful, failed and skipped records',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -15,31 +22,24 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'The upload_id the upload answered with',
-		displayOptions: { show },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: waitOptions,
-	},
+	optionsCollection(waitOptions),
 ];
 
 /** The upload's status: processing, or completed with successful, failed and skipped counts. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const credentialType = credentialTypeOf(this);
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const uploadId = text(this.getNodeParameter('uploadId', itemIndex, ''));
-		const settings = waitSettingsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject);
-		return fieldsError(this.getNode(), itemIndex, [[uploadId, { label: 'Upload ID', required: true }]]) ?? { itemIndex, uploadId, settings };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, uploadId, settings }) =>
-		settings.wait
-			? await waitForUpload(this, uploadId, itemIndex, credentialType, settings, 0)
-			: await uploadStatus(this, uploadId, itemIndex, credentialType),
+	return await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const uploadId = trimmed(this.getNodeParameter('uploadId', itemIndex, ''));
+			const settings = waitSettingsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject);
+			return fieldsError(this.getNode(), itemIndex, [[uploadId, { label: 'Upload ID', required: true }]]) ?? { itemIndex, uploadId, settings };
+		},
+		async ({ itemIndex, uploadId, settings }) =>
+			settings.wait
+				? await waitForUpload(this, uploadId, itemIndex, credentialType, settings, 0)
+				: await uploadStatus(this, uploadId, itemIndex, credentialType),
 	);
-	return outputOf(this, [...failures, ...outcomes]);
 }

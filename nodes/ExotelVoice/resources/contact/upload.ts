@@ -1,19 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/descriptions';
 import { encodeMultipart } from '../../../shared/encoding';
+import { dataOf } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
+import { idLocator } from '../../../shared/locators';
 import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
-import { fieldsError, normalizePhone, problemWith, valuesOf } from '../../../shared/validation';
-import { idLocator } from '../../methods/locators';
-import { dataOf, text } from '../campaign/shared';
-import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitOptions, waitSettingsOf, type WaitSettings } from './shared';
+import { fieldsError, normalizePhone, problemWith, trimmed, valuesOf } from '../../../shared/validation';
+import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitSettingsOf, type WaitSettings } from './api';
+import { csvOf, csvShape } from './csv';
+import { waitOptions } from './fields';
 
 const U = LIMITS.contactUpload;
-const show = { resource: ['contact'], operation: ['upload'] };
-const fromItems = { ...show, source: ['items'] };
-const fromBinary = { ...show, source: ['binary'] };
+const fromItems = { source: ['items'] };
+const fromBinary = { source: ['binary'] };
 
 const DUPLICATE_ACTION_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Create New', value: 'create_new', description: 'Add the contact again' },
@@ -33,6 +36,13 @@ const OPTIONAL_COLUMNS: Array<{ column: (typeof CSV_COLUMNS)[number]; option: st
 	{ column: 'custom_field_1', option: 'customField1Field', label: 'Custom Field 1 Field' },
 ];
 
+export const option: OperationOption = {
+	name: 'Upload',
+	value: 'upload',
+	action: 'Upload contacts',
+	description: 'Upload contacts from a CSV file or from input items, optionally into a list',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Source',
@@ -43,7 +53,6 @@ export const description: INodeProperties[] = [
 			{ name: 'CSV File From Input', value: 'binary', description: 'Each input item carries a CSV file in a binary field' },
 		],
 		default: 'binary',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Input Binary Field',
@@ -87,7 +96,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
 		description: 'List to add the contacts to (optional); picking from the list needs the API Key authentication',
 		required: false,
-		displayOptions: { show },
 	}),
 	{
 		displayName: 'Duplicate Action',
@@ -96,27 +104,18 @@ export const description: INodeProperties[] = [
 		options: DUPLICATE_ACTION_OPTIONS,
 		default: 'skip',
 		description: 'What to do with a number that is already a contact',
-		displayOptions: { show },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: 'contacts.csv',
-				description: 'Name of the CSV built from input items (must end in .csv)',
-				displayOptions: { show: { '/source': ['items'] } },
-			},
-			...waitOptions,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: 'contacts.csv',
+			description: 'Name of the CSV built from input items (must end in .csv)',
+			displayOptions: { show: { '/source': ['items'] } },
+		},
+		...waitOptions,
+	]),
 ];
 
 interface Upload {
@@ -129,60 +128,7 @@ interface Upload {
 	settings: WaitSettings;
 }
 
-// ---------------------------------------------------------------- CSV
-
-/** A cell as RFC 4180 writes it: quoted when it holds a comma, a quote, a line break or edge spaces. */
-export function csvCell(value: string): string {
-	return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function csvOf(header: readonly string[], rows: string[][]): Buffer {
-	const lines = [header, ...rows].map((row) => row.map(csvCell).join(','));
-	return Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
-}
-
-/** Records (rows after the header that are not blank) and the header cells, reading quotes properly. */
-export function csvShape(text: string): { header: string[]; records: number } {
-	let header: string[] | undefined;
-	let cells: string[] = [];
-	let cell = '';
-	let quoted = false;
-	let records = 0;
-	let blank = true;
-	const endRow = () => {
-		cells.push(cell);
-		if (!header) header = cells.map((h) => h.trim().toLowerCase());
-		else if (!blank) records++;
-		cells = [];
-		cell = '';
-		blank = true;
-	};
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i];
-		if (quoted) {
-			if (c === '"' && text[i + 1] === '"') {
-				cell += '"';
-				i++;
-			} else if (c === '"') quoted = false;
-			else cell += c;
-			blank = false;
-		} else if (c === '"' && cell === '') {
-			quoted = true;
-			blank = false;
-		} else if (c === ',') {
-			cells.push(cell);
-			cell = '';
-		} else if (c === '\n' || c === '\r') {
-			if (c === '\r' && text[i + 1] === '\n') i++;
-			endRow();
-		} else {
-			cell += c;
-			if (c.trim()) blank = false;
-		}
-	}
-	if (cell !== '' || cells.length) endRow();
-	return { header: header ?? [], records };
-}
+// ---------------------------------------------------------------- checks
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -224,7 +170,7 @@ async function binaryUploads(
 	const prepared: Upload[] = [];
 	const failures: ItemOutcome[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const property = text(context.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+		const property = trimmed(context.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 		let problem: string | undefined;
 		let upload: Upload | undefined;
 		const binary = items[itemIndex].binary?.[property];
@@ -259,7 +205,7 @@ function itemsUpload(
 	const node = context.getNode();
 	const param = parameterReader(context);
 	const { prepared: rows, failures } = prepareItems(context, items.length, (itemIndex) => {
-		const phoneField = text(param('phoneNumberField', itemIndex, 'phone_number'));
+		const phoneField = trimmed(param('phoneNumberField', itemIndex, 'phone_number'));
 		const fields = param('columnFields', itemIndex, {}) as IDataObject;
 		const json = items[itemIndex].json;
 		const phone = normalizePhone(cellText(valueAt(json, phoneField)));
@@ -322,8 +268,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const credentialType = credentialTypeOf(this);
 	const source = this.getNodeParameter('source', 0, 'binary') as string;
 	const common = (itemIndex: number) => ({
-		listId: text(this.getNodeParameter('listId', itemIndex, '', { extractValue: true })),
-		duplicateAction: text(this.getNodeParameter('duplicateAction', itemIndex, 'skip')),
+		listId: trimmed(this.getNodeParameter('listId', itemIndex, '', { extractValue: true })),
+		duplicateAction: trimmed(this.getNodeParameter('duplicateAction', itemIndex, 'skip')),
 		settings: waitSettingsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject),
 	});
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { objectOf, responseEntries } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
 import {
 	batchesOf,
@@ -11,12 +12,21 @@ import {
 	REQUESTS_IN_FLIGHT,
 	type ItemOutcome,
 } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { LISTS_PATH, text } from './shared';
+import { fieldsError, trimmed } from '../../../shared/validation';
+import { LISTS_PATH } from './api';
+import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
 
-// Its fields (List, New Name) are shared with Rename; how items are sent is in the operation's description.
-export const description: INodeProperties[] = [];
+export const option: OperationOption = {
+	name: 'Bulk Rename',
+	value: 'bulkRename',
+	action: 'Rename many lists',
+	description: `Rename one list per input item, ${LIMITS.campaign.bulkListRename} lists to a request; each item gets its own list's outcome`,
+};
+
+// The fields of Rename; how items are sent is in the operation's description.
+export const description: INodeProperties[] = [listSidField, newNameField];
 
 interface Rename {
 	itemIndex: number;
@@ -24,8 +34,7 @@ interface Rename {
 	name: string;
 }
 
-const asObject = (value: unknown): IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+const asObject = (value: unknown): IDataObject => objectOf(value) ?? {};
 
 /**
  * The outcome of one list from a bulk answer (HTTP 200, or 207 when some failed). Entries are in
@@ -70,8 +79,7 @@ async function sendBatch(context: IExecuteFunctions, batch: Rename[]): Promise<I
 			body: { lists: batch.map(({ sid, name }) => ({ sid, name })) },
 			itemIndex: batch[0].itemIndex,
 		});
-		const entries = (asObject(response.body).response ?? []) as IDataObject[];
-		const list = Array.isArray(entries) ? entries : [];
+		const list = responseEntries(response.body) as IDataObject[];
 		return batch.map((rename, position) => {
 			const atPosition = asObject(list[position]);
 			const named = asObject(atPosition.data).sid;
@@ -89,12 +97,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const param = parameterReader(this);
 	const node = this.getNode();
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const sid = text(param('listSid', itemIndex, '', { extractValue: true }));
-		const name = text(param('name', itemIndex, ''));
+		const sid = trimmed(param(LIST_SID.name, itemIndex, '', { extractValue: true }));
+		const name = trimmed(param(NEW_NAME.name, itemIndex, ''));
 		return (
 			fieldsError(node, itemIndex, [
-				[sid, { label: 'List ID', required: true }],
-				[name, { label: 'New Name', required: true }],
+				[sid, { label: LIST_SID.label, required: true }],
+				[name, { label: NEW_NAME.label, required: true }],
 			]) ?? { itemIndex, sid, name }
 		);
 	});

@@ -1,21 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { listPath, text } from './shared';
+import { deleteEach } from '../../../shared/byId';
+import type { OperationOption } from '../../../shared/resource';
+import { listPath } from './api';
+import { LIST_SID, listSidField } from './fields';
 
-export const description: INodeProperties[] = [];
+export const option: OperationOption = { name: 'Delete', value: 'delete', action: 'Delete a list' };
+
+export const description: INodeProperties[] = [listSidField];
 
 /** Deletes the list (the spec does not show the answer's body). */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
-		return fieldsError(this.getNode(), itemIndex, [[listSid, { label: 'List ID', required: true }]]) ?? { itemIndex, listSid };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, listSid }) => {
-		await exotelRequest.call(this, { base: 'base', method: 'DELETE', path: listPath(listSid), itemIndex });
-		return { sid: listSid, deleted: true };
-	});
-	return outputOf(this, [...failures, ...outcomes]);
+	return await deleteEach(this, items, LIST_SID, { base: 'base', pathOf: listPath, key: 'sid' });
 }

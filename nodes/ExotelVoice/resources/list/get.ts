@@ -1,21 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { eachById } from '../../../shared/byId';
+import { dataOf } from '../../../shared/envelope';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { dataOf, listPath, text } from './shared';
+import { listPath } from './api';
+import { LIST_SID, listSidField } from './fields';
 
-export const description: INodeProperties[] = [];
+export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a list', description: 'Get a list with its contact count' };
+
+export const description: INodeProperties[] = [listSidField];
 
 /** The list's metadata, with its contact count. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
-		return fieldsError(this.getNode(), itemIndex, [[listSid, { label: 'List ID', required: true }]]) ?? { itemIndex, listSid };
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, listSid }) => {
+	return await eachById(this, items, LIST_SID, async (listSid, itemIndex) => {
 		const response = await exotelRequest.call(this, { base: 'base', method: 'GET', path: listPath(listSid), itemIndex });
 		return dataOf(response.body);
 	});
-	return outputOf(this, [...failures, ...outcomes]);
 }

@@ -1,13 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { eachWith } from '../../../shared/byId';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { listPath, text } from './shared';
+import { listPath } from './api';
+import { LIST_SID, listSidField } from './fields';
 
-const show = { resource: ['list'], operation: ['removeContact'] };
+export const option: OperationOption = {
+	name: 'Remove Contact',
+	value: 'removeContact',
+	action: 'Remove a contact from a list',
+	description: 'Take a contact out of a list; the contact itself stays',
+};
 
 export const description: INodeProperties[] = [
+	listSidField,
 	{
 		displayName: 'Contact ID',
 		name: 'contactSid',
@@ -16,22 +23,12 @@ export const description: INodeProperties[] = [
 		default: '',
 		description: 'The contact’s sid',
 		hint: 'The contact is only taken out of this list: it is not deleted and stays in its other lists',
-		displayOptions: { show },
 	},
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const listSid = text(this.getNodeParameter('listSid', itemIndex, '', { extractValue: true }));
-		const contactSid = text(this.getNodeParameter('contactSid', itemIndex, ''));
-		return (
-			fieldsError(this.getNode(), itemIndex, [
-				[listSid, { label: 'List ID', required: true }],
-				[contactSid, { label: 'Contact ID', required: true }],
-			]) ?? { itemIndex, listSid, contactSid }
-		);
-	});
-	const outcomes = await sendEach(prepared, async ({ itemIndex, listSid, contactSid }) => {
+	const contact = { name: 'contactSid', label: 'Contact ID' };
+	return await eachWith(this, items, [LIST_SID, contact], async ([listSid, contactSid], itemIndex) => {
 		await exotelRequest.call(this, {
 			base: 'base',
 			method: 'DELETE',
@@ -40,5 +37,4 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		});
 		return { listSid, contactSid, removed: true };
 	});
-	return outputOf(this, [...failures, ...outcomes]);
 }

@@ -1,15 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
+import { outputFileField, withBinaries } from '../../../shared/binaryOutput';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
-import { callSidField } from '../call/fields';
+import { fieldsError, trimmed } from '../../../shared/validation';
+import { callSidField } from '../../descriptions';
 
-const show = { resource: ['voiceLog'], operation: ['get'] };
+export const option: OperationOption = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a voice log',
+	description: 'Get the recording of a call, optionally downloaded',
+};
 
 export const description: INodeProperties[] = [
-	callSidField(show),
+	callSidField,
 	{
 		displayName: 'Format',
 		name: 'format',
@@ -19,7 +26,6 @@ export const description: INodeProperties[] = [
 			{ name: 'WAV', value: 'wav' },
 		],
 		default: 'mp3',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Channel',
@@ -30,7 +36,6 @@ export const description: INodeProperties[] = [
 			{ name: 'Single', value: 'single', description: 'Both parties mixed in one track' },
 		],
 		default: 'single',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Download Recording',
@@ -38,16 +43,8 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to download the recording into a binary property (the URL expires at expires_at)',
-		displayOptions: { show },
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		hint: 'The name of the output binary field to put the recording in',
-		displayOptions: { show: { ...show, download: [true] } },
-	},
+	outputFileField('recording', { displayOptions: { show: { download: [true] } } }),
 ];
 
 const MIME: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav' };
@@ -87,41 +84,42 @@ async function downloadRecording(context: IExecuteFunctions, url: string, itemIn
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const callSid = String(this.getNodeParameter('callSid', itemIndex, '')).trim();
-		const format = String(this.getNodeParameter('format', itemIndex, 'mp3'));
-		const channel = String(this.getNodeParameter('channel', itemIndex, 'single'));
-		const download = this.getNodeParameter('download', itemIndex, false) === true;
-		const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-		return (
-			fieldsError(this.getNode(), itemIndex, [
-				[callSid, { label: 'Call SID', required: true }],
-				[format, { label: 'Format', oneOf: ['mp3', 'wav'] }],
-				[channel, { label: 'Channel', oneOf: ['single', 'dual'] }],
-			]) ?? { itemIndex, callSid, format, channel, download, binaryPropertyName }
-		);
-	});
 	const binaries = new Map<number, INodeExecutionData['binary']>();
-	const outcomes = await sendEach(prepared, async ({ itemIndex, callSid, format, channel, download, binaryPropertyName }) => {
-		const response = await exotelRequest.call(this, {
-			base: 'base',
-			method: 'GET',
-			path: `/v3/accounts/{accountSid}/calls/${encodeURIComponent(callSid)}/voice-logs`,
-			qs: { format, channel },
-			itemIndex,
-		});
-		const body = (response.body ?? {}) as IDataObject;
-		const voiceLog = ((body.response as IDataObject | undefined)?.voice_log ?? {}) as IDataObject;
-		if (download && voiceLog.recording_url) {
-			const data = await downloadRecording(this, String(voiceLog.recording_url), itemIndex);
-			const fileFormat = String(voiceLog.format ?? format);
-			const binary = await this.helpers.prepareBinaryData(data, `${callSid}.${fileFormat}`, MIME[fileFormat] ?? 'application/octet-stream');
-			binaries.set(itemIndex, { [binaryPropertyName]: binary });
-		}
-		return voiceLog;
-	});
-	return outputOf(this, [...failures, ...outcomes]).map((item) => {
-		const binary = binaries.get((item.pairedItem as { item: number }).item);
-		return binary && !item.json.error ? { ...item, binary } : item;
-	});
+	const output = await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const callSid = trimmed(this.getNodeParameter('callSid', itemIndex, ''));
+			const format = String(this.getNodeParameter('format', itemIndex, 'mp3'));
+			const channel = String(this.getNodeParameter('channel', itemIndex, 'single'));
+			const download = this.getNodeParameter('download', itemIndex, false) === true;
+			const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+			return (
+				fieldsError(this.getNode(), itemIndex, [
+					[callSid, { label: 'Call SID', required: true }],
+					[format, { label: 'Format', oneOf: ['mp3', 'wav'] }],
+					[channel, { label: 'Channel', oneOf: ['single', 'dual'] }],
+				]) ?? { itemIndex, callSid, format, channel, download, binaryPropertyName }
+			);
+		},
+		async ({ itemIndex, callSid, format, channel, download, binaryPropertyName }) => {
+			const response = await exotelRequest.call(this, {
+				base: 'base',
+				method: 'GET',
+				path: `/v3/accounts/{accountSid}/calls/${encodeURIComponent(callSid)}/voice-logs`,
+				qs: { format, channel },
+				itemIndex,
+			});
+			const body = (response.body ?? {}) as IDataObject;
+			const voiceLog = ((body.response as IDataObject | undefined)?.voice_log ?? {}) as IDataObject;
+			if (download && voiceLog.recording_url) {
+				const data = await downloadRecording(this, String(voiceLog.recording_url), itemIndex);
+				const fileFormat = String(voiceLog.format ?? format);
+				const binary = await this.helpers.prepareBinaryData(data, `${callSid}.${fileFormat}`, MIME[fileFormat] ?? 'application/octet-stream');
+				binaries.set(itemIndex, { [binaryPropertyName]: binary });
+			}
+			return voiceLog;
+		},
+	);
+	return withBinaries(output, binaries);
 }

@@ -3,18 +3,20 @@ import type { INodeProperties } from 'n8n-workflow';
 /**
  * An ID parameter as a resource locator: picked from the account (a `listSearch` method of the
  * node, searchable) or entered as an ID. Operations read it with `extractValue: true`, which
- * gives the ID alone, and gives a plain string (older workflows, expressions) unchanged.
+ * gives the ID alone, and gives a plain string (older workflows, expressions) unchanged. Where it
+ * is shown is left to the operation that lists it (defineResource adds resource and operation).
  */
 export function idLocator(field: {
 	displayName: string;
 	name: string;
 	/** The thing in lower case, for placeholders and messages: `campaign`. */
 	noun: string;
-	searchListMethod: 'searchCampaigns' | 'searchLists' | 'searchUsers';
+	/** The node's `listSearch` method that lists the things to pick from. */
+	searchListMethod: string;
 	placeholder: string;
 	description?: string;
 	required?: boolean;
-	displayOptions: INodeProperties['displayOptions'];
+	displayOptions?: INodeProperties['displayOptions'];
 }): INodeProperties {
 	return {
 		displayName: field.displayName,
@@ -45,6 +47,6 @@ export function idLocator(field: {
 				],
 			},
 		],
-		displayOptions: field.displayOptions,
+		...(field.displayOptions ? { displayOptions: field.displayOptions } : {}),
 	};
 }

@@ -1,55 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { dataOf } from '../../../shared/envelope';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
-import { dataOf } from '../campaign/shared';
 
 /** Contact upload lives on the contact-center management API: `{ccm_base_url}/v2/accounts/<sid>/contacts/upload`. */
 export const UPLOAD_PATH = '/v2/accounts/{accountSid}/contacts/upload';
 
-/** The spec allows basic credentials or a bearer access token for contact upload. */
-export const authenticationField: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'options',
-	options: [
-		{ name: 'API Key', value: 'apiKey', description: 'The Exotel API credential (API key and token)' },
-		{ name: 'Bearer Token', value: 'bearerToken', description: 'An access token, with its Contact Upload Base URL' },
-	],
-	default: 'apiKey',
-	displayOptions: { show: { resource: ['contact'] } },
-};
-
+/** The credential of the Authentication choice: the API key, or the bearer token. */
 export function credentialTypeOf(context: IExecuteFunctions): ExotelCredentialType {
 	return context.getNodeParameter('authentication', 0, 'apiKey') === 'bearerToken' ? 'exotelBearerTokenApi' : 'exotelApi';
 }
-
-/** Wait for Completion and its polling, as options of Upload and Get Upload Status. */
-export const waitOptions: INodeProperties[] = [
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: 0.1, numberPrecision: 1 },
-		default: 2,
-		description: 'With Wait for Completion: seconds between two status checks',
-	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 300,
-		description: 'With Wait for Completion: how long to wait before failing the item (the upload goes on at the service)',
-	},
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to check the upload status until it is no longer processing and output the final status',
-	},
-];
 
 export interface WaitSettings {
 	wait: boolean;

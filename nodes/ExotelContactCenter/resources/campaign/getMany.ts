@@ -1,0 +1,46 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError } from '../../../shared/validation';
+
+export const option: OperationOption = {
+	name: 'Get Many',
+	value: 'getMany',
+	action: 'Get many campaigns',
+	description: 'Get the campaigns of a contact center from the configuration server',
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Contact Center ID',
+		name: 'contactCenterId',
+		type: 'number',
+		required: true,
+		default: 1,
+		hint: 'Uses the Exotel Bearer Token API credential: its Configuration Server Base URL, or one derived from its Contact-Center Base URL',
+	},
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const contactCenterId = Number(this.getNodeParameter('contactCenterId', itemIndex, 0));
+			const invalid = fieldsError(this.getNode(), itemIndex, [[contactCenterId, { label: 'Contact Center ID', required: true, integer: true, min: 1 }]]);
+			return invalid ?? { itemIndex, contactCenterId };
+		},
+		async ({ itemIndex, contactCenterId }) => {
+			const response = await exotelRequest.call(this, {
+				base: 'cms',
+				method: 'GET',
+				path: '/configuration/hierarchyconfig/campaign',
+				qs: { contactCenterId },
+				itemIndex,
+			});
+			return (Array.isArray(response.body) ? response.body : []) as IDataObject[];
+		},
+	);
+}

@@ -1,0 +1,6 @@
+import { defineResource } from '../../../shared/resource';
+import * as create from './create';
+import * as remove from './delete';
+import * as update from './update';
+
+export const user = defineResource({ name: 'User', value: 'user' }, [create, update, remove]);

@@ -1,0 +1,47 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
+
+import { SESSION_REQUESTS } from '../../../shared/operation';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import { exotelRequest, type ExotelRequest } from '../../../shared/transport';
+
+export const USER_ID: INodeProperties = { displayName: 'User ID', name: 'userId', type: 'string', required: true, default: '' };
+
+/** The settings a user has whether it is being created or updated. */
+export const USER_SETTINGS: INodeProperties[] = [
+	{ displayName: 'Default Ready', name: 'defaultReady', type: 'boolean', default: false, description: 'Whether the user logs in as Ready' },
+	{
+		displayName: 'Login Policy',
+		name: 'loginPolicy',
+		type: 'options',
+		options: [
+			{ name: 'Disallow After Limit', value: 'disallow.after.limit' },
+			{ name: 'Verify Before Force Login', value: 'verify.before.force.login' },
+		],
+		default: 'disallow.after.limit',
+	},
+	{ displayName: 'Mapping User ID', name: 'mappingUserId', type: 'string', default: '', description: 'Login ID of the user in an external application' },
+	{ displayName: 'Max Allowed Logins', name: 'maxAllowedLogins', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Concurrent logins allowed' },
+	{ displayName: 'System User Type', name: 'systemUserType', type: 'string', default: '', description: 'Usually the same as User Type' },
+];
+
+/**
+ * One request per item to the contact-center users API. Its credential is a session: the first
+ * request logs in, the others reuse that session.
+ */
+export async function eachUserRequest<T extends { itemIndex: number }>(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	prepare: (itemIndex: number) => T | NodeOperationError,
+	request: (entry: T) => Pick<ExotelRequest, 'method' | 'path' | 'body'>,
+): Promise<INodeExecutionData[]> {
+	return await requestPerItem(
+		context,
+		items,
+		prepare,
+		async (entry) => {
+			const response = await exotelRequest.call(context, { base: 'cc', itemIndex: entry.itemIndex, ...request(entry) });
+			return response.body as IDataObject;
+		},
+		SESSION_REQUESTS,
+	);
+}

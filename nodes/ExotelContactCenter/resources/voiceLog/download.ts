@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { outputFileField, withBinaries } from '../../../shared/binaryOutput';
+import { SESSION_REQUESTS } from '../../../shared/operation';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError, trimmed } from '../../../shared/validation';
+
+export const option: OperationOption = {
+	name: 'Download',
+	value: 'download',
+	action: 'Download a voice log',
+	description: 'Download a call recording into a binary field',
+};
+
+export const description: INodeProperties[] = [
+	{ displayName: 'Campaign ID', name: 'campaignId', type: 'number', required: true, default: 0 },
+	{
+		displayName: 'CRT Object ID',
+		name: 'crtObjectId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Call run-time object ID that locates the recording',
+	},
+	{ displayName: 'Call ID', name: 'callId', type: 'string', required: true, default: '', description: 'Sent inside the filters parameter' },
+	{ displayName: 'Target Format', name: 'targetFormat', type: 'string', default: 'mp3', placeholder: 'mp3' },
+	outputFileField('recording'),
+];
+
+const EXTENSIONS: Record<string, string> = { 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/ogg': 'ogg' };
+
+function fileNameOf(disposition: unknown): string | undefined {
+	const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(String(disposition ?? ''));
+	return match ? decodeURIComponent(match[1]) : undefined;
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const binaries = new Map<number, INodeExecutionData['binary']>();
+	const output = await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+			const callId = trimmed(param('callId'));
+			const query = {
+				campaignId: Number(param('campaignId', 0)),
+				crtObjectId: trimmed(param('crtObjectId')),
+				targetFormat: trimmed(param('targetFormat', 'mp3')) || 'mp3',
+				// filters is a JSON object carrying the callId; the query string encoding URL-encodes it.
+				filters: JSON.stringify({ callId }),
+			};
+			const invalid = fieldsError(this.getNode(), itemIndex, [
+				[query.campaignId, { label: 'Campaign ID', required: true, integer: true, min: 1 }],
+				[query.crtObjectId, { label: 'CRT Object ID', required: true }],
+				[callId, { label: 'Call ID', required: true }],
+			]);
+			return invalid ?? { itemIndex, query, callId, binaryPropertyName: String(param('binaryPropertyName', 'data')) };
+		},
+		async ({ itemIndex, query, callId, binaryPropertyName }) => {
+			const response = await exotelRequest.call(this, {
+				base: 'cc',
+				method: 'GET',
+				path: '/servicerestapi/cc/downloadVoiceLog',
+				qs: query,
+				binary: true,
+				itemIndex,
+			});
+			// The body is audio bytes; the Content-Type header says which kind.
+			const mimeType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim();
+			const fileName = fileNameOf(response.headers['content-disposition']) ?? `${callId}.${EXTENSIONS[mimeType] ?? query.targetFormat}`;
+			const data = response.body as Buffer;
+			binaries.set(itemIndex, { [binaryPropertyName]: await this.helpers.prepareBinaryData(data, fileName, mimeType) });
+			return { campaignId: query.campaignId, crtObjectId: query.crtObjectId, callId, fileName, mimeType, bytes: data.length } as IDataObject;
+		},
+		SESSION_REQUESTS,
+	);
+	return withBinaries(output, binaries);
+}

@@ -1,0 +1,4 @@
+import { defineResource } from '../../../shared/resource';
+import * as download from './download';
+
+export const voiceLog = defineResource({ name: 'Voice Log', value: 'voiceLog' }, [download]);

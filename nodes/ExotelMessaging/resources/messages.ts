@@ -1,0 +1,124 @@
+// What the send operations of every channel share: their sender and recipient fields, and how they send.
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
+
+import type { FormValue } from '../../shared/encoding';
+import {
+	batchesOf,
+	inParallel,
+	outputOf,
+	parameterReader,
+	prepareItems,
+	REQUESTS_IN_FLIGHT,
+	type ItemOutcome,
+	type ParameterReader,
+} from '../../shared/operation';
+import { exotelRequest } from '../../shared/transport';
+import { unsentMessages, type Channel } from '../../shared/vocabulary';
+
+/** The v2 send endpoint of RCS and chat-app messages. */
+export const V2_MESSAGES_PATH = '/v2/accounts/{accountSid}/messages';
+
+/** The sending number (or sender ID) of a send. */
+export function senderField(description: string): INodeProperties {
+	return {
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+918047112233',
+		description,
+	};
+}
+
+/** The recipient of a send; `more` for a list of them. */
+export function recipientField(description: string, more: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+919876543210',
+		description,
+		...more,
+	};
+}
+
+/** A message as sent: the item it came from and its addressing, which its item shows whatever the answer. */
+export interface SentMessage {
+	itemIndex: number;
+	to: unknown;
+	from: unknown;
+}
+
+/** One POST of one or more messages, and how its answer gives each message its outcome. */
+export interface MessageRequest {
+	path: string;
+	/** v1 body, form-encoded. */
+	form?: Record<string, FormValue>;
+	/** v2 body, JSON. */
+	body?: IDataObject;
+	/** The messages it carries, in the order the answer lists them. */
+	sent: SentMessage[];
+	outcomesOf(answer: unknown): ItemOutcome[];
+}
+
+/**
+ * A send operation's run: every item prepared before anything is sent (bad input never
+ * half-sends), the prepared messages made into requests, a few requests in flight, and every
+ * outcome paired to its item. A request that fails as a whole gives each of its messages the same
+ * failure, `unknown` where the service may have acted on it.
+ */
+export async function sendMessages<Prepared>(
+	context: IExecuteFunctions,
+	channel: Channel,
+	items: INodeExecutionData[],
+	prepare: (itemIndex: number) => Prepared | NodeOperationError,
+	requestsOf: (prepared: Prepared[]) => MessageRequest[],
+): Promise<INodeExecutionData[]> {
+	const { prepared, failures } = prepareItems(context, items.length, prepare);
+	const send = async ({ path, form, body, sent, outcomesOf }: MessageRequest): Promise<ItemOutcome[]> => {
+		try {
+			const response = await exotelRequest.call(context, { base: 'base', method: 'POST', path, form, body, itemIndex: sent[0].itemIndex });
+			return outcomesOf(response.body);
+		} catch (error) {
+			return unsentMessages(channel, sent, error);
+		}
+	};
+	const answered = await inParallel(
+		requestsOf(prepared).map((request) => async () => await send(request)),
+		REQUESTS_IN_FLIGHT,
+	);
+	return outputOf(context, [...failures, ...answered.flat()]);
+}
+
+/** One item's message, and the request-level values it goes with: items with equal ones may share a request. */
+export interface BatchedMessage<Message, RequestLevel> {
+	itemIndex: number;
+	message: Message;
+	requestLevel: RequestLevel;
+}
+
+/**
+ * One message per item, batched: messages with equal request-level values go out together, at
+ * most `size` to a request, so the service's own limit is never reached.
+ */
+export async function sendBatched<Message, RequestLevel>(
+	context: IExecuteFunctions,
+	channel: Channel,
+	items: INodeExecutionData[],
+	size: number,
+	prepare: (node: INode, param: ParameterReader, itemIndex: number) => BatchedMessage<Message, RequestLevel> | NodeOperationError,
+	requestOf: (node: INode, batch: Array<BatchedMessage<Message, RequestLevel>>) => MessageRequest,
+): Promise<INodeExecutionData[]> {
+	const node = context.getNode();
+	const param = parameterReader(context);
+	return await sendMessages(
+		context,
+		channel,
+		items,
+		(itemIndex) => prepare(node, param, itemIndex),
+		(prepared) => batchesOf(prepared, (message) => JSON.stringify(message.requestLevel), size).map((batch) => requestOf(node, batch)),
+	);
+}

@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/errors';
+import type { OperationOption } from '../../../shared/resource';
+import { exotelRequest } from '../../../shared/transport';
+import { dataOf, eachAllocation, GREENVN_ID } from './shared';
+
+export const option: OperationOption = {
+	name: 'Deallocate',
+	value: 'deallocate',
+	action: 'Deallocate a virtual number',
+	description: 'Release an allocation (it moves to the vault)',
+};
+
+export const description: INodeProperties[] = [GREENVN_ID];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await eachAllocation(this, items, async ({ itemIndex, id, path }) => {
+		try {
+			const response = await exotelRequest.call(this, { base: 'alloc', method: 'DELETE', path, itemIndex });
+			return { greenvn_id: id, deallocated: true, ...dataOf(response.body) };
+		} catch (error) {
+			const apiError = error as NodeApiError;
+			const code = serviceCodeOf(error);
+			const refusal = (message: string, description: string | undefined, httpCode: string | undefined) =>
+				new NodeApiError(this.getNode(), { greenvn_id: id, serviceCode: code ?? null }, { message, description, httpCode, itemIndex });
+			const httpCode = apiError.httpCode ?? undefined;
+			// Read by the service's code, not the HTTP status alone: both answers below are 400s.
+			// Code 1 is "GreenVN not found" (an unknown id); code 5 on a deallocation is how the
+			// service refuses one that already happened (the id exists, its state is vault).
+			if (Number(code) === ALLOCATION_NOT_FOUND) {
+				const hint = 'No allocation (GreenVN) has this id for the account: check the GreenVN ID (the greenvn_id the allocation returned).';
+				throw refusal(`Allocation ${id} not found (code ${code})`, `${hint} ${apiError.description ?? ''}`.trim(), httpCode);
+			}
+			if (httpCode === '400' && Number(code) === ALLOCATION_ALREADY_DEALLOCATED) {
+				throw refusal(`Allocation ${id} is already deallocated`, `${apiError.message}. ${apiError.description ?? ''}`.trim(), '400');
+			}
+			throw refusal(apiError.message, apiError.description ?? undefined, httpCode);
+		}
+	});
+}

@@ -1,0 +1,21 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { OperationOption } from '../../../shared/resource';
+import { exotelRequest } from '../../../shared/transport';
+import { dataOf, eachAllocation, GREENVN_ID } from './shared';
+
+export const option: OperationOption = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get an allocation',
+	description: 'Get the details of an allocation',
+};
+
+export const description: INodeProperties[] = [GREENVN_ID];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await eachAllocation(this, items, async ({ itemIndex, path }) => {
+		const response = await exotelRequest.call(this, { base: 'alloc', method: 'GET', path, itemIndex });
+		return dataOf(response.body);
+	});
+}

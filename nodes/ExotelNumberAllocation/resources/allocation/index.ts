@@ -1,0 +1,6 @@
+import { defineResource } from '../../../shared/resource';
+import * as allocate from './allocate';
+import * as deallocate from './deallocate';
+import * as get from './get';
+
+export const allocation = defineResource({ name: 'Allocation', value: 'allocation' }, [allocate, deallocate, get]);

@@ -1,0 +1,28 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { eachById } from '../../../shared/byId';
+import { itemsOf } from '../../../shared/envelope';
+import { idLocator } from '../../../shared/locators';
+import type { OperationOption } from '../../../shared/resource';
+import { exotelRequest } from '../../../shared/transport';
+import { userPath } from './api';
+
+export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a user', description: 'Get a user with their devices' };
+
+export const description: INodeProperties[] = [
+	idLocator({
+		displayName: 'User',
+		name: 'userId',
+		noun: 'user',
+		searchListMethod: 'searchUsers',
+		placeholder: 'a1f3c5e7b9d24f6a8c0e2b4d6f8a0c1e',
+	}),
+];
+
+/** The user, devices included. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await eachById(this, items, { name: 'userId', label: 'User ID' }, async (userId, itemIndex) => {
+		const response = await exotelRequest.call(this, { base: 'ccm', method: 'GET', path: userPath(userId), itemIndex });
+		return itemsOf(response.body)[0] ?? {};
+	});
+}

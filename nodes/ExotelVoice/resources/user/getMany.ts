@@ -1,0 +1,56 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { itemsOf } from '../../../shared/envelope';
+import { LIMITS } from '../../../shared/limits';
+import { limitCheck, listEach, listingFields } from '../../../shared/listing';
+import type { OperationOption } from '../../../shared/resource';
+import { trimmed, valuesOf } from '../../../shared/validation';
+import { USERS_PATH } from './api';
+
+const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Active Call', value: 'active_call' },
+	{ name: 'Devices', value: 'devices' },
+	{ name: 'Last Login', value: 'last_login' },
+];
+// an expression in a dropdown can yield anything: these are what the service takes
+const EXTRA_FIELD_VALUES = valuesOf(EXTRA_FIELD_OPTIONS);
+
+export const option: OperationOption = {
+	name: 'Get Many',
+	value: 'getMany',
+	action: 'Get many users',
+	description: 'List users, by device number or email',
+};
+
+export const description: INodeProperties[] = listingFields(LIMITS.users.listLimit, [
+	{ displayName: 'Device Number', name: 'contactUri', type: 'string', default: '', placeholder: '+919876543210', description: 'Only the user with a device on this number' },
+	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+	{
+		displayName: 'Extra Fields',
+		name: 'fields',
+		type: 'multiOptions',
+		options: EXTRA_FIELD_OPTIONS,
+		default: [],
+		description: 'Fields the service adds to each user only when asked',
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await listEach(this, items, { base: 'ccm', pageSize: LIMITS.users.listLimit, itemsOf }, (itemIndex, limit) => {
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const qs: IDataObject = {};
+		const contactUri = trimmed(filters.contactUri);
+		if (Array.isArray(filters.fields) && filters.fields.length) qs.fields = filters.fields.join(',');
+		if (contactUri) qs['devices.contact_uri'] = contactUri;
+		if (filters.email) qs.email = trimmed(filters.email);
+		return {
+			path: USERS_PATH,
+			qs,
+			checks: [
+				[contactUri, { label: 'Device Number', format: 'e164' }],
+				limitCheck(limit),
+				[filters.fields, { label: 'Extra Fields', oneOf: EXTRA_FIELD_VALUES }],
+			],
+		};
+	});
+}

@@ -1,0 +1,24 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { eachWith } from '../../../shared/byId';
+import { integrationDataOf } from '../../../shared/envelope';
+import type { OperationOption } from '../../../shared/resource';
+import { exotelRequest } from '../../../shared/transport';
+import { devicesPath } from './api';
+import { DEVICE_USER, deviceUserFields } from './fields';
+
+export const option: OperationOption = {
+	name: 'Get Status',
+	value: 'getStatus',
+	action: 'Get the device status of a user',
+	description: 'Phone and SIP devices, with SIP registration',
+};
+
+export const description: INodeProperties[] = deviceUserFields;
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await eachWith(this, items, DEVICE_USER, async (ids, itemIndex) => {
+		const response = await exotelRequest.call(this, { base: 'integrations', method: 'GET', path: devicesPath(ids), itemIndex });
+		return integrationDataOf(response.body);
+	});
+}

@@ -1,0 +1,82 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { requiredValues } from '../../../shared/byId';
+import { integrationDataOf } from '../../../shared/envelope';
+import { requestPerItem } from '../../../shared/requestPerItem';
+import type { OperationOption } from '../../../shared/resource';
+import { exotelRequest } from '../../../shared/transport';
+import { fieldsError, valuesOf } from '../../../shared/validation';
+import { devicesPath } from './api';
+import { DEVICE_USER, deviceUserFields } from './fields';
+
+const DEVICE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Disable', value: 'disable' },
+	{ name: 'Enable', value: 'enable' },
+	{ name: 'Leave Unchanged', value: 'unchanged' },
+];
+// an expression could yield `true` or "on": anything but these three would silently disable
+const DEVICE_VALUES = valuesOf(DEVICE_OPTIONS);
+
+export const option: OperationOption = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update the devices of a user',
+	description: 'Enable or disable the phone and SIP devices',
+};
+
+export const description: INodeProperties[] = [
+	...deviceUserFields,
+	{
+		displayName: 'Phone (PSTN)',
+		name: 'phone',
+		type: 'options',
+		options: DEVICE_OPTIONS,
+		default: 'unchanged',
+		description: 'Whether calls ring on the user’s phone number',
+	},
+	{
+		displayName: 'SIP (WebRTC)',
+		name: 'sip',
+		type: 'options',
+		options: DEVICE_OPTIONS,
+		default: 'unchanged',
+		description: 'Whether calls ring on the user’s WebRTC/SIP client',
+		hint: 'At least one device stays enabled: disabling both is refused',
+	},
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await requestPerItem(
+		this,
+		items,
+		(itemIndex) => {
+			const ids = requiredValues(this, itemIndex, DEVICE_USER);
+			if (!Array.isArray(ids)) return ids;
+			const choices = { phone: this.getNodeParameter('phone', itemIndex, 'unchanged'), sip: this.getNodeParameter('sip', itemIndex, 'unchanged') };
+			const invalid = fieldsError(this.getNode(), itemIndex, [
+				[choices.phone, { label: 'Phone (PSTN)', oneOf: DEVICE_VALUES }],
+				[choices.sip, { label: 'SIP (WebRTC)', oneOf: DEVICE_VALUES }],
+			]);
+			if (invalid) return invalid;
+			const body: IDataObject = {};
+			for (const [device, choice] of Object.entries(choices)) {
+				if (choice !== 'unchanged') body[device] = choice === 'enable';
+			}
+			if (Object.keys(body).length === 0) {
+				return new NodeOperationError(this.getNode(), `Choose a change for Phone or SIP (item ${itemIndex})`, { itemIndex });
+			}
+			if (body.phone === false && body.sip === false) {
+				return new NodeOperationError(this.getNode(), `Phone and SIP cannot both be disabled: at least one device stays enabled (item ${itemIndex})`, {
+					itemIndex,
+					description: 'Nothing was sent. The service refuses to leave a user without a device.',
+				});
+			}
+			return { itemIndex, path: devicesPath(ids), body };
+		},
+		async ({ itemIndex, path, body }) => {
+			const response = await exotelRequest.call(this, { base: 'integrations', method: 'PUT', path, body, itemIndex });
+			return integrationDataOf(response.body);
+		},
+	);
+}

@@ -1,0 +1,66 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+
+import { requestPerItem } from './requestPerItem';
+import { exotelRequest, type ExotelBase } from './transport';
+import { fieldsError, trimmed, type FieldCheck } from './validation';
+
+/** An ID parameter and its label in messages. */
+export interface IdParameter {
+	name: string;
+	label: string;
+}
+
+/** The item's required text parameters, trimmed (a resource locator gives its ID alone), or the error naming the first missing. */
+export function requiredValues(context: IExecuteFunctions, itemIndex: number, parameters: IdParameter[]): string[] | NodeOperationError {
+	const values = parameters.map(({ name }) => trimmed(context.getNodeParameter(name, itemIndex, '', { extractValue: true })));
+	const checks = parameters.map(({ label }, position): FieldCheck => [values[position], { label, required: true }]);
+	return fieldsError(context.getNode(), itemIndex, checks) ?? values;
+}
+
+/**
+ * An operation on one thing per input item, named by required text parameters (IDs, a resource
+ * locator read with `extractValue` giving its ID alone): an item missing one fails, naming the
+ * first, before anything is sent; then one request per item, a few at a time.
+ */
+export async function eachWith(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	parameters: IdParameter[],
+	send: (values: string[], itemIndex: number) => Promise<IDataObject | IDataObject[]>,
+): Promise<INodeExecutionData[]> {
+	return await requestPerItem(
+		context,
+		items,
+		(itemIndex) => {
+			const values = requiredValues(context, itemIndex, parameters);
+			return Array.isArray(values) ? { itemIndex, values } : values;
+		},
+		async ({ values, itemIndex }) => await send(values, itemIndex),
+	);
+}
+
+/** An operation on one thing per input item, named by one ID parameter (see eachWith). */
+export async function eachById(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	parameter: IdParameter,
+	send: (id: string, itemIndex: number) => Promise<IDataObject | IDataObject[]>,
+): Promise<INodeExecutionData[]> {
+	return await eachWith(context, items, [parameter], async ([id], itemIndex) => await send(id, itemIndex));
+}
+
+/**
+ * Deletes one thing per input item (DELETE on its path). The service's answer says nothing worth
+ * keeping, so each item comes out as the ID deleted, under `key`, and `deleted: true`.
+ */
+export async function deleteEach(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	parameter: IdParameter,
+	target: { base: ExotelBase; pathOf: (id: string) => string; key: string },
+): Promise<INodeExecutionData[]> {
+	return await eachById(context, items, parameter, async (id, itemIndex) => {
+		await exotelRequest.call(context, { base: target.base, method: 'DELETE', path: target.pathOf(id), itemIndex });
+		return { [target.key]: id, deleted: true };
+	});
+}

@@ -1,0 +1,71 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { limitOf, optionsCollection, returnAllOrLimit, SORT_BY_DATE_OR_NAME } from './descriptions';
+import { requestPerItem } from './requestPerItem';
+import { exotelRequestAllItems, type ExotelBase } from './transport';
+import { fieldsError, trimmed, type FieldCheck } from './validation';
+
+/** A listing's fields: Return All / Limit (`maxLimit` a page), then its Filters, listed alphabetically. */
+export function listingFields(maxLimit: number, filters: INodeProperties[]): INodeProperties[] {
+	return [...returnAllOrLimit({}, maxLimit), optionsCollection(filters, { displayName: 'Filters', name: 'filters', placeholder: 'Add Filter' })];
+}
+
+/** Name and Sort By, the filters of the v2 listings of named things; `things` names them in the Name filter's description ("Campaigns"). */
+export function nameAndSortFilters(things: string): INodeProperties[] {
+	return [
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: `${things} whose name contains this` },
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: SORT_BY_DATE_OR_NAME,
+			default: 'date_created:desc',
+		},
+	];
+}
+
+/** The query of Name and Sort By: the name searched for (trimmed) and the order. */
+export function nameAndSortQuery(filters: IDataObject): IDataObject {
+	const qs: IDataObject = {};
+	if (filters.name) qs.name = trimmed(filters.name);
+	if (filters.sortBy) qs.sort_by = filters.sortBy;
+	return qs;
+}
+
+/** The check of Limit: a whole number of at least 1 (none with Return All). */
+export const limitCheck = (limit: number | undefined): FieldCheck => [limit, { label: 'Limit', integer: true, min: 1 }];
+
+/** One item's listing request: where, what it asks, and the checks on the item's values, in the order their problems are told. */
+export interface ListingRequest {
+	path: string;
+	qs?: IDataObject;
+	checks: FieldCheck[];
+}
+
+/**
+ * A listing per input item, paged by offset and limit until the item's Limit or the last page:
+ * `requestOf` gives the item's path, query and checks (`limitCheck` among them) from its values;
+ * an item whose checks fail fails before anything is sent.
+ */
+export async function listEach(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	listing: { base: ExotelBase; pageSize: number; itemsOf: (body: unknown) => IDataObject[] },
+	requestOf: (itemIndex: number, limit: number | undefined) => ListingRequest,
+): Promise<INodeExecutionData[]> {
+	return await requestPerItem(
+		context,
+		items,
+		(itemIndex) => {
+			const limit = limitOf(context, itemIndex);
+			const { path, qs, checks } = requestOf(itemIndex, limit);
+			return fieldsError(context.getNode(), itemIndex, checks) ?? { itemIndex, limit, path, qs };
+		},
+		async ({ itemIndex, limit, path, qs }) =>
+			await exotelRequestAllItems.call(
+				context,
+				{ base: listing.base, method: 'GET', path, qs, itemIndex },
+				{ pageSize: listing.pageSize, limit, itemsOf: listing.itemsOf },
+			),
+	);
+}
