@@ -4,7 +4,7 @@
  * Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C stops all.
  *
  * Which n8n: `npm run dev -- --n8n newest` or `--n8n 2.8.4`; without the flag the newest when it is
- * installed (test/e2e/targets.ts), 2.8.4 otherwise. Each has its own user folder (.dev/n8n for
+ * installed (test/harness/targets.ts), 2.8.4 otherwise. Each has its own user folder (.dev/n8n for
  * 2.8.4, .dev/n8n-newest: a database the newest migrated cannot go back to 2.8.4), kept between
  * runs with the user's edits: an example is imported only when no workflow with its id exists,
  * never over one (see importMissingExamples).
@@ -16,8 +16,8 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 
-import type { N8nInstance } from '../test/e2e/n8n';
-import { devTarget, type N8nTargetName } from '../test/e2e/targets';
+import type { N8nInstance } from '../test/harness';
+import { devTarget, type N8nTargetName } from '../test/harness/targets';
 import { describeRateLimit, parseRateLimitOptions } from '../test/sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
 import { ExotelSandbox } from '../test/sandbox/server';
@@ -85,7 +85,7 @@ async function main() {
 	}
 	// The harness reads its release from the environment when it loads.
 	process.env.N8N_E2E_TARGET = target;
-	const { N8nInstance, packPackage, ensureN8n } = await import('../test/e2e/n8n');
+	const { N8nInstance, packPackage, ensureN8n } = await import('../test/harness');
 	await step('building the package', build);
 	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit });
 	await sandbox.start();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Runs a jest suite on every n8n release of test/e2e/targets.ts: first everything on 2.8.4 (the
+ * Runs a jest suite on every n8n release of test/harness/targets.ts: first everything on 2.8.4 (the
  * in-process, sandbox and unit tests need no n8n and run once, there), then the real-n8n tests
  * again on the newest n8n. The newest n8n and its Node are installed in the background while the
  * first run goes (a cold install takes minutes), and the second run starts once they are there.
@@ -54,7 +54,7 @@ async function main() {
 	const prepared = run(
 		'installing the newest n8n if not cached',
 		process.execPath,
-		['-r', 'ts-node/register/transpile-only', '-e', "require('./test/e2e/n8n').ensureN8n().then((n) => console.log(`[test-matrix] newest n8n: ${n.version} (${n.installed ? 'installed' : 'cached'})`))"],
+		['-r', 'ts-node/register/transpile-only', '-e', "require('./test/harness').ensureN8n().then((n) => console.log(`[test-matrix] newest n8n: ${n.version} (${n.installed ? 'installed' : 'cached'})`))"],
 		{ N8N_E2E_TARGET: 'newest', TS_NODE_TRANSPILE_ONLY: 'true' },
 	);
 	const legacy = () => run('n8n 2.8.4', process.execPath, [jest, '--runInBand', ...config], { N8N_E2E_TARGET: '2.8.4' }, config.length ? '[2.8.4]' : undefined);

@@ -22,15 +22,14 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../e2e/n8n';
+import { makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 import { signPayload } from '../sandbox/callbacks';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { BenchFailure, int, n, round, table, verdict } from './common';
+import { BenchFailure, int, loadAverage, machine, n, round, table, verdict } from './common';
 
 export const DEFAULT_CALLBACKS = 1000;
 export const DEFAULT_CONCURRENCY = 50;
@@ -569,7 +568,7 @@ const outcome = (s: Sent) => (s.status ? String(s.status) : `error ${s.error ?? 
 export async function runCallbackBurstBench(options: CallbackBurstOptions): Promise<CallbackBurstReport> {
 	const started = Date.now();
 	const { log } = options;
-	const loadAverageStart = os.loadavg().map((l) => round(l, 2));
+	const loadAverageStart = loadAverage();
 	const runTag = Date.now().toString(36);
 
 	log('callback-burst: starting the sandbox (in process; only the credential points at it)...');
@@ -728,11 +727,9 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 					'n8n start, regular execution mode, SQLite (pool 3), N8N_CONCURRENCY_PRODUCTION_LIMIT unset (-1: no limit), ' +
 					'EXECUTIONS_DATA_SAVE_ON_SUCCESS=all, workflow: Exotel Messaging Trigger (chatAppIncoming, credential with a signing secret) → NoOp' +
 					(options.n8nEnv && Object.keys(options.n8nEnv).length ? `; extra env ${JSON.stringify(options.n8nEnv)}` : ''),
-				node: process.version,
-				cpus: os.cpus().length,
-				cpuModel: os.cpus()[0]?.model ?? 'unknown',
+				...machine(),
 				loadAverageStart,
-				loadAverageEnd: os.loadavg().map((l) => round(l, 2)),
+				loadAverageEnd: loadAverage(),
 				payloadBytes: {
 					min: Math.min(...sizes),
 					mean: round(sizes.reduce((a, b) => a + b, 0) / sizes.length, 0),

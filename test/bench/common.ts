@@ -3,6 +3,7 @@
  * its pairing check, and the table formatting. Each bench supplies its nodes and its checks.
  */
 import type { INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import * as os from 'node:os';
 
 import { chain, itemsNode, runWorkflow, type HarnessCredential, type RunWorkflowOptions } from '../helpers/n8n-core-harness';
 import { measure, mib, type Measurement } from './measure';
@@ -58,7 +59,7 @@ export interface BenchSubject {
 	parametersOnlyNode(): INode;
 	parametersOnlyType(): INodeType;
 	parameterTimings: ParameterTimings;
-	/** Checks one output against the input item it is paired to; `sends` for runs that send. */
+	/** Checks one output against the input item it is paired to (its `to` is checked before); `sends` for runs that send. */
 	checkOutput(label: string, position: number, item: INodeExecutionData, input: Recipient, sends: boolean): void;
 	/** After a sending run: the messages the sandbox accepted, checked against the items. */
 	accepted(label: string, sandbox: SandboxProcess, inputs: Recipient[]): Promise<number>;
@@ -101,6 +102,12 @@ export function round(n: number, digits: number): number {
 	return Math.round(n * f) / f;
 }
 
+/** os.loadavg(), rounded; taken at a bench's start and end, as other work on the machine skews its figures. */
+export const loadAverage = (): number[] => os.loadavg().map((l) => round(l, 2));
+
+/** The Node and CPUs a bench ran on. */
+export const machine = () => ({ node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown' });
+
 function workflowOf(subject: BenchSubject, shape: Shape, inputs: Recipient[], credentials: HarnessCredential[]) {
 	const items = itemsNode('Items', inputs);
 	const nodeTypes: INodeType[] = [];
@@ -123,7 +130,7 @@ function workflowOf(subject: BenchSubject, shape: Shape, inputs: Recipient[], cr
 	return { options, node: node?.name };
 }
 
-/** Every output is paired to a distinct input item and passes the bench's own check. */
+/** Every output is paired to a distinct input item, carries its number as `to`, and passes the bench's own check. */
 function checkPairing(subject: BenchSubject, label: string, out: INodeExecutionData[], inputs: Recipient[], sends: boolean) {
 	if (out.length !== inputs.length) {
 		throw new BenchFailure(`${label}: ${out.length} outputs for ${inputs.length} inputs`);
@@ -139,6 +146,9 @@ function checkPairing(subject: BenchSubject, label: string, out: INodeExecutionD
 		seen[index] = 1;
 		if (item.json.error !== undefined) {
 			throw new BenchFailure(`${label}: output ${position} failed: ${JSON.stringify(item.json).slice(0, 300)}`);
+		}
+		if (item.json.to !== inputs[index].phone) {
+			throw new BenchFailure(`${label}: output ${position} has to ${JSON.stringify(item.json.to)}, the item's number is ${inputs[index].phone}`);
 		}
 		subject.checkOutput(label, position, item, inputs[index], sends);
 	});

@@ -30,7 +30,7 @@
  * each node's executionTime from the saved execution, then the memory runs; it fails (exit 1) when
  * the sandbox did not get exactly the messages sent.
  *
- * callback-burst starts a real n8n 2.8.4 (test/e2e/n8n.ts; installed into its cache folder on
+ * callback-burst starts a real n8n 2.8.4 (test/harness; installed into its cache folder on
  * first use) with the packed package; it fails (exit 1) when a callback is lost or duplicated.
  *
  * Re-executes itself with --expose-gc when `global.gc` is missing, so that memory is measured

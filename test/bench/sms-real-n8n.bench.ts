@@ -1,7 +1,7 @@
 /**
  * SMS on a real n8n bench: the same N personalised SMS sent three ways inside ONE real n8n 2.8.4
  * (`n8n start`, SQLite, regular mode, the packed package installed as users install community
- * nodes; test/e2e/n8n.ts), one after the other, against the sandbox in a child process with a
+ * nodes; test/harness), one after the other, against the sandbox in a child process with a
  * fixed simulated latency:
  *
  *   1. Exotel node: Webhook → Generate (Code, N items {phone, name, orderId}) → Exotel Messaging
@@ -36,14 +36,13 @@
  * (M in the memory run). Figures are reported, never judged.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { makeWorkflow, N8nInstance, packPackage, removeTempDir, setNode, webhookNode, type WorkflowNode } from '../e2e/n8n';
+import { makeWorkflow, N8nInstance, packPackage, removeTempDir, setNode, webhookNode, type WorkflowNode } from '../harness';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import type { RecordedRequest } from '../sandbox/types';
-import { BenchFailure, int, MESSAGES_PER_REQUEST, n, round, table } from './common';
+import { BenchFailure, int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
 import { SandboxProcess } from './sandbox-process';
 
 export const DEFAULT_MEMORY_ITEMS = 100_000;
@@ -634,7 +633,7 @@ export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<Sm
 		throw new Error(`sms-real-n8n: at most ${MAX_ITEMS} items (the generated numbers are +9198765 and 5 digits)`);
 	}
 	const onePerItemItems = Math.min(N, ONE_PER_ITEM_MAX);
-	const loadAverageStart = os.loadavg().map((l) => round(l, 2));
+	const loadAverageStart = loadAverage();
 
 	log(`sms-real-n8n: starting the sandbox in a child process (latency ${options.latencyMs} ms)...`);
 	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs });
@@ -711,11 +710,9 @@ export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<Sm
 				n8nSettings:
 					'n8n start, regular execution mode, SQLite, EXECUTIONS_DATA_SAVE_ON_SUCCESS=all, Code nodes in the default (internal) task runner; ' +
 					'workflows started by their Webhook trigger over loopback (responseMode lastNode), one after the other',
-				node: process.version,
-				cpus: os.cpus().length,
-				cpuModel: os.cpus()[0]?.model ?? 'unknown',
+				...machine(),
 				loadAverageStart,
-				loadAverageEnd: os.loadavg().map((l) => round(l, 2)),
+				loadAverageEnd: loadAverage(),
 				sandbox: `child process pid ${sandbox.pid} at ${sandbox.origin}, latency ${options.latencyMs} ms`,
 			},
 			exotel,

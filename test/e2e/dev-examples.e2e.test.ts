@@ -6,7 +6,7 @@
 import path from 'path';
 
 import { importMissingExamples, readExamples } from '../../scripts/dev';
-import { JEST_TIMEOUTS, makeTempDir, N8nInstance, packPackage, removeTempDir } from './n8n';
+import { JEST_TIMEOUTS, makeTempDir, N8nInstance, packPackage, removeTempDir } from '../harness';
 
 const RENAMED = 'My SMS workflow (renamed in the editor)';
 

@@ -17,7 +17,7 @@ import {
 	sandboxCredentialData,
 } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { JEST_TIMEOUTS, N8nInstance, nodeJson, packPackage, REPO_ROOT, removeTempDir } from './n8n';
+import { JEST_TIMEOUTS, N8nInstance, nodeJson, packPackage, REPO_ROOT, removeTempDir } from '../harness';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Where the examples expect n8n: `npm run dev` (scripts/dev.ts). */

@@ -19,7 +19,7 @@ import {
 	setNode,
 	type CredentialSpec,
 	type WorkflowNode,
-} from './n8n';
+} from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 

@@ -1,5 +1,5 @@
 /**
- * Self-test of the real-n8n harness (test/e2e/n8n.ts), using a throwaway package
+ * Self-test of the real-n8n harness (test/harness), using a throwaway package
  * installed exactly as users install community packages. A second block does the
  * same install check for THIS repo's package once `dist/` is built (as `npm test`
  * does before jest runs).
@@ -9,7 +9,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import {
+	compareVersions,
 	JEST_TIMEOUTS,
+	LEGACY_N8N_VERSION,
 	N8N_TARGET,
 	N8N_VERSION,
 	N8nInstance,
@@ -23,9 +25,8 @@ import {
 	WorkflowNode,
 	setNode,
 	webhookNode,
-} from './n8n';
+} from '../harness';
 import { PROBE_CREDENTIAL, PROBE_NODE_TYPE, writeProbePackage } from './probe-package';
-import { compareVersions, LEGACY_N8N_VERSION } from './targets';
 
 const timings: Record<string, number> = {};
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {

@@ -10,7 +10,7 @@ import path from 'path';
 import { signPayload } from '../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from './n8n';
+import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e1';

@@ -1,5 +1,5 @@
 /**
- * The callback dispatcher (callbacks.ts): delivery reports after real sends through the sandbox's
+ * The callback dispatcher (callbacks/): delivery reports after real sends through the sandbox's
  * own API, incoming messages and other callbacks on demand, signatures, retries, the loopback-only
  * rule, and cancellation by reset() and stop(). Every receiver is a local http server on 127.0.0.1.
  */
@@ -871,7 +871,7 @@ describe('loopback only', () => {
 	});
 
 	it('logs callbacks to other hosts as skipped-non-loopback and never opens a connection for them', async () => {
-		// The modules themselves (callbacks.ts reads http.request from them at call time).
+		// The modules themselves (callbacks/dispatcher.ts reads http.request from them at call time).
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const httpSpy = jest.spyOn(require('http') as typeof http, 'request');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -14,6 +14,9 @@ export interface CallOptions {
 	raw?: string | FormData;
 }
 
+/** An HTTP basic `Authorization` header value. */
+export const basicOf = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
 export async function call(origin: string, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
 	const headers: Record<string, string> = { ...options.headers };
 	let body: string | FormData | undefined;

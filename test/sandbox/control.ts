@@ -22,7 +22,7 @@
  *   DELETE /__sandbox/callbacks           clears the callback log and failing marks
  *   GET    /__sandbox/failing-webhooks    URLs marked failing (4 retries failed)
  *   GET    /__sandbox/callbacks/status    {callbacks, pendingCallbacks, failingWebhooks} (counts)
- *   POST   /__sandbox/chatapp-incoming    JSON, see callbacks.ts postChatAppIncoming  → {ok, callback}
+ *   POST   /__sandbox/chatapp-incoming    JSON, see postChatAppIncoming               → {ok, callback}
  *   POST   /__sandbox/chatapp-callback    JSON, see postChatAppCallback               → {ok, callback}
  *   POST   /__sandbox/rcs-incoming        JSON, see postRcsIncoming                   → {ok, callback}
  *   POST   /__sandbox/sms-callback        JSON, see postSmsCallback                   → {ok, callback}

@@ -118,7 +118,7 @@ export function isApprovedRcsTemplate(name: string): boolean {
 export const SANDBOX_CHATAPP_UNREACHABLE: readonly string[] = ['+919800000000', '+14155550100'];
 
 /**
- * Recipients whose delivery reports tell a failure (callbacks.ts). Matched on the last four digits
+ * Recipients whose delivery reports tell a failure (callbacks/). Matched on the last four digits
  * of the number as accepted (whitespace removed):
  * - SMS ending in `0099`: Status `failed_dnd`, 23005 FAILED_DND; ending in `0098`: Status `failed`,
  *   24105 FAILED_HANDSET_ERROR. Any other number: Status `sent`, 20005 DELIVERED_TO_HANDSET.

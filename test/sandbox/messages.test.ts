@@ -5,12 +5,11 @@
 import { performance } from 'perf_hooks';
 
 import { SANDBOX_ACCOUNT, SANDBOX_CHATAPP_UNREACHABLE } from './fixtures';
-import { call as sandboxCall, type Answer, type CallOptions } from './client';
+import { basicOf, call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
-const basicOf = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const BASIC = basicOf(A.apiKey, A.apiToken);
 const MESSAGES = `/v2/accounts/${SID}/messages`;
 const WEBHOOK = `/v2/accounts/${SID}/chatapp/webhook`;

@@ -8,12 +8,11 @@ import { performance } from 'perf_hooks';
 import { parseCliOptions, parseRateLimitOptions } from './cli';
 import { SANDBOX_ACCOUNT } from './fixtures';
 import { parseRateLimitConfig, RateLimiter } from './rate-limit';
-import { call as sandboxCall, type Answer, type CallOptions } from './client';
+import { basicOf, call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
-const basicOf = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const BASIC = basicOf(A.apiKey, A.apiToken);
 const ALLOC = basicOf(A.allocUsername, A.allocPassword);
 const SEND = `/v1/Accounts/${SID}/Sms/send`;

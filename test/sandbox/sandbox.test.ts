@@ -2,12 +2,11 @@ import { performance } from 'perf_hooks';
 
 import { SANDBOX_ACCOUNT, SANDBOX_GREENVN_POOL } from './fixtures';
 import { FormObject, FormShapeError, indexedEntries, nestForm } from './http';
-import { call as sandboxCall, type Answer, type CallOptions } from './client';
+import { basicOf, call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
-const basicOf = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const BASIC = basicOf(A.apiKey, A.apiToken);
 const BEARER = `Bearer ${A.bearerToken}`;
 const ALLOC = basicOf(A.allocUsername, A.allocPassword);

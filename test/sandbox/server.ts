@@ -324,7 +324,7 @@ export class ExotelSandbox {
 		return n;
 	}
 
-	// ------------------------------------------------ callbacks (callbacks.ts)
+	// ------------------------------------------------ callbacks (callbacks/)
 
 	/** Every callback attempt since the last reset, in the order they finished. */
 	callbacks(filter?: CallbackFilter): CallbackAttempt[] {
@@ -355,7 +355,7 @@ export class ExotelSandbox {
 		return this.dispatcher.waitFor(predicate, timeoutMs);
 	}
 
-	/** Posts a signed chat-app incoming message (see callbacks.ts); resolves with the first attempt. */
+	/** Posts a signed chat-app incoming message (see callbacks/chat-app.ts); resolves with the first attempt. */
 	postChatAppIncoming(input: Record<string, unknown>): Promise<CallbackAttempt> {
 		return this.dispatcher.postChatAppIncoming(input);
 	}

@@ -101,7 +101,7 @@ export interface RateLimitStats {
 	counted: number;
 }
 
-/** What the send handlers tell the callback dispatcher (callbacks.ts) after accepting messages. */
+/** What the send handlers tell the callback dispatcher (callbacks/dispatcher.ts) after accepting messages. */
 export interface CallbackHooks {
 	/** Accepted SMS (those without StatusCallback are ignored). */
 	smsAccepted(messages: readonly StoredSmsMessage[]): void;

@@ -22,7 +22,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { JEST_TIMEOUTS, makeWorkflow, N8N_TARGET, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../e2e/n8n';
+import { JEST_TIMEOUTS, makeWorkflow, N8N_TARGET, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../harness';
 import { launchChromium, newEditorContext } from './browser';
 
 const PACKAGE = 'n8n-nodes-exotel';

@@ -27,7 +27,7 @@ import {
 	REPO_ROOT,
 	removeTempDir,
 	type WorkflowNode,
-} from '../e2e/n8n';
+} from '../harness';
 import { type LoopbackService, startPostgres, startRedis } from './services';
 
 const PACKAGE = 'n8n-nodes-exotel';

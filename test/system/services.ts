@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import * as path from 'path';
 
-import { freePort, makeTempDir, removeTempDir, runCommand, spawnServer } from '../e2e/n8n';
+import { freePort, makeTempDir, removeTempDir, runCommand, spawnServer } from '../harness';
 
 export interface LoopbackService {
 	port: number;

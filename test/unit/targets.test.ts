@@ -1,5 +1,5 @@
 /**
- * The choice of n8n release for the real-n8n suites and `npm run dev` (test/e2e/targets.ts): which
+ * The choice of n8n release for the real-n8n suites and `npm run dev` (test/harness/targets.ts): which
  * versions are candidates for "newest", in which order, and what each release is told.
  */
 import * as fs from 'fs';
@@ -15,7 +15,7 @@ import {
 	releaseEnv,
 	targetName,
 	webhookUrlVariable,
-} from '../e2e/targets';
+} from '../harness/targets';
 
 describe('the newest release', () => {
 	it('is looked for among stable releases after 2.8.4, newest first (numerically, not as text)', () => {

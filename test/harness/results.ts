@@ -1,0 +1,93 @@
+/**
+ * Reading what a run of a real n8n produced: the output of `n8n execute --rawOutput` and the items
+ * each node emitted (the same shape in saved executions of the public API).
+ *
+ * Facts this relies on are measured on n8n 2.8.4 (see /work/shared/notes/n8n-runtime.md
+ * and the report of this harness):
+ * - `n8n execute --rawOutput` prints runner lines first, then the run as pretty JSON
+ *   starting with a line that is exactly `{` and ending with a line that is exactly `}`.
+ *   A failed run exits 1, prints the same JSON after a first "Execution error:" line and
+ *   then, after a second "Execution error:" and a "====" line, the error message.
+ */
+
+/** One item of a node's output: `{ json, binary?, pairedItem?, error? }`. */
+export interface OutputItem {
+	json: Record<string, any>;
+	binary?: Record<string, any>;
+	pairedItem?: unknown;
+	error?: any;
+}
+
+/**
+ * The run object printed by `n8n execute --rawOutput` (an IRun):
+ * `{ data: { resultData: { runData: { [nodeName]: ITaskData[] }, lastNodeExecuted, error? },
+ *   executionData, startData }, mode: 'cli', status: 'success'|'error', startedAt, stoppedAt, finished? }`.
+ * Each ITaskData is `{ startTime, executionIndex, executionTime, executionStatus, source, hints,
+ * data: { main: OutputItem[][] }, error? }`; `data.main[outputIndex]` is the list of items.
+ */
+export interface ExecuteResult {
+	ok: boolean;
+	/** The parsed run (also on failure, when n8n printed it). */
+	result?: any;
+	/** On failure: the message printed after "Execution error:" (else the run's error message). */
+	error?: string;
+	stdout: string;
+	stderr: string;
+	exitCode: number | null;
+	durationMs: number;
+}
+
+/** Parses the pretty-printed JSON starting at the first line that is exactly `{`. */
+export function parseRawOutput(stdout: string): any {
+	const lines = stdout.split('\n');
+	const start = lines.findIndex((l) => l.trimEnd() === '{');
+	if (start === -1) return undefined;
+	for (let end = start + 1; end < lines.length; end++) {
+		if (lines[end].trimEnd() !== '}') continue;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n'));
+		} catch {
+			// a nested `}` line at column 0 cannot occur in pretty JSON, but keep looking
+		}
+	}
+	return undefined;
+}
+
+/** The error message after the LAST "Execution error:" line (and its "====" rule). */
+export function parseExecutionError(text: string): string | undefined {
+	const lines = text.split('\n');
+	let index = -1;
+	for (let i = 0; i < lines.length; i++) if (lines[i].includes('Execution error:')) index = i;
+	if (index === -1) return undefined;
+	const rest = lines.slice(index + 1).filter((l) => !/^=+$/.test(l.trim()));
+	const first = rest.findIndex((l) => l.trim() !== '');
+	if (first === -1) return undefined;
+	// A JSON dump (first "Execution error:" block) is not a message.
+	if (rest[first].trim() === '{') return undefined;
+	return rest[first].trim();
+}
+
+/** `runData[node][runIndex]` (ITaskData) or undefined. */
+export function nodeRun(result: any, nodeName: string, runIndex = 0): any {
+	return result?.data?.resultData?.runData?.[nodeName]?.[runIndex];
+}
+
+/** Items that `nodeName` emitted: `runData[node][runIndex].data.main[outputIndex]`. */
+export function nodeOutput(result: any, nodeName: string, opts: { runIndex?: number; outputIndex?: number } = {}): OutputItem[] {
+	const run = nodeRun(result, nodeName, opts.runIndex ?? 0);
+	if (!run) {
+		const ran = Object.keys(result?.data?.resultData?.runData ?? {});
+		throw new Error(`Node "${nodeName}" did not run (nodes that ran: ${JSON.stringify(ran)})`);
+	}
+	return (run.data?.main?.[opts.outputIndex ?? 0] ?? []) as OutputItem[];
+}
+
+/** Just the `json` of each output item of `nodeName`. */
+export function nodeJson(result: any, nodeName: string, opts: { runIndex?: number; outputIndex?: number } = {}): Array<Record<string, any>> {
+	return nodeOutput(result, nodeName, opts).map((item) => item.json);
+}
+
+/** The error a node's run recorded (`runData[node][runIndex].error`), if any. */
+export function nodeError(result: any, nodeName: string, runIndex = 0): any {
+	return nodeRun(result, nodeName, runIndex)?.error;
+}

@@ -1,0 +1,446 @@
+/**
+ * The callback dispatcher: delivery reports after accepted sends (SMS StatusCallback, RCS dlr with
+ * SMS fallback, chat-app status, call status), incoming messages and other callbacks on demand,
+ * with the acknowledgement timeout and the retry schedule of messaging.md, scaled by `timeScale`.
+ * What each callback carries is built per channel (sms.ts, rcs.ts, chat-app.ts, voice.ts); here
+ * it is queued, signed, posted, retried and logged.
+ *
+ * SAFETY: only loopback URLs (hosts 127.0.0.1, localhost, ::1) are ever contacted. Any other URL is
+ * logged with outcome `skipped-non-loopback` and never sent; `localhost` is connected as 127.0.0.1
+ * (no name is ever resolved); redirects are never followed (a 3xx is just "not 200").
+ */
+import { createHmac } from 'crypto';
+import * as http from 'http';
+import * as https from 'https';
+
+import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from '../state';
+import type { CallbackHooks } from '../types';
+import { chatAppIncomingRequest, chatAppStatusReports, chatAppStatusRequest } from './chat-app';
+import { inputObject, optString, payloadOption, signatureOption } from './payload';
+import { rcsDlrReports, rcsIncomingRequest } from './rcs';
+import { clickCallbackRequest, smsCallbackRequest, smsStatusReports } from './sms';
+import {
+	CALLBACK_TIMING,
+	CallbackInputError,
+	type CallbackAttempt,
+	type CallbackFilter,
+	type CallbackKind,
+	type DeliveryRequest,
+	type FailingWebhook,
+	type ScheduledReport,
+} from './types';
+import { callStatusReports, type CallStatusReport } from './voice';
+
+/** The log keeps at most this many attempts (the oldest are dropped). */
+export const CALLBACK_LOG_LIMIT = 100_000;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Whether the sandbox may post to this URL: http(s) to 127.0.0.1, localhost or ::1, any port. */
+export function isLoopbackUrl(url: string): boolean {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return false;
+	}
+	return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK_HOSTS.has(parsed.hostname.toLowerCase());
+}
+
+/** `sha256=<hex HMAC-SHA256 of the payload keyed with the secret>`. */
+export function signPayload(payload: string | Buffer, secret: string): string {
+	return `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`;
+}
+
+/** The log entry of one attempt to post `request`, delivery `id`. */
+function attemptEntry(
+	id: number,
+	request: DeliveryRequest,
+	fields: Omit<CallbackAttempt, 'id' | 'url' | 'kind' | 'body' | 'messageSid' | 'nextAttemptInMs'>,
+): CallbackAttempt {
+	const { attempt, status, outcome, signed, headers, time, durationMs, ...rest } = fields;
+	const entry: CallbackAttempt = {
+		id,
+		url: request.url,
+		kind: request.kind,
+		attempt,
+		status,
+		outcome,
+		signed,
+		body: request.body,
+		headers,
+		time,
+		durationMs,
+		...rest,
+	};
+	if (request.messageSid !== undefined) entry.messageSid = request.messageSid;
+	return entry;
+}
+
+export interface DispatcherOptions {
+	state: SandboxState;
+	timeScale: number;
+	signingSecret: string;
+	accountSid: string;
+	/** Overrides the acknowledgement timeout in real ms (default 5000 × timeScale, at least 500). */
+	ackTimeoutMs?: number;
+}
+
+interface SendResult {
+	status: number;
+	error?: string;
+}
+
+export class CallbackDispatcher implements CallbackHooks {
+	private log: CallbackAttempt[] = [];
+
+	private readonly failing = new Map<string, FailingWebhook>();
+
+	private readonly timers = new Set<NodeJS.Timeout>();
+
+	private readonly inflight = new Set<http.ClientRequest>();
+
+	private nextId = 1;
+
+	/** Bumped by cancelAll(): work of an older generation stops where it is. */
+	private generation = 0;
+
+	constructor(private readonly options: DispatcherOptions) {}
+
+	// ------------------------------------------------ reading
+
+	attempts(filter: CallbackFilter = {}): CallbackAttempt[] {
+		return this.log
+			.filter(
+				(a) =>
+					(filter.kind === undefined || a.kind === filter.kind) &&
+					(filter.url === undefined || a.url === filter.url) &&
+					(filter.outcome === undefined || a.outcome === filter.outcome) &&
+					(filter.messageSid === undefined || a.messageSid === filter.messageSid),
+			)
+			.map((a) => ({ ...a, headers: { ...a.headers } }));
+	}
+
+	failingWebhooks(): FailingWebhook[] {
+		return [...this.failing.values()].map((f) => ({ ...f }));
+	}
+
+	/** Timers (scheduled reports, retries, timeouts) and requests in flight. */
+	get pending(): number {
+		return this.timers.size + this.inflight.size;
+	}
+
+	get ackTimeoutMs(): number {
+		if (this.options.ackTimeoutMs !== undefined) return this.options.ackTimeoutMs;
+		return CALLBACK_TIMING.ackTimeoutMs;
+	}
+
+	/** Resolves with the log once `predicate(log)` holds; rejects after `timeoutMs`. Polls every 5 ms. */
+	waitFor(predicate: (log: CallbackAttempt[]) => boolean, timeoutMs = 5000): Promise<CallbackAttempt[]> {
+		const deadline = Date.now() + timeoutMs;
+		return new Promise((resolve, reject) => {
+			const check = () => {
+				const snapshot = this.attempts();
+				let ok = false;
+				try {
+					ok = predicate(snapshot);
+				} catch (error) {
+					reject(error);
+					return;
+				}
+				if (ok) {
+					resolve(snapshot);
+				} else if (Date.now() >= deadline) {
+					const summary = snapshot.map((a) => `#${a.id}.${a.attempt} ${a.kind} ${a.outcome} ${a.status} ${a.url}`);
+					reject(new Error(`waitForCallbacks: not satisfied within ${timeoutMs} ms; log:\n${summary.join('\n') || '(empty)'}`));
+				} else {
+					setTimeout(check, 5);
+				}
+			};
+			check();
+		});
+	}
+
+	// ------------------------------------------------ lifecycle
+
+	/** Cancels every scheduled report, retry and request in flight (nothing of them is logged). */
+	cancelAll(): void {
+		this.generation++;
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		for (const request of this.inflight) request.destroy();
+		this.inflight.clear();
+	}
+
+	/** cancelAll(), then clears the log and the failing marks; ids restart at 1. */
+	reset(): void {
+		this.cancelAll();
+		this.log = [];
+		this.failing.clear();
+		this.nextId = 1;
+	}
+
+	clearLog(): void {
+		this.log = [];
+		this.failing.clear();
+	}
+
+	// ------------------------------------------------ hooks called by the handlers
+
+	smsAccepted(messages: readonly StoredSmsMessage[]): void {
+		this.schedule(smsStatusReports(messages));
+	}
+
+	rcsAccepted(messages: readonly StoredRcsMessage[]): void {
+		this.schedule(rcsDlrReports(messages));
+	}
+
+	chatAppAccepted(message: StoredChatAppMessage): void {
+		this.schedule(chatAppStatusReports(message, this.options));
+	}
+
+	/** v1 call status callbacks of a call placed with Calls/connect (answered, terminal), in order. */
+	callStatusScheduled(reports: readonly CallStatusReport[]): void {
+		this.schedule(callStatusReports(reports));
+	}
+
+	// ------------------------------------------------ on demand (the payloads: chat-app.ts, rcs.ts, sms.ts)
+
+	/** A signed chat-app incoming message (chatAppIncomingRequest). */
+	async postChatAppIncoming(input: unknown): Promise<CallbackAttempt> {
+		return this.deliver(chatAppIncomingRequest(input, this.options));
+	}
+
+	/** A signed chat-app status callback (chatAppStatusRequest). */
+	async postChatAppCallback(input: unknown): Promise<CallbackAttempt> {
+		return this.deliver(chatAppStatusRequest(input, this.options));
+	}
+
+	/** An RCS incoming message, unsigned (rcsIncomingRequest). */
+	async postRcsIncoming(input: unknown): Promise<CallbackAttempt> {
+		return this.deliver(rcsIncomingRequest(input, this.options));
+	}
+
+	/** An SMS StatusCallback, unsigned (smsCallbackRequest). */
+	async postSmsCallback(input: unknown): Promise<CallbackAttempt> {
+		return this.deliver(smsCallbackRequest(input, this.options));
+	}
+
+	/** A click-tracking callback, unsigned (clickCallbackRequest). */
+	async postClickCallback(input: unknown): Promise<CallbackAttempt> {
+		return this.deliver(clickCallbackRequest(input, this.options));
+	}
+
+	/**
+	 * Any body to any (loopback) URL. Input: `{url, payload (object → JSON, string as is),
+	 * contentType? ('application/json'), kind? ('custom'), sign? (false), signature?}`.
+	 */
+	async postCallback(raw: unknown): Promise<CallbackAttempt> {
+		const input = inputObject(raw);
+		const url = optString(input, 'url');
+		if (!url) throw new CallbackInputError('url is required');
+		const custom = payloadOption(input);
+		if (!custom) throw new CallbackInputError('payload is required');
+		const kindIn = input.kind ?? 'custom';
+		const kinds: CallbackKind[] = ['sms-status', 'rcs-dlr', 'chatapp-status', 'chatapp-incoming', 'rcs-incoming', 'click', 'custom', 'call-status'];
+		if (typeof kindIn !== 'string' || !kinds.includes(kindIn as CallbackKind)) {
+			throw new CallbackInputError(`kind must be one of: ${kinds.join(', ')}`);
+		}
+		if (input.sign !== undefined && typeof input.sign !== 'boolean') throw new CallbackInputError('sign must be a boolean');
+		return this.deliver({
+			url,
+			kind: kindIn as CallbackKind,
+			...custom,
+			contentType: optString(input, 'contentType') ?? 'application/json',
+			signByDefault: input.sign === true,
+			signature: signatureOption(input),
+		});
+	}
+
+	// ------------------------------------------------ scheduling and posting
+
+	private after(ms: number, fn: () => void): void {
+		const timer = setTimeout(() => {
+			this.timers.delete(timer);
+			fn();
+		}, ms);
+		this.timers.add(timer);
+	}
+
+	/**
+	 * Posts the reports of one send: grouped by base delay, each group at acceptance + delay ×
+	 * timeScale, and never before the first attempts of the previous group have finished.
+	 */
+	private schedule(reports: ScheduledReport[]): void {
+		const groups = new Map<number, ScheduledReport[]>();
+		for (const report of reports) {
+			const group = groups.get(report.delayMs);
+			if (group) group.push(report);
+			else groups.set(report.delayMs, [report]);
+		}
+		const ordered = [...groups.entries()].sort((a, b) => a[0] - b[0]);
+		const generation = this.generation;
+		const acceptedAt = Date.now();
+		const next = (i: number) => {
+			if (i >= ordered.length || generation !== this.generation) return;
+			const [delayMs, group] = ordered[i];
+			const wait = Math.max(0, acceptedAt + delayMs * this.options.timeScale - Date.now());
+			this.after(wait, () => {
+				const go = () => next(i + 1);
+				void Promise.all(group.map((report) => this.deliver(report.make()))).then(go, go);
+			});
+		};
+		next(0);
+	}
+
+	/** Posts once now (retrying on its own schedule); resolves with the first attempt. */
+	private deliver(request: DeliveryRequest): Promise<CallbackAttempt> {
+		const id = this.nextId++;
+		const generation = this.generation;
+		const correct = signPayload(request.body, this.options.signingSecret);
+		const headers: Record<string, string> = {
+			'content-type': request.contentType,
+			'content-length': String(Buffer.byteLength(request.body)),
+			'user-agent': 'Exotel-Sandbox-Callbacks/1.0',
+			'x-sandbox-callback-id': String(id),
+		};
+		const signature = request.signature === undefined ? (request.signByDefault ? correct : null) : request.signature;
+		if (signature !== null) headers['x-service-signature'] = signature;
+		let target: URL | undefined;
+		try {
+			target = new URL(request.url);
+		} catch {
+			target = undefined;
+		}
+		if (!target || !isLoopbackUrl(request.url)) {
+			const entry = attemptEntry(id, request, {
+				attempt: 1,
+				status: 0,
+				outcome: 'skipped-non-loopback',
+				signed: signature === correct,
+				headers,
+				time: Date.now(),
+				durationMs: 0,
+				error: 'not a loopback URL (127.0.0.1, localhost, ::1): never sent',
+			});
+			this.record(entry);
+			return Promise.resolve({ ...entry });
+		}
+		return this.attempt(id, generation, target, request, headers, signature === correct, 1);
+	}
+
+	private async attempt(
+		id: number,
+		generation: number,
+		target: URL,
+		request: DeliveryRequest,
+		headers: Record<string, string>,
+		signed: boolean,
+		attempt: number,
+	): Promise<CallbackAttempt> {
+		const time = Date.now();
+		const sent = { ...headers, 'x-sandbox-callback-attempt': String(attempt) };
+		const result = await this.send(target, sent, request.body);
+		const entry = attemptEntry(id, request, {
+			attempt,
+			status: result.status,
+			outcome: 'delivered',
+			signed,
+			headers: sent,
+			time,
+			durationMs: Date.now() - time,
+		});
+		if (generation !== this.generation) {
+			// Cancelled by reset() or stop(): not logged, nothing more scheduled.
+			return { ...entry, outcome: 'failed', error: 'cancelled' };
+		}
+		if (result.status !== 200 || result.error) {
+			entry.error = result.error ?? `HTTP ${result.status}`;
+			const delay = CALLBACK_TIMING.retryDelaysMs[attempt - 1];
+			if (delay !== undefined) {
+				entry.outcome = 'retry-scheduled';
+				entry.nextAttemptInMs = delay * this.options.timeScale;
+				this.after(entry.nextAttemptInMs, () => {
+					void this.attempt(id, generation, target, request, headers, signed, attempt + 1);
+				});
+			} else {
+				entry.outcome = 'failed';
+				const failing: FailingWebhook = {
+					url: request.url,
+					kind: request.kind,
+					deliveryId: id,
+					markedAt: Date.now(),
+					lastStatus: result.status,
+				};
+				if (entry.error) failing.lastError = entry.error;
+				this.failing.set(request.url, failing);
+			}
+		}
+		this.record(entry);
+		return { ...entry, headers: { ...entry.headers } };
+	}
+
+	private record(entry: CallbackAttempt): void {
+		this.log.push(entry);
+		if (this.log.length > CALLBACK_LOG_LIMIT * 1.1) this.log.splice(0, this.log.length - CALLBACK_LOG_LIMIT);
+	}
+
+	/** One POST to a loopback URL (checked by the caller and again here). */
+	private send(target: URL, headers: Record<string, string>, body: string): Promise<SendResult> {
+		const hostname = target.hostname.toLowerCase();
+		if (!LOOPBACK_HOSTS.has(hostname)) return Promise.resolve({ status: 0, error: 'not a loopback URL' });
+		// Never resolve a name: localhost is 127.0.0.1.
+		const host = hostname === 'localhost' ? '127.0.0.1' : hostname === '[::1]' ? '::1' : hostname;
+		const secure = target.protocol === 'https:';
+		const timeoutMs = this.ackTimeoutMs;
+		return new Promise<SendResult>((resolve) => {
+			let settled = false;
+			let timer: NodeJS.Timeout | undefined;
+			const finish = (result: SendResult) => {
+				if (settled) return;
+				settled = true;
+				if (timer) {
+					clearTimeout(timer);
+					this.timers.delete(timer);
+				}
+				resolve(result);
+			};
+			const options: https.RequestOptions = {
+				host,
+				port: target.port || (secure ? 443 : 80),
+				path: `${target.pathname}${target.search}`,
+				method: 'POST',
+				headers: { ...headers, host: target.host, connection: 'close' },
+				agent: false,
+			};
+			if (target.username || target.password) {
+				options.auth = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
+			}
+			if (secure) options.rejectUnauthorized = false;
+			let request: http.ClientRequest;
+			try {
+				request = (secure ? https : http).request(options, (res) => {
+					res.on('error', () => undefined);
+					res.resume();
+					finish({ status: res.statusCode ?? 0 });
+				});
+			} catch (error) {
+				finish({ status: 0, error: (error as Error).message });
+				return;
+			}
+			this.inflight.add(request);
+			request.on('error', (error: NodeJS.ErrnoException) => finish({ status: 0, error: error.code ?? error.message }));
+			request.on('close', () => {
+				this.inflight.delete(request);
+				finish({ status: 0, error: 'connection closed without an answer' });
+			});
+			timer = setTimeout(() => {
+				this.timers.delete(timer as NodeJS.Timeout);
+				finish({ status: 0, error: `timeout after ${timeoutMs} ms` });
+				request.destroy();
+			}, timeoutMs);
+			this.timers.add(timer);
+			request.end(body);
+		});
+	}
+}

@@ -1,0 +1,21 @@
+/**
+ * The sandbox's callbacks: the dispatcher (dispatcher.ts: queueing, signing, posting, retries on
+ * the spec's schedule, acknowledgement timeouts, the attempt log) and what each channel's
+ * callbacks carry (sms.ts: status and click; rcs.ts: dlr and incoming; chat-app.ts: status and
+ * incoming; voice.ts: call status), sharing types.ts and payload.ts.
+ */
+export { CALLBACK_LOG_LIMIT, CallbackDispatcher, isLoopbackUrl, signPayload, type DispatcherOptions } from './dispatcher';
+export {
+	CALLBACK_TIMING,
+	CallbackInputError,
+	type CallbackAttempt,
+	type CallbackFilter,
+	type CallbackKind,
+	type CallbackOutcome,
+	type FailingWebhook,
+} from './types';
+export { isoWithOffset } from './payload';
+export { SMS_TERMINAL, smsUnitsOf } from './sms';
+export { RCS_INCOMING_TYPES, RCS_STATUS, type RcsIncomingType } from './rcs';
+export { CHATAPP_INCOMING_TYPES, CHATAPP_STATUS_CODES, type ChatAppIncomingType } from './chat-app';
+export type { CallStatusReport } from './voice';
