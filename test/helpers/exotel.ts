@@ -2,8 +2,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeParameter
 
 import { ExotelSandbox } from '../sandbox/server';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import type { HarnessCredential } from './n8n-core-harness';
-import { packageNodeType } from './n8n-core-harness';
+import type { CredentialStore, HarnessCredential, RunWorkflowOptions } from './n8n-core-harness';
+import { chain, itemsNode, packageNodeType, runWorkflow } from './n8n-core-harness';
 
 export { SANDBOX_ACCOUNT };
 
@@ -12,6 +12,26 @@ export async function startSandbox(options: ConstructorParameters<typeof ExotelS
 	const sandbox = new ExotelSandbox(options);
 	await sandbox.start();
 	return sandbox;
+}
+
+/**
+ * One sandbox for a test file: started before its tests, reset before each, stopped after them.
+ * What it returns stands for that sandbox once it has started.
+ */
+export function useSandbox(options: ConstructorParameters<typeof ExotelSandbox>[0] = {}): ExotelSandbox {
+	let current: ExotelSandbox | undefined;
+	beforeAll(async () => {
+		current = await startSandbox(options);
+	});
+	afterAll(async () => await current?.stop());
+	beforeEach(() => current?.reset());
+	return new Proxy({} as ExotelSandbox, {
+		get(_target, key) {
+			if (!current) throw new Error('The sandbox starts in beforeAll: use it inside a test or hook');
+			const value: unknown = Reflect.get(current, key, current);
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+		},
+	});
 }
 
 /** Credentials of every type pointing at the sandbox, with optional field overrides per type. */
@@ -54,4 +74,30 @@ export function formFields(pairs: Array<[string, string]> | undefined): Record<s
 
 export function basicAuthHeader(user: string, password: string): string {
 	return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+export interface NodeRunOptions {
+	settings?: Parameters<typeof packageNode>[2];
+	/** Credential fields to change, per credential type. */
+	credentialOverrides?: Parameters<typeof sandboxCredentials>[1];
+	/** A credential store of the test's own instead of the sandbox's credentials. */
+	credentialStore?: CredentialStore;
+	workflowSettings?: RunWorkflowOptions['settings'];
+}
+
+/** One node of this package on the given items against the sandbox (Items → Exotel), through n8n-core. */
+export async function runNode(
+	sandbox: ExotelSandbox,
+	nodeName: string,
+	parameters: Record<string, unknown>,
+	items: Array<Record<string, unknown>> = [{}],
+	options: NodeRunOptions = {},
+) {
+	return await runWorkflow({
+		nodes: [itemsNode('Items', items), packageNode(nodeName, parameters as INodeParameters, options.settings)],
+		connections: chain('Items', 'Exotel'),
+		credentials: options.credentialStore ? undefined : sandboxCredentials(sandbox, options.credentialOverrides),
+		credentialStore: options.credentialStore,
+		...(options.workflowSettings ? { settings: options.workflowSettings } : {}),
+	});
 }

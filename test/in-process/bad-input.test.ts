@@ -8,17 +8,11 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CSV_FILE_NODE_TYPE, CsvFileNode } from '../helpers/csv-file-node';
-import { packageNode, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { packageNode, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import { seededCallSid } from '../sandbox/handlers/voice';
-import type { ExotelSandbox } from '../sandbox/server';
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ timeScale: 0 });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ timeScale: 0 });
 
 type NodeName = 'exotelMessaging' | 'exotelVoice' | 'exotelContactCenter' | 'exotelNumberAllocation';
 

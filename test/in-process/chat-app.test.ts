@@ -1,17 +1,10 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
 import { SANDBOX_CHATAPP_UNREACHABLE } from '../sandbox/fixtures';
 import { MESSAGE_FAILURES } from '../sandbox/handlers/messages';
-import type { ExotelSandbox } from '../sandbox/server';
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const FROM = '+918047112233';
 const TO = '+919876543210';
@@ -19,18 +12,7 @@ const TO = '+919876543210';
 const REQUEST_ID = /^[0-9a-f]{32}$/;
 
 function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], onError?: 'continueErrorOutput') {
-	return runWorkflow({
-		nodes: [
-			itemsNode('Items', items),
-			packageNode(
-				'exotelMessaging',
-				{ resource: 'chatApp', operation: 'send', from: FROM, to: TO, ...parameters } as INodeParameters,
-				{ onError },
-			),
-		],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox),
-	});
+	return runNode(sandbox, 'exotelMessaging', { resource: 'chatApp', operation: 'send', from: FROM, to: TO, ...parameters }, items, { settings: { onError } });
 }
 
 const rows = (count: number, section = '', offset = 0) =>

@@ -1,24 +1,12 @@
-import type { INodeParameters } from 'n8n-workflow';
 
 import { cmsBaseUrlFrom } from '../../nodes/shared/transport';
-import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, CredentialStore, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import type { ExotelSandbox } from '../sandbox/server';
+import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
+import { CredentialStore } from '../helpers/n8n-core-harness';
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], store?: CredentialStore, overrides = {}) {
-	return runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelContactCenter', parameters as INodeParameters)],
-		connections: chain('Items', 'Exotel'),
-		credentials: store ? undefined : sandboxCredentials(sandbox, overrides),
-		credentialStore: store,
-	});
+	return runNode(sandbox, 'exotelContactCenter', parameters, items, { credentialStore: store, credentialOverrides: overrides });
 }
 
 const createUser = (userId: string) => ({

@@ -6,10 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { exotelRequest, type ExotelBase } from '../../nodes/shared/transport';
-import { basicAuthHeader, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { type ExotelBase, exotelRequest } from '../../nodes/shared/transport';
+import { basicAuthHeader, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { chain, CredentialStore, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import type { ExotelSandbox } from '../sandbox/server';
 
 class TransportProbe implements INodeType {
 	description: INodeTypeDescription = {
@@ -50,12 +49,7 @@ class TransportProbe implements INodeType {
 	}
 }
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 function probe(parameters: IDataObject, items: IDataObject[] = [{}], store?: CredentialStore, overrides = {}) {
 	return runWorkflow({

@@ -16,9 +16,8 @@ import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execut
 import * as expressions from '../../nodes/shared/expressions';
 import { compileParameter, compileTemplate } from '../../nodes/shared/expressions';
 import { parameterReader } from '../../nodes/shared/operation';
-import { chain, packageNodeTypes, packageNodeType, runWorkflow } from '../helpers/n8n-core-harness';
-import { formFields, packageNode, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import type { ExotelSandbox } from '../sandbox/server';
+import { chain, packageNodeType, packageNodeTypes, runWorkflow } from '../helpers/n8n-core-harness';
+import { formFields, packageNode, sandboxCredentials, useSandbox } from '../helpers/exotel';
 
 type Outcome = { value: unknown } | { error: { name: string; message: string } };
 
@@ -495,12 +494,7 @@ function randomTemplate(random: () => number): string {
 // ---------------------------------------------------------------------------------------------
 
 describe('Exotel Messaging → SMS → Send with the fast path (in n8n-core)', () => {
-	let sandbox: ExotelSandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(async () => await sandbox.stop());
-	beforeEach(() => sandbox.reset());
+	const sandbox = useSandbox();
 
 	const items = [
 		{ phone: '+919876543210', name: 'Asha', orderId: 'A-1' },
@@ -986,12 +980,7 @@ function fullItem(random: () => number): Record<string, unknown> {
 // ---------------------------------------------------------------------------------------------
 
 describe('Exotel Messaging → RCS → Send Template with the fast path (in n8n-core)', () => {
-	let sandbox: ExotelSandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(async () => await sandbox.stop());
-	beforeEach(() => sandbox.reset());
+	const sandbox = useSandbox();
 
 	const items = [
 		{ phone: '+919876543210', name: 'Asha', orderId: 'A-1', campaign: 'spring' },

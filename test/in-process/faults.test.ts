@@ -16,19 +16,13 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { RETRY_POLICY, TIMEOUT_POLICY } from '../../nodes/shared/transport';
-import { formFields, packageNode, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { formFields, packageNode, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import type { ExotelSandbox } from '../sandbox/server';
 import type { Fault, FaultMatch, RecordedRequest } from '../sandbox/types';
 
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	// Placed calls end quickly (simulated seconds × 0.001); report timers fire at once.
-	sandbox = await startSandbox({ timeScale: 0.001 });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+// Placed calls end quickly (simulated seconds × 0.001); report timers fire at once.
+const sandbox = useSandbox({ timeScale: 0.001 });
 
 type NodeName = 'exotelMessaging' | 'exotelVoice' | 'exotelContactCenter' | 'exotelNumberAllocation';
 type OnError = 'continueRegularOutput' | 'continueErrorOutput';

@@ -3,10 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
 import { signPayload } from '../../nodes/shared/webhookSignature';
-import { SANDBOX_ACCOUNT, startSandbox } from '../helpers/exotel';
+import { SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
 import { callWebhook, hookContext } from '../helpers/webhook-context';
 import { sandboxCredentialData } from '../sandbox/fixtures';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const trigger = new ExotelMessagingTrigger();
 const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;
@@ -313,12 +312,7 @@ describe('Exotel Messaging Trigger: verify-token handshake', () => {
 });
 
 describe('Exotel Messaging Trigger: registration on activation', () => {
-	let sandbox: ExotelSandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(async () => await sandbox.stop());
-	beforeEach(() => sandbox.reset());
+	const sandbox = useSandbox();
 
 	const PRODUCTION_URL = 'http://127.0.0.1:5678/webhook/abc/webhook';
 	const TEST_URL = 'http://127.0.0.1:5678/webhook-test/abc/webhook';

@@ -1,24 +1,12 @@
-import type { INodeParameters } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import type { ExotelSandbox } from '../sandbox/server';
+import { basicAuthHeader, runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const TENANT_PATH = `/v1/tenants/${SANDBOX_ACCOUNT.accountSid}/greenvn`;
 
 function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], onError?: 'continueErrorOutput') {
-	return runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelNumberAllocation', { resource: 'allocation', ...parameters } as INodeParameters, { onError })],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox),
-	});
+	return runNode(sandbox, 'exotelNumberAllocation', { resource: 'allocation', ...parameters }, items, { settings: { onError } });
 }
 
 const allocate = (connectionId: string, extra: Record<string, unknown> = {}) => ({

@@ -1,16 +1,9 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { basicAuthHeader, runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
 import { MESSAGE_FAILURES } from '../sandbox/handlers/messages';
-import type { ExotelSandbox } from '../sandbox/server';
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const MESSAGES_PATH = `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/messages`;
 /** The envelope's request_id: 32 hex digits in the sandbox's answers. */
@@ -32,11 +25,7 @@ const base = {
 };
 
 function run(items: Array<Record<string, unknown>>, parameters: Record<string, unknown> = {}, onError?: 'continueErrorOutput') {
-	return runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelMessaging', { ...base, ...parameters } as INodeParameters, { onError })],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox),
-	});
+	return runNode(sandbox, 'exotelMessaging', { ...base, ...parameters }, items, { settings: { onError } });
 }
 
 describe('Exotel Messaging → RCS → Send Template', () => {

@@ -1,16 +1,9 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
 import { SMS_DETAILED_STATUS, SMS_FROM_SUFFIX } from '../sandbox/handlers/sms';
-import type { ExotelSandbox } from '../sandbox/server';
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 /** The sid the sandbox gave the accepted message to each number. */
 const storedSids = () => new Map(sandbox.messages().map((message) => [message.to, message.sid]));
@@ -20,18 +13,8 @@ const numbers = (count: number, offset = 0) =>
 	Array.from({ length: count }, (_, i) => `+9198${String(10000000 + i + offset).padStart(8, '0')}`);
 
 function run(items: Array<Record<string, unknown>>, parameters: Record<string, unknown>, onError?: 'continueErrorOutput') {
-	return runWorkflow({
-		nodes: [
-			itemsNode('Items', items),
-			packageNode(
-				'exotelMessaging',
-				{ resource: 'sms', operation: 'sendToMany', from: 'ACMEIN', body: 'Sale ends tonight', ...parameters } as INodeParameters,
-				{ onError },
-			),
-		],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox),
-	});
+	const sms = { resource: 'sms', operation: 'sendToMany', from: 'ACMEIN', body: 'Sale ends tonight' };
+	return runNode(sandbox, 'exotelMessaging', { ...sms, ...parameters }, items, { settings: { onError } });
 }
 
 describe('Exotel Messaging → SMS → Send to Many (static bulk, dynamic when an option needs it)', () => {

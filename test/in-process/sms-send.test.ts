@@ -1,16 +1,7 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import {
-	basicAuthHeader,
-	formFields,
-	packageNode,
-	SANDBOX_ACCOUNT,
-	sandboxCredentials,
-	startSandbox,
-} from '../helpers/exotel';
+import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { SMS_DETAILED_STATUS, SMS_FROM_SUFFIX } from '../sandbox/handlers/sms';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const BULK_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`;
 const QUEUED = SMS_DETAILED_STATUS.queued;
@@ -19,12 +10,7 @@ const INVALID = SMS_DETAILED_STATUS.invalidDestination;
 /** The sid the sandbox gave the accepted message to each number. */
 const storedSids = () => new Map(sandbox.messages().map((message) => [message.to, message.sid]));
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 function recipients(count: number, offset = 0) {
 	return Array.from({ length: count }, (_, i) => ({
@@ -48,11 +34,7 @@ async function sendSms(
 	settings: Parameters<typeof packageNode>[2] = {},
 	credentialOverrides: Parameters<typeof sandboxCredentials>[1] = {},
 ) {
-	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelMessaging', parameters as INodeParameters, settings)],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox, credentialOverrides),
-	});
+	return await runNode(sandbox, 'exotelMessaging', parameters, items, { settings, credentialOverrides });
 }
 
 describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {

@@ -4,12 +4,10 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../sandbox/handlers/voice';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CONNECT_PATH = `/v1/Accounts/${SID}/Calls/connect`;
@@ -44,13 +42,8 @@ function expectV1CallItem(json: IDataObject) {
 	if (raw.Duration !== null && raw.Duration !== undefined) expect(typeof json.duration).toBe('number');
 }
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	// Placed calls end 35 ms after the connect (35 simulated seconds × 0.001).
-	sandbox = await startSandbox({ timeScale: 0.001 });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+// Placed calls end 35 ms after the connect (35 simulated seconds × 0.001).
+const sandbox = useSandbox({ timeScale: 0.001 });
 
 async function run(
 	parameters: Record<string, unknown>,
@@ -58,11 +51,7 @@ async function run(
 	settings: Parameters<typeof packageNode>[2] = {},
 	credentialOverrides: Parameters<typeof sandboxCredentials>[1] = {},
 ) {
-	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelVoice', { resource: 'call', ...parameters } as INodeParameters, settings)],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox, credentialOverrides),
-	});
+	return await runNode(sandbox, 'exotelVoice', { resource: 'call', ...parameters }, items, { settings, credentialOverrides });
 }
 
 const connectParameters = (extra: Record<string, unknown> = {}) => ({

@@ -4,10 +4,9 @@
  * spec's transitions table (refused ones send no PUT), updates before and after send_at, and the
  * spec's limits refused before anything is sent.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, startSandbox } from '../helpers/exotel';
 import type { ExotelSandbox } from '../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
@@ -37,12 +36,7 @@ async function run(
 	settings: Parameters<typeof packageNode>[2] = {},
 	target: ExotelSandbox = sandbox,
 ) {
-	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelVoice', { resource: 'campaign', ...parameters } as INodeParameters, settings)],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(target),
-		settings: { timezone: 'Asia/Kolkata' },
-	});
+	return await runNode(target, 'exotelVoice', { resource: 'campaign', ...parameters }, items, { settings, workflowSettings: { timezone: 'Asia/Kolkata' } });
 }
 
 /** Creates campaigns straight on a sandbox (setup, not under test). */

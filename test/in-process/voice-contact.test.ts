@@ -7,33 +7,23 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { CsvFileNode } from '../helpers/csv-file-node';
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import { parseMultipart } from '../sandbox/http';
 import type { RecordedRequest } from '../sandbox/server';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const UPLOAD = `/v2/accounts/${SID}/contacts/upload`;
 const LISTS = `/v2/accounts/${SID}/lists`;
 const MB = 1024 * 1024;
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	// Half speed: a job of up to 1,000 records is processing for 500 ms.
-	sandbox = await startSandbox({ timeScale: 0.5 });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+// Half speed: a job of up to 1,000 records is processing for 500 ms.
+const sandbox = useSandbox({ timeScale: 0.5 });
 
 const contactParameters = (parameters: Record<string, unknown>) => ({ resource: 'contact', ...parameters }) as INodeParameters;
 
 async function runItems(parameters: Record<string, unknown>, items: Array<Record<string, unknown>>, settings: Parameters<typeof packageNode>[2] = {}) {
-	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelVoice', contactParameters(parameters), settings)],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox),
-	});
+	return await runNode(sandbox, 'exotelVoice', contactParameters(parameters), items, { settings });
 }
 
 async function runFiles(parameters: Record<string, unknown>, files: Array<Record<string, unknown>>, settings: Parameters<typeof packageNode>[2] = {}) {

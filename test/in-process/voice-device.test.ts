@@ -3,32 +3,18 @@
  * integrations API: bearer auth on the integrations base, the exact JSON body, the "at least one
  * device" rule before sending and from the service, and the error paths.
  */
-import type { INodeParameters } from 'n8n-workflow';
 
-import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { userPhone } from '../sandbox/handlers/users';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const devicesPath = (user: string, customer = 'cust-7', app = 'app-3') => `/v2/integrations/${customer}/apps/${app}/users/${user}/devices`;
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 async function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], settings: Parameters<typeof packageNode>[2] = {}, credentialOverrides: Parameters<typeof sandboxCredentials>[1] = {}) {
-	return await runWorkflow({
-		nodes: [
-			itemsNode('Items', items),
-			packageNode('exotelVoice', { resource: 'userDevice', customerId: 'cust-7', appId: 'app-3', userId: 'user-1', ...parameters } as INodeParameters, settings),
-		],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox, credentialOverrides),
-	});
+	const device = { resource: 'userDevice', customerId: 'cust-7', appId: 'app-3', userId: 'user-1' };
+	return await runNode(sandbox, 'exotelVoice', { ...device, ...parameters }, items, { settings, credentialOverrides });
 }
 
 describe('Exotel Voice → User Device → Get Status', () => {

@@ -9,23 +9,17 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { searchCampaigns, searchLists, searchUsers } from '../../nodes/ExotelVoice/methods/listSearch';
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import { sandboxCredentialData } from '../sandbox/fixtures';
 import { parseMultipart } from '../sandbox/http';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CAMPAIGNS_PATH = `/v2/accounts/${SID}/campaigns`;
 const LISTS_PATH = `/v2/accounts/${SID}/lists`;
 const USERS_PATH = `/v2/accounts/${SID}/users`;
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const node = { id: 'voice', name: 'Exotel Voice', type: 'n8n-nodes-exotel.exotelVoice', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 

@@ -3,29 +3,17 @@
  * main base, Return All across pages, Bulk Rename as one request for all items whose 207 answer
  * gives every item its own outcome, and Remove Contact leaving the contact in its other lists.
  */
-import type { INodeParameters } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
 import { SANDBOX_BIG_LIST } from '../sandbox/fixtures';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const LISTS = `/v2/accounts/${SID}/lists`;
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 async function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], settings: Parameters<typeof packageNode>[2] = {}) {
-	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelVoice', { resource: 'list', ...parameters } as INodeParameters, settings)],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox),
-	});
+	return await runNode(sandbox, 'exotelVoice', { resource: 'list', ...parameters }, items, { settings });
 }
 
 describe('Exotel Voice → List → Get / Get Many / Rename / Delete', () => {

@@ -2,30 +2,18 @@
  * Exotel Voice → User (Get, Get Many) through n8n-core against the sandbox's management API:
  * exact queries, offset paging in pages of 50, the filters, and the error paths.
  */
-import type { INodeParameters } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from '../sandbox/handlers/users';
-import type { ExotelSandbox } from '../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const USERS_PATH = `/v2/accounts/${SID}/users`;
 const BASE_KEYS = ['id', 'first_name', 'last_name', 'email', 'email_verified', 'role', 'date_created', 'date_updated'];
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 async function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], settings: Parameters<typeof packageNode>[2] = {}, credentialOverrides: Parameters<typeof sandboxCredentials>[1] = {}) {
-	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelVoice', { resource: 'user', ...parameters } as INodeParameters, settings)],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox, credentialOverrides),
-	});
+	return await runNode(sandbox, 'exotelVoice', { resource: 'user', ...parameters }, items, { settings, credentialOverrides });
 }
 
 describe('Exotel Voice → User → Get', () => {

@@ -2,10 +2,8 @@
  * Exotel Voice → Voice Log → Get through n8n-core against the sandbox: the v3 query, the output,
  * the recording downloaded from its signed URL into a binary property, and the error paths.
  */
-import type { INodeParameters } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
 import { recordingBytes } from '../sandbox/handlers/voice';
 import type { ExotelSandbox } from '../sandbox/server';
 
@@ -31,11 +29,7 @@ afterAll(async () => await sandbox.stop());
 beforeEach(() => sandbox.reset());
 
 async function run(parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], settings: Parameters<typeof packageNode>[2] = {}, credentialOverrides: Parameters<typeof sandboxCredentials>[1] = {}) {
-	return await runWorkflow({
-		nodes: [itemsNode('Items', items), packageNode('exotelVoice', { resource: 'voiceLog', operation: 'get', ...parameters } as INodeParameters, settings)],
-		connections: chain('Items', 'Exotel'),
-		credentials: sandboxCredentials(sandbox, credentialOverrides),
-	});
+	return await runNode(sandbox, 'exotelVoice', { resource: 'voiceLog', operation: 'get', ...parameters }, items, { settings, credentialOverrides });
 }
 
 describe('Exotel Voice → Voice Log → Get', () => {

@@ -7,16 +7,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
+import { basicAuthHeader, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import type { ExotelSandbox } from '../sandbox/server';
 
-let sandbox: ExotelSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 type Auth = 'basic' | 'bearer' | 'alloc' | 'session';
 interface Row {
