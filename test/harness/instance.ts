@@ -249,7 +249,7 @@ export class N8nInstance {
 		const error =
 			parseExecutionError(all) ??
 			(runError?.message as string | undefined) ??
-			(r.code === 0 ? 'n8n execute printed no run data' : `n8n execute exited ${r.code}`);
+			(r.code === 0 ? 'n8n execute printed no run data' : `n8n execute exited ${r.code}${r.signal ? ` (${r.signal})` : ''}`);
 		return { ...base, ok: false, error };
 	}
 

@@ -196,7 +196,18 @@ export async function killGroup(pgid: number): Promise<void> {
 	} catch {
 		// nothing left
 	}
-	if (await waitUntil(() => !processGroupAlive(pgid), TIMEOUTS.killWait)) untrackGroup(pgid);
+	if (await waitUntil(() => !processGroupAlive(pgid), TIMEOUTS.killWait)) {
+		untrackGroup(pgid);
+		return;
+	}
+	// Slow to go on a busy machine: forget it once it is gone, so that the reaper never signals the
+	// group's id after the system has handed it to another process.
+	const poll = setInterval(() => {
+		if (processGroupAlive(pgid)) return;
+		clearInterval(poll);
+		untrackGroup(pgid);
+	}, 500);
+	poll.unref();
 }
 
 /** The last `chars` characters of `text`, marked with `…` where they were cut. */
