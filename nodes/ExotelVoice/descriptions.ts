@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { IdParameter } from '../shared/byId';
+
 /** The Call SID field of the operations that read one call (call get and details, voice log). */
 export const callSidField: INodeProperties = {
 	displayName: 'Call SID',
@@ -9,6 +11,9 @@ export const callSidField: INodeProperties = {
 	default: '',
 	placeholder: 'c9f3a1d2e4b5a6c7d8e9f0a1b2c3d4e5',
 };
+
+/** The call those operations read: the Call SID parameter and its label in messages. */
+export const CALL_SID: IdParameter = { name: callSidField.name, label: callSidField.displayName };
 
 /** The service's call type (transactional is the one it offers), under the parameter `name` of its operation. */
 export const callTypeField = (name: string): INodeProperties => ({

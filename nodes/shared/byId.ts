@@ -1,4 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { requestPerItem } from './requestPerItem';
 import { exotelRequest, type ExotelBase } from './transport';
@@ -11,10 +12,27 @@ export interface IdParameter {
 }
 
 /** The item's required text parameters, trimmed (a resource locator gives its ID alone), or the error naming the first missing. */
-export function requiredValues(context: IExecuteFunctions, itemIndex: number, parameters: IdParameter[]): string[] | NodeOperationError {
+function requiredValues(context: IExecuteFunctions, itemIndex: number, parameters: IdParameter[]): string[] | NodeOperationError {
 	const values = parameters.map(({ name }) => trimmed(context.getNodeParameter(name, itemIndex, '', { extractValue: true })));
 	const checks = parameters.map(({ label }, position): FieldCheck => [values[position], { label, required: true }]);
 	return fieldsError(context.getNode(), itemIndex, checks) ?? values;
+}
+
+/**
+ * The preparation of an item named by required text parameters (see requiredValues): an item
+ * missing one fails, naming the first; `rest` then reads what else the item sends, or its problem.
+ */
+export function prepareNamed<T extends object>(
+	context: IExecuteFunctions,
+	parameters: IdParameter[],
+	rest: (values: string[], itemIndex: number) => T | NodeOperationError,
+): (itemIndex: number) => (T & { itemIndex: number }) | NodeOperationError {
+	return (itemIndex) => {
+		const values = requiredValues(context, itemIndex, parameters);
+		if (!Array.isArray(values)) return values;
+		const prepared = rest(values, itemIndex);
+		return prepared instanceof NodeOperationError ? prepared : { ...prepared, itemIndex };
+	};
 }
 
 /**
@@ -31,10 +49,7 @@ export async function eachWith(
 	return await requestPerItem(
 		context,
 		items,
-		(itemIndex) => {
-			const values = requiredValues(context, itemIndex, parameters);
-			return Array.isArray(values) ? { itemIndex, values } : values;
-		},
+		prepareNamed(context, parameters, (values) => ({ values })),
 		async ({ values, itemIndex }) => await send(values, itemIndex),
 	);
 }

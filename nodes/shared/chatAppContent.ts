@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { objectOf } from './envelope';
 import { LIMITS } from './limits';
 import { firstProblem, type FieldCheck } from './validation';
 
@@ -22,10 +23,6 @@ export const CAPTIONED_MEDIA_TYPES: readonly string[] = ['document', 'image', 'v
 const HEADER_TYPES = [...CAPTIONED_MEDIA_TYPES, 'text'].sort();
 const L = LIMITS.chatApp;
 
-function asObject(value: unknown): IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
-}
-
 function asArray(value: unknown): IDataObject[] {
 	return Array.isArray(value) ? (value as IDataObject[]) : [];
 }
@@ -42,7 +39,7 @@ export function chatAppContentProblem(content: IDataObject): string | undefined 
 	if (content.recipient_type !== undefined) {
 		checks.push([content.recipient_type, { label: 'Recipient type', oneOf: ['individual'] }]);
 	}
-	const body = asObject(content[type]);
+	const body = objectOf(content[type]) ?? {};
 	if (type === 'text') {
 		checks.push([body.body, { label: 'Text', required: true }]);
 	} else if (MEDIA_TYPES.includes(type)) {
@@ -56,35 +53,35 @@ export function chatAppContentProblem(content: IDataObject): string | undefined 
 		const contacts = asArray(content.contacts);
 		checks.push([contacts, { label: 'Contacts', required: true }]);
 		contacts.forEach((contact, index) => {
-			const name = asObject(contact.name);
-			checks.push([name.formatted_name ?? name.first_name, { label: `Contact ${index + 1} name`, required: true }]);
+			const name = objectOf(contact.name);
+			checks.push([name?.formatted_name ?? name?.first_name, { label: `Contact ${index + 1} name`, required: true }]);
 		});
 	} else if (type === 'interactive') {
-		return firstProblem(checks) ?? interactiveProblem(asObject(content.interactive));
+		return firstProblem(checks) ?? interactiveProblem(objectOf(content.interactive) ?? {});
 	}
 	return firstProblem(checks);
 }
 
 function interactiveProblem(interactive: IDataObject): string | undefined {
-	const header = asObject(interactive.header);
-	const action = asObject(interactive.action);
+	const header = objectOf(interactive.header) ?? {};
+	const action = objectOf(interactive.action) ?? {};
 	const checks: FieldCheck[] = [
 		[interactive.type, { label: 'Interactive type', required: true, oneOf: ['button', 'list'] }],
-		[asObject(interactive.body).text, { label: 'Body text', required: true, maxLength: L.body }],
-		[asObject(interactive.footer).text, { label: 'Footer text', maxLength: L.footer }],
+		[objectOf(interactive.body)?.text, { label: 'Body text', required: true, maxLength: L.body }],
+		[objectOf(interactive.footer)?.text, { label: 'Footer text', maxLength: L.footer }],
 	];
 	if (interactive.header !== undefined) {
 		checks.push([header.type, { label: 'Header type', required: true, oneOf: HEADER_TYPES }]);
 		if (header.type === 'text') checks.push([header.text, { label: 'Header text', required: true, maxLength: L.headerText }]);
 		else if (HEADER_TYPES.includes(String(header.type))) {
-			checks.push([asObject(header[String(header.type)]).link, { label: 'Header media URL', required: true, format: 'url' }]);
+			checks.push([objectOf(header[String(header.type)])?.link, { label: 'Header media URL', required: true, format: 'url' }]);
 		}
 	}
 	if (interactive.type === 'button') {
 		const buttons = asArray(action.buttons);
 		checks.push([buttons, { label: 'Reply buttons', required: true, maxItems: L.replyButtons }]);
 		buttons.forEach((button, index) => {
-			const reply = asObject(button.reply);
+			const reply = objectOf(button.reply) ?? {};
 			checks.push(
 				[button.type ?? 'reply', { label: `Button ${index + 1} type`, oneOf: ['reply'] }],
 				[reply.id, { label: `Button ${index + 1} ID`, required: true, maxLength: L.replyButtonId }],

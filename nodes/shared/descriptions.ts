@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
 import { PACING_POLICY } from './pacing';
-import { valuesOf, type FieldCheck } from './validation';
+import type { FieldCheck } from './validation';
 
 type Show = Record<string, string[]>;
 
@@ -99,20 +99,15 @@ export const PRIORITY_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Normal', value: 'normal' },
 ];
 
-// what an expression in these dropdowns may yield: the values the service takes
-export const SMS_TYPES = valuesOf(SMS_TYPE_OPTIONS);
-export const ENCODING_TYPES = valuesOf(ENCODING_TYPE_OPTIONS);
-export const PRIORITIES = valuesOf(PRIORITY_OPTIONS);
-
 /**
  * The checks that an SMS's type, encoding and priority, expressions included, are values the
  * service takes; `label` goes before each field's name ("Fallback ").
  */
 export function smsChoiceChecks(choices: { smsType: unknown; encodingType: unknown; priority: unknown }, label = ''): FieldCheck[] {
 	return [
-		[choices.smsType, { label: `${label}SMS Type`, oneOf: SMS_TYPES }],
-		[choices.encodingType, { label: `${label}Encoding Type`, oneOf: ENCODING_TYPES }],
-		[choices.priority, { label: `${label}Priority`, oneOf: PRIORITIES }],
+		[choices.smsType, { label: `${label}SMS Type`, choices: SMS_TYPE_OPTIONS }],
+		[choices.encodingType, { label: `${label}Encoding Type`, choices: ENCODING_TYPE_OPTIONS }],
+		[choices.priority, { label: `${label}Priority`, choices: PRIORITY_OPTIONS }],
 	];
 }
 

@@ -1,6 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { objectOf } from './envelope';
 import { redact } from './secrets';
 import { trimmed } from './validation';
 
@@ -47,12 +48,6 @@ const HTTP_MEANING: Record<number, string> = {
 	429: 'Rate limit exceeded (about 200 requests a minute per account)',
 };
 
-function asObject(value: unknown): IDataObject | undefined {
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
-}
-
 /**
  * Reads the service's own message and code out of every error body the spec documents:
  * v1 `RestException`, v2 envelopes with `error_data` (request level or first failed message),
@@ -61,23 +56,23 @@ function asObject(value: unknown): IDataObject | undefined {
  */
 export function parseServiceError(body: unknown): ServiceError | undefined {
 	if (typeof body === 'string') return trimmed(body) ? { message: body.slice(0, 500) } : undefined;
-	const root = asObject(body);
+	const root = objectOf(body);
 	if (!root) return undefined;
 
-	const rest = asObject(root.RestException);
+	const rest = objectOf(root.RestException);
 	if (rest) {
 		return { message: trimmed(rest.Message) || 'Request failed', code: rest.Code as number | undefined };
 	}
 	if (trimmed(root.errorCode) || trimmed(root.errorMessage)) {
 		return { message: trimmed(root.errorMessage) || 'Request failed', code: root.errorCode as string };
 	}
-	const response = asObject(root.response);
+	const response = objectOf(root.response);
 	const errorData =
-		asObject(response?.error_data) ??
-		firstMessageError(asObject(response?.rcs)) ??
-		firstMessageError(asObject(response?.chatapp)) ??
-		asObject(root.error_data) ??
-		asObject(root.error);
+		objectOf(response?.error_data) ??
+		firstMessageError(objectOf(response?.rcs)) ??
+		firstMessageError(objectOf(response?.chatapp)) ??
+		objectOf(root.error_data) ??
+		objectOf(root.error);
 	if (errorData) {
 		return {
 			message: trimmed(errorData.message) || 'Request failed',
@@ -98,7 +93,7 @@ function firstMessageError(channel: IDataObject | undefined): IDataObject | unde
 	const messages = channel?.messages;
 	if (!Array.isArray(messages)) return undefined;
 	for (const entry of messages) {
-		const errorData = asObject(asObject(entry)?.error_data);
+		const errorData = objectOf(objectOf(entry)?.error_data);
 		if (errorData) return errorData;
 	}
 	return undefined;

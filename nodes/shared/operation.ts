@@ -4,12 +4,14 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	NodeApiError,
+	NodeParameterValueType,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { maxWaitMsOf } from './descriptions';
 import { compileParameter, evaluateParameter, type CompiledParameter } from './expressions';
 import { startRun } from './run';
+import { fieldsError, type FieldCheck } from './validation';
 
 /** One operation of a resource: its fields and how it runs over all input items at once. */
 export interface ExotelOperation {
@@ -79,6 +81,37 @@ export function outputOf(context: IExecuteFunctions, outcomes: ItemOutcome[]): I
 			json: toErrorOutput ? { error: details } : { ...json, error: error.message },
 			pairedItem: { item: itemIndex },
 		};
+	});
+}
+
+/** One item's parameters by name, as n8n reads them; a parameter not set reads as `fallback` ('' unless given). */
+export type ItemParameters = (name: string, fallback?: unknown) => NodeParameterValueType | object;
+
+/** The reader of one item's parameters (every read goes to n8n; parameterReader is the one that saves reads). */
+export function itemParameters(context: IExecuteFunctions, itemIndex: number): ItemParameters {
+	return (name, fallback = '') => context.getNodeParameter(name, itemIndex, fallback);
+}
+
+/** A preparation (see prepareItems) handed the reader of each item's parameters. */
+export function withItemParameters<T>(
+	context: IExecuteFunctions,
+	prepare: (param: ItemParameters, itemIndex: number) => T,
+): (itemIndex: number) => T {
+	return (itemIndex) => prepare(itemParameters(context, itemIndex), itemIndex);
+}
+
+/**
+ * The preparation of an item whose request is one body built from its fields: `build` reads the
+ * item's parameters (`param`, and `extra`: its Additional Fields) into the body and the checks of
+ * its values, in the order their problems are told; the first problem fails the item.
+ */
+export function preparedBody<Body>(
+	context: IExecuteFunctions,
+	build: (param: ItemParameters, extra: IDataObject) => { body: Body; checks: FieldCheck[] },
+): (itemIndex: number) => { itemIndex: number; body: Body } | NodeOperationError {
+	return withItemParameters(context, (param, itemIndex) => {
+		const { body, checks } = build(param, param('additionalFields', {}) as IDataObject);
+		return fieldsError(context.getNode(), itemIndex, checks) ?? { itemIndex, body };
 	});
 }
 

@@ -13,6 +13,8 @@ export interface FieldRule {
 	integer?: boolean;
 	maxItems?: number;
 	oneOf?: readonly string[];
+	/** The options of the field's dropdown: an expression in it can yield anything, the value must be one of theirs. */
+	choices?: readonly INodePropertyOptions[];
 	/** `e164` (+ and 8 to 15 digits) or `phone` (digits with optional +, as SMS recipients are given). */
 	format?: 'e164' | 'phone' | 'url';
 	/** A shape the value must have, and how to describe it ("a number followed by d, m or s"). */
@@ -79,8 +81,9 @@ export function problemWith(value: unknown, rule: FieldRule): string | undefined
 			return `${rule.label} is ${length} characters; it needs at least ${rule.minLength}`;
 		}
 	}
-	if (rule.oneOf && !rule.oneOf.includes(text)) {
-		return `${rule.label} must be one of ${rule.oneOf.join(', ')} (got "${text}")`;
+	const oneOf = rule.oneOf ?? (rule.choices && valuesOf(rule.choices));
+	if (oneOf && !oneOf.includes(text)) {
+		return `${rule.label} must be one of ${oneOf.join(', ')} (got "${text}")`;
 	}
 	if (rule.format === 'e164' && !E164.test(text)) {
 		return `${rule.label} must be an E.164 number such as +919876543210 (got "${text}")`;

@@ -2,16 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import type { FormValue } from '../../shared/encoding';
-import {
-	batchesOf,
-	inParallel,
-	outputOf,
-	parameterReader,
-	prepareItems,
-	REQUESTS_IN_FLIGHT,
-	type ItemOutcome,
-	type ParameterReader,
-} from '../../shared/operation';
+import { batchesOf, parameterReader, type ItemOutcome, type ParameterReader } from '../../shared/operation';
+import { sendInBatches } from '../../shared/sendInBatches';
 import { exotelRequest } from '../../shared/transport';
 import { unsentMessages, type Channel } from '../../shared/vocabulary';
 
@@ -65,10 +57,9 @@ export interface MessageRequest {
 }
 
 /**
- * A send operation's run: every item prepared before anything is sent (bad input never
- * half-sends), the prepared messages made into requests, a few requests in flight, and every
- * outcome paired to its item. A request that fails as a whole gives each of its messages the same
- * failure, `unknown` where the service may have acted on it.
+ * A send operation's run (see sendInBatches): the prepared messages made into requests, each
+ * POSTed and its answer read into its messages' outcomes. A request that fails as a whole gives
+ * each of its messages the same failure, `unknown` where the service may have acted on it.
  */
 export async function sendMessages<Prepared>(
 	context: IExecuteFunctions,
@@ -77,20 +68,13 @@ export async function sendMessages<Prepared>(
 	prepare: (itemIndex: number) => Prepared | NodeOperationError,
 	requestsOf: (prepared: Prepared[]) => MessageRequest[],
 ): Promise<INodeExecutionData[]> {
-	const { prepared, failures } = prepareItems(context, items.length, prepare);
-	const send = async ({ path, form, body, sent, outcomesOf }: MessageRequest): Promise<ItemOutcome[]> => {
-		try {
+	return await sendInBatches(context, items, prepare, requestsOf, {
+		send: async ({ path, form, body, sent, outcomesOf }) => {
 			const response = await exotelRequest.call(context, { base: 'base', method: 'POST', path, form, body, itemIndex: sent[0].itemIndex });
 			return outcomesOf(response.body);
-		} catch (error) {
-			return unsentMessages(channel, sent, error);
-		}
-	};
-	const answered = await inParallel(
-		requestsOf(prepared).map((request) => async () => await send(request)),
-		REQUESTS_IN_FLIGHT,
-	);
-	return outputOf(context, [...failures, ...answered.flat()]);
+		},
+		failed: ({ sent }, error) => unsentMessages(channel, sent, error),
+	});
 }
 
 /** One item's message, and the request-level values it goes with: items with equal ones may share a request. */

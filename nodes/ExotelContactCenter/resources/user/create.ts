@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions';
+import { preparedBody } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
-import { fieldsError, trimmed, type FieldCheck } from '../../../shared/validation';
+import { trimmed } from '../../../shared/validation';
 import { eachUserRequest, USER_SETTINGS } from './shared';
 
 export const option: OperationOption = {
@@ -31,9 +32,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await eachUserRequest(
 		this,
 		items,
-		(itemIndex) => {
-			const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
-			const extra = param('additionalFields', {}) as IDataObject;
+		preparedBody(this, (param, extra) => {
 			const body: IDataObject = {
 				userId: trimmed(param('userId')),
 				userType: trimmed(param('userType')),
@@ -43,14 +42,16 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			};
 			// The create body carries maxAllowedLogins as a string, as the spec shows it.
 			if (extra.maxAllowedLogins !== undefined) body.maxAllowedLogins = String(extra.maxAllowedLogins);
-			const checks: FieldCheck[] = [
-				[body.userId, { label: 'User ID', required: true }],
-				[body.userType, { label: 'User Type', required: true }],
-				[body.userName, { label: 'User Name', required: true }],
-				[body.contactCenterId, { label: 'Contact Center ID', required: true, integer: true, min: 1 }],
-			];
-			return fieldsError(this.getNode(), itemIndex, checks) ?? { itemIndex, body };
-		},
+			return {
+				body,
+				checks: [
+					[body.userId, { label: 'User ID', required: true }],
+					[body.userType, { label: 'User Type', required: true }],
+					[body.userName, { label: 'User Name', required: true }],
+					[body.contactCenterId, { label: 'Contact Center ID', required: true, integer: true, min: 1 }],
+				],
+			};
+		}),
 		({ body }) => ({ method: 'POST', path: '/servicerestapi/cc/contactCenterUsers', body }),
 	);
 }

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { prepareNamed } from '../../../shared/byId';
 import type { OperationOption } from '../../../shared/resource';
-import { fieldsError, trimmed } from '../../../shared/validation';
-import { eachUserRequest, USER_ID } from './shared';
+import { eachUserRequest, USER, USER_ID } from './shared';
 
 export const option: OperationOption = {
 	name: 'Delete',
@@ -25,10 +25,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await eachUserRequest(
 		this,
 		items,
-		(itemIndex) => {
-			const userId = trimmed(this.getNodeParameter('userId', itemIndex, ''));
-			return fieldsError(this.getNode(), itemIndex, [[userId, { label: 'User ID', required: true }]]) ?? { itemIndex, userId };
-		},
+		prepareNamed(this, [USER], ([userId]) => ({ userId })),
 		({ userId }) => ({ method: 'DELETE', path: `/servicerestapi/user/users/${encodeURIComponent(userId)}` }),
 	);
 }

@@ -1,10 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
+import type { IdParameter } from '../../../shared/byId';
 import { SESSION_REQUESTS } from '../../../shared/operation';
 import { requestPerItem } from '../../../shared/requestPerItem';
 import { exotelRequest, type ExotelRequest } from '../../../shared/transport';
 
 export const USER_ID: INodeProperties = { displayName: 'User ID', name: 'userId', type: 'string', required: true, default: '' };
+/** The user that Update and Delete are about: the User ID parameter and its label in messages. */
+export const USER: IdParameter = { name: USER_ID.name, label: USER_ID.displayName };
 
 /** The settings a user has whether it is being created or updated. */
 export const USER_SETTINGS: INodeProperties[] = [

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { prepareNamed } from '../../../shared/byId';
 import type { OperationOption } from '../../../shared/resource';
-import { fieldsError, trimmed } from '../../../shared/validation';
-import { eachUserRequest, USER_ID, USER_SETTINGS } from './shared';
+import { fieldsError } from '../../../shared/validation';
+import { eachUserRequest, USER, USER_ID, USER_SETTINGS } from './shared';
 
 export const option: OperationOption = {
 	name: 'Update',
@@ -34,18 +35,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await eachUserRequest(
 		this,
 		items,
-		(itemIndex) => {
-			const userId = trimmed(this.getNodeParameter('userId', itemIndex, ''));
+		prepareNamed(this, [USER], ([userId], itemIndex) => {
 			const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-			const body: IDataObject = { userId, ...extra };
 			const invalid = fieldsError(this.getNode(), itemIndex, [
-				[userId, { label: 'User ID', required: true }],
 				[Object.keys(extra).length ? 'set' : '', { label: 'At least one field to update', required: true }],
 				[extra.contactCenterId, { label: 'Contact Center ID', integer: true, min: 1 }],
 				[extra.maxAllowedLogins, { label: 'Max Allowed Logins', integer: true, min: 1 }],
 			]);
-			return invalid ?? { itemIndex, userId, body };
-		},
+			return invalid ?? { userId, body: { userId, ...extra } };
+		}),
 		// The spec shows this path both with and without <userId>: the node uses the path form of
 		// the heading and also sends userId in the body, which satisfies both readings.
 		({ userId, body }) => ({ method: 'PUT', path: `/servicerestapi/cc/contactCenterUsers/${encodeURIComponent(userId)}`, body }),

@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputFileField, withBinaries } from '../../../shared/binaryOutput';
-import { SESSION_REQUESTS } from '../../../shared/operation';
-import { requestPerItem } from '../../../shared/requestPerItem';
+import { outputFileField, requestPerItemWithFile } from '../../../shared/binaryOutput';
+import { SESSION_REQUESTS, withItemParameters } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, trimmed } from '../../../shared/validation';
@@ -37,12 +36,10 @@ function fileNameOf(disposition: unknown): string | undefined {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const binaries = new Map<number, INodeExecutionData['binary']>();
-	const output = await requestPerItem(
+	return await requestPerItemWithFile(
 		this,
 		items,
-		(itemIndex) => {
-			const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+		withItemParameters(this, (param, itemIndex) => {
 			const callId = trimmed(param('callId'));
 			const query = {
 				campaignId: Number(param('campaignId', 0)),
@@ -57,8 +54,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				[callId, { label: 'Call ID', required: true }],
 			]);
 			return invalid ?? { itemIndex, query, callId, binaryPropertyName: String(param('binaryPropertyName', 'data')) };
-		},
-		async ({ itemIndex, query, callId, binaryPropertyName }) => {
+		}),
+		async ({ itemIndex, query, callId }) => {
 			const response = await exotelRequest.call(this, {
 				base: 'cc',
 				method: 'GET',
@@ -71,10 +68,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const mimeType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim();
 			const fileName = fileNameOf(response.headers['content-disposition']) ?? `${callId}.${EXTENSIONS[mimeType] ?? query.targetFormat}`;
 			const data = response.body as Buffer;
-			binaries.set(itemIndex, { [binaryPropertyName]: await this.helpers.prepareBinaryData(data, fileName, mimeType) });
-			return { campaignId: query.campaignId, crtObjectId: query.crtObjectId, callId, fileName, mimeType, bytes: data.length } as IDataObject;
+			return {
+				json: { campaignId: query.campaignId, crtObjectId: query.crtObjectId, callId, fileName, mimeType, bytes: data.length },
+				file: { data, fileName, mimeType },
+			};
 		},
 		SESSION_REQUESTS,
 	);
-	return withBinaries(output, binaries);
 }

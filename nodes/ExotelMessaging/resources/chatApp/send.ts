@@ -5,6 +5,7 @@ import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from '../..
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions';
 import { envelopeOutcomes } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
+import { itemParameters, type ItemParameters } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
 import { fieldsError, normalizePhone, trimmed } from '../../../shared/validation';
 import { recipientField, senderField, sendMessages, V2_MESSAGES_PATH } from '../messages';
@@ -278,15 +279,13 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-type Param = (name: string, fallback?: unknown) => unknown;
-
 function entries(value: unknown, key: string): IDataObject[] {
 	const collection = (value ?? {}) as IDataObject;
 	return Array.isArray(collection[key]) ? (collection[key] as IDataObject[]) : [];
 }
 
 /** Builds the `content` object from the node's fields, leaving empty optional fields out. */
-function contentFromFields(param: Param): IDataObject {
+function contentFromFields(param: ItemParameters): IDataObject {
 	const type = String(param('messageType', 'text'));
 	if (type === 'text') {
 		const text: IDataObject = { body: String(param('text', '')) };
@@ -364,7 +363,7 @@ interface PreparedChatApp {
 
 function prepare(context: IExecuteFunctions, itemIndex: number): PreparedChatApp | NodeOperationError {
 	const node = context.getNode();
-	const param: Param = (name, fallback = '') => context.getNodeParameter(name, itemIndex, fallback);
+	const param = itemParameters(context, itemIndex);
 	const from = normalizePhone(trimmed(param('from')));
 	const to = normalizePhone(trimmed(param('to')));
 	const statusCallback = trimmed(param('statusCallback'));

@@ -2,10 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { optionsCollection } from '../../../shared/descriptions';
 import { ALLOCATION_REGIONS } from '../../../shared/limits';
+import { preparedBody, type ItemParameters } from '../../../shared/operation';
 import { requestPerItem } from '../../../shared/requestPerItem';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, normalizePhone, trimmed, valuesOf, type FieldCheck } from '../../../shared/validation';
+import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
 import { ALLOCATIONS_PATH, dataOf } from './shared';
 
 export const option: OperationOption = {
@@ -19,8 +20,6 @@ const NUMBER_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Landline', value: 'landline' },
 	{ name: 'Mobile', value: 'mobile' },
 ];
-// an expression in a dropdown can yield anything: these are what the service takes
-const NUMBER_TYPE_VALUES = valuesOf(NUMBER_TYPE_OPTIONS);
 
 export const description: INodeProperties[] = [
 	{ displayName: 'Connection ID', name: 'connectionId', type: 'string', required: true, default: '', placeholder: 'order-10482', description: 'Your unique ID for this mapping, for example an order number' },
@@ -64,49 +63,50 @@ const numbers = (value: unknown): string[] =>
 const pins = (value: unknown): number[] =>
 	(Array.isArray(value) ? value : String(value ?? '').split(/[,;\s]+/)).filter((entry) => String(entry).trim() !== '').map(Number);
 
+/** The allocation an item asks for, and the checks of its values. */
+function allocationOf(param: ItemParameters, extra: IDataObject): { body: IDataObject; checks: FieldCheck[] } {
+	const body: IDataObject = {
+		connection_id: trimmed(param('connectionId')),
+		aparty_numbers: numbers(param('apartyNumbers')),
+		bparty_numbers: numbers(param('bpartyNumbers')),
+		usage: param('usage', 'twoway'),
+	};
+	const aPins = pins(extra.apartyPins);
+	const bPins = pins(extra.bpartyPins);
+	if (aPins.length) body.aparty_pins = aPins;
+	if (bPins.length) body.bparty_pins = bPins;
+	if (extra.strictness !== undefined) body.strictness = extra.strictness === true;
+	const preferences: IDataObject = {};
+	if (extra.greenvn) preferences.greenvn = normalizePhone(String(extra.greenvn));
+	if (extra.region) preferences.region = extra.region;
+	if (extra.pinCode) preferences.pin_code = trimmed(extra.pinCode);
+	if (extra.type) preferences.type = extra.type;
+	if (Object.keys(preferences).length) body.preferences = preferences;
+	if (extra.duration) body.deallocation_policy = { duration: trimmed(extra.duration) };
+	if (extra.flowId) body.flow_id = trimmed(extra.flowId);
+	const checks: FieldCheck[] = [
+		[body.connection_id, { label: 'Connection ID', required: true }],
+		[body.aparty_numbers, { label: 'A-Party Numbers', required: true, format: 'e164' }],
+		[body.bparty_numbers, { label: 'B-Party Numbers', required: true, format: 'e164' }],
+		[body.usage, { label: 'Usage', oneOf: ['oneway', 'twoway'] }],
+		[aPins, { label: 'A-Party PINs', integer: true, min: 1 }],
+		[bPins, { label: 'B-Party PINs', integer: true, min: 1 }],
+		[preferences.greenvn, { label: 'Preferred Number', format: 'e164' }],
+		[preferences.region, { label: 'Preferred Region', oneOf: ALLOCATION_REGIONS }],
+		[preferences.type, { label: 'Preferred Number Type', choices: NUMBER_TYPE_OPTIONS }],
+		[
+			(body.deallocation_policy as IDataObject | undefined)?.duration,
+			{ label: 'Deallocate After', pattern: { regex: /^\d+[dms]$/, shape: 'a number followed by d, m or s, such as 2d or 3600s' } },
+		],
+	];
+	return { body, checks };
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		this,
 		items,
-		(itemIndex) => {
-			const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
-			const extra = param('additionalFields', {}) as IDataObject;
-			const body: IDataObject = {
-				connection_id: trimmed(param('connectionId')),
-				aparty_numbers: numbers(param('apartyNumbers')),
-				bparty_numbers: numbers(param('bpartyNumbers')),
-				usage: param('usage', 'twoway'),
-			};
-			const aPins = pins(extra.apartyPins);
-			const bPins = pins(extra.bpartyPins);
-			if (aPins.length) body.aparty_pins = aPins;
-			if (bPins.length) body.bparty_pins = bPins;
-			if (extra.strictness !== undefined) body.strictness = extra.strictness === true;
-			const preferences: IDataObject = {};
-			if (extra.greenvn) preferences.greenvn = normalizePhone(String(extra.greenvn));
-			if (extra.region) preferences.region = extra.region;
-			if (extra.pinCode) preferences.pin_code = trimmed(extra.pinCode);
-			if (extra.type) preferences.type = extra.type;
-			if (Object.keys(preferences).length) body.preferences = preferences;
-			if (extra.duration) body.deallocation_policy = { duration: trimmed(extra.duration) };
-			if (extra.flowId) body.flow_id = trimmed(extra.flowId);
-			const checks: FieldCheck[] = [
-				[body.connection_id, { label: 'Connection ID', required: true }],
-				[body.aparty_numbers, { label: 'A-Party Numbers', required: true, format: 'e164' }],
-				[body.bparty_numbers, { label: 'B-Party Numbers', required: true, format: 'e164' }],
-				[body.usage, { label: 'Usage', oneOf: ['oneway', 'twoway'] }],
-				[aPins, { label: 'A-Party PINs', integer: true, min: 1 }],
-				[bPins, { label: 'B-Party PINs', integer: true, min: 1 }],
-				[preferences.greenvn, { label: 'Preferred Number', format: 'e164' }],
-				[preferences.region, { label: 'Preferred Region', oneOf: ALLOCATION_REGIONS }],
-				[preferences.type, { label: 'Preferred Number Type', oneOf: NUMBER_TYPE_VALUES }],
-				[
-					(body.deallocation_policy as IDataObject | undefined)?.duration,
-					{ label: 'Deallocate After', pattern: { regex: /^\d+[dms]$/, shape: 'a number followed by d, m or s, such as 2d or 3600s' } },
-				],
-			];
-			return fieldsError(this.getNode(), itemIndex, checks) ?? { itemIndex, body };
-		},
+		preparedBody(this, allocationOf),
 		async ({ itemIndex, body }) => {
 			const response = await exotelRequest.call(this, { base: 'alloc', method: 'POST', path: ALLOCATIONS_PATH, body, itemIndex });
 			return dataOf(response.body);

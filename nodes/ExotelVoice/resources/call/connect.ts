@@ -3,10 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions';
 import type { FormValue } from '../../../shared/encoding';
 import { LIMITS } from '../../../shared/limits';
+import { preparedBody, type ItemParameters } from '../../../shared/operation';
 import { requestPerItem } from '../../../shared/requestPerItem';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, normalizePhone, trimmed } from '../../../shared/validation';
+import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
 import { v1CallItem } from '../../../shared/vocabulary';
 import { callTypeField, customFieldField } from '../../descriptions';
 
@@ -82,14 +83,8 @@ export const description: INodeProperties[] = [
 	),
 ];
 
-interface PreparedCall {
-	itemIndex: number;
-	form: Record<string, FormValue>;
-}
-
-function prepare(context: IExecuteFunctions, itemIndex: number) {
-	const param = (name: string, fallback: unknown = '') => context.getNodeParameter(name, itemIndex, fallback);
-	const extra = param('additionalFields', {}) as IDataObject;
+/** The call an item asks for, as the form sent, and the checks of its values. */
+function callOf(param: ItemParameters, extra: IDataObject): { body: Record<string, FormValue>; checks: FieldCheck[] } {
 	const form: Record<string, FormValue> = {
 		From: normalizePhone(String(param('from'))),
 		CallerId: normalizePhone(String(param('callerId'))),
@@ -101,7 +96,7 @@ function prepare(context: IExecuteFunctions, itemIndex: number) {
 		StatusCallbackEvents: extra.statusCallbackEvents as string[] | undefined,
 		CustomField: extra.customField as string | undefined,
 	};
-	const invalid = fieldsError(context.getNode(), itemIndex, [
+	const checks: FieldCheck[] = [
 		[form.From, { label: 'From', required: true, format: 'phone' }],
 		[form.CallerId, { label: 'Caller ID', required: true }],
 		[form.Url, { label: 'Flow URL', required: true, format: 'url' }],
@@ -109,8 +104,8 @@ function prepare(context: IExecuteFunctions, itemIndex: number) {
 		[form.TimeLimit, { label: 'Time Limit', integer: true, min: 1, max: LIMITS.voice.timeLimitSeconds }],
 		[form.TimeOut, { label: 'Time Out', integer: true, min: 1 }],
 		[form.StatusCallbackEvents, { label: 'Status Callback Events', oneOf: ['answered', 'terminal'] }],
-	]);
-	return invalid ?? { itemIndex, form };
+	];
+	return { body: form, checks };
 }
 
 /** Places one call per item and connects it to the flow once From answers. */
@@ -118,13 +113,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await requestPerItem(
 		this,
 		items,
-		(itemIndex) => prepare(this, itemIndex),
-		async (call: PreparedCall) => {
+		preparedBody(this, callOf),
+		async (call) => {
 			const response = await exotelRequest.call(this, {
 				base: 'base',
 				method: 'POST',
 				path: '/v1/Accounts/{accountSid}/Calls/connect',
-				form: call.form,
+				form: call.body,
 				itemIndex: call.itemIndex,
 			});
 			const body = response.body as IDataObject;

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { prepareNamed } from '../../../shared/byId';
 import { requestPerItem } from '../../../shared/requestPerItem';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, trimmed } from '../../../shared/validation';
 import { v1CallItem } from '../../../shared/vocabulary';
-import { callSidField } from '../../descriptions';
+import { CALL_SID, callSidField } from '../../descriptions';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a call', description: 'Get a call, with its legs' };
 
@@ -24,11 +24,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await requestPerItem(
 		this,
 		items,
-		(itemIndex) => {
-			const callSid = trimmed(this.getNodeParameter('callSid', itemIndex, ''));
-			const details = this.getNodeParameter('details', itemIndex, true) === true;
-			return fieldsError(this.getNode(), itemIndex, [[callSid, { label: 'Call SID', required: true }]]) ?? { itemIndex, callSid, details };
-		},
+		prepareNamed(this, [CALL_SID], ([callSid], itemIndex) => ({ callSid, details: this.getNodeParameter('details', itemIndex, true) === true })),
 		async ({ itemIndex, callSid, details }) => {
 			const response = await exotelRequest.call(this, {
 				base: 'base',

@@ -4,7 +4,7 @@ import { eachById } from '../../../shared/byId';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
 import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
-import { callSidField } from '../../descriptions';
+import { CALL_SID, callSidField } from '../../descriptions';
 
 export const option: OperationOption = {
 	name: 'Get Details',
@@ -61,7 +61,7 @@ export function normalizeCallDetails(details: IDataObject): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await eachById(this, items, { name: 'callSid', label: 'Call SID' }, async (callSid, itemIndex) => {
+	return await eachById(this, items, CALL_SID, async (callSid, itemIndex) => {
 		const response = await exotelRequest.call(this, {
 			base: 'ccm',
 			method: 'GET',

@@ -15,7 +15,6 @@ import {
 	itemError,
 	monthWindows,
 	parseServiceDate,
-	valuesOf,
 	type FieldCheck,
 } from '../../../shared/validation';
 import { v1CallItem } from '../../../shared/vocabulary';
@@ -27,9 +26,6 @@ const DIRECTION_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Outbound API', value: 'outbound-api' },
 	{ name: 'Outbound Dial', value: 'outbound-dial' },
 ];
-// an expression in a dropdown can yield anything: these are what the service takes
-const DIRECTION_VALUES = valuesOf(DIRECTION_OPTIONS);
-const CALL_STATUS_VALUES = valuesOf(CALL_STATUS_OPTIONS);
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -116,8 +112,8 @@ function query(context: IExecuteFunctions, itemIndex: number, returnAll: boolean
 		[to, { label: 'To', maxItems: V.bulkQueryNumbers, format: 'e164' }],
 		[from, { label: 'From', maxItems: V.bulkQueryNumbers, format: 'e164' }],
 		[phoneNumbers, { label: 'Phone Number', maxItems: V.bulkQueryNumbers }],
-		[f.status, { label: 'Status', oneOf: CALL_STATUS_VALUES }],
-		[f.direction, { label: 'Direction', oneOf: DIRECTION_VALUES }],
+		[f.status, { label: 'Status', choices: CALL_STATUS_OPTIONS }],
+		[f.direction, { label: 'Direction', choices: DIRECTION_OPTIONS }],
 		[f.pageSize, { label: 'Page Size', integer: true, min: 1, max: V.bulkQueryPageSize }],
 		[f.recordingUrlValidity, { label: 'Recording URL Validity', integer: true, min: V.recordingUrlValidityMin, max: V.recordingUrlValidityMax }],
 	];

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { LIMITS } from '../../../shared/limits';
 import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
 import { toRfc3339 } from './dates';
-import { CAMPAIGN_TYPE_VALUES, FLOW_TYPE_VALUES, MODE_VALUES } from './fields';
+import { CAMPAIGN_TYPE_OPTIONS, FLOW_TYPE_OPTIONS, MODE_OPTIONS } from './fields';
 
 const C = LIMITS.campaign;
 
@@ -95,11 +95,11 @@ export function campaignBody(
 	}
 	if (campaignType) {
 		body.campaign_type = campaignType;
-		checks.push([campaignType, { label: 'Campaign Type', oneOf: CAMPAIGN_TYPE_VALUES }]);
+		checks.push([campaignType, { label: 'Campaign Type', choices: CAMPAIGN_TYPE_OPTIONS }]);
 	}
 	if (has('flowType')) {
 		body.flow_type = values.flowType;
-		checks.push([values.flowType, { label: 'Flow Type', oneOf: FLOW_TYPE_VALUES }]);
+		checks.push([values.flowType, { label: 'Flow Type', choices: FLOW_TYPE_OPTIONS }]);
 	}
 	if (trimmed(values.url)) {
 		body.url = trimmed(values.url);
@@ -162,7 +162,7 @@ export function campaignBody(
 
 	if (has('mode')) {
 		body.mode = values.mode;
-		checks.push([values.mode, { label: 'Mode', oneOf: MODE_VALUES }]);
+		checks.push([values.mode, { label: 'Mode', choices: MODE_OPTIONS }]);
 	}
 	if (has('throttle')) {
 		checks.push([values.throttle, { label: 'Throttle', integer: true, min: 1 }]);

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { optionsCollection } from '../../../shared/descriptions';
 import { dataOf } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
+import { withItemParameters } from '../../../shared/operation';
 import { requestPerItem } from '../../../shared/requestPerItem';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
@@ -70,8 +71,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await requestPerItem(
 		this,
 		items,
-		(itemIndex) => {
-			const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+		withItemParameters(this, (param, itemIndex) => {
 			const source = param('recipientSource', 'numbers');
 			const values: IDataObject = {
 				...(param('additionalFields', {}) as IDataObject),
@@ -82,7 +82,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			else values.from = param('from');
 			const built = campaignBody(this, itemIndex, values, 'create');
 			return 'body' in built ? { itemIndex, body: built.body } : built;
-		},
+		}),
 		async ({ itemIndex, body }) => {
 			const response = await exotelRequest.call(this, { base: 'base', method: 'POST', path: CAMPAIGNS_PATH, body, itemIndex });
 			return dataOf(response.body);

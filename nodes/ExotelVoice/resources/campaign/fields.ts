@@ -3,7 +3,6 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { IdParameter } from '../../../shared/byId';
 import { LIMITS } from '../../../shared/limits';
 import { idLocator } from '../../../shared/locators';
-import { valuesOf } from '../../../shared/validation';
 import { callTypeField, customFieldField } from '../../descriptions';
 
 const C = LIMITS.campaign;
@@ -12,18 +11,14 @@ export const CAMPAIGN_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Dynamic', value: 'dynamic' },
 	{ name: 'Static', value: 'static' },
 ];
-const FLOW_TYPE_OPTIONS: INodePropertyOptions[] = [
+export const FLOW_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Greeting', value: 'greeting', description: 'Play a greeting (see Greeting Text)' },
 	{ name: 'IVR', value: 'ivr', description: 'Run the call flow of Flow URL' },
 ];
-const MODE_OPTIONS: INodePropertyOptions[] = [
+export const MODE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Auto', value: 'auto', description: 'The service paces the calls' },
 	{ name: 'Custom', value: 'custom', description: 'Calls per minute set by Throttle' },
 ];
-// an expression in a dropdown can yield anything: these are what the service takes
-export const CAMPAIGN_TYPE_VALUES = valuesOf(CAMPAIGN_TYPE_OPTIONS);
-export const FLOW_TYPE_VALUES = valuesOf(FLOW_TYPE_OPTIONS);
-export const MODE_VALUES = valuesOf(MODE_OPTIONS);
 
 /** The campaign's ID parameter and its label in messages. */
 export const CAMPAIGN_ID: IdParameter = { name: 'campaignId', label: 'Campaign ID' };

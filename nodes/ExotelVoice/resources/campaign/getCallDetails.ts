@@ -5,7 +5,7 @@ import { itemsOf } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
 import { limitCheck, listEach, listingFields } from '../../../shared/listing';
 import type { OperationOption } from '../../../shared/resource';
-import { trimmed, valuesOf } from '../../../shared/validation';
+import { trimmed } from '../../../shared/validation';
 import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
 import { campaignPath } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
@@ -21,9 +21,6 @@ const SORT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
 	{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
 ];
-// an expression in a dropdown can yield anything: these are what the service takes
-const SORT_VALUES = valuesOf(SORT_OPTIONS);
-const CALL_STATUS_VALUES = valuesOf(CALL_STATUS_OPTIONS);
 
 export const description: INodeProperties[] = [
 	campaignIdField,
@@ -81,8 +78,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			checks: [
 				[campaignId, { label: CAMPAIGN_ID.label, required: true }],
 				limitCheck(limit),
-				[filters.status, { label: 'Status', oneOf: CALL_STATUS_VALUES }],
-				[filters.sortBy, { label: 'Sort By', oneOf: SORT_VALUES }],
+				[filters.status, { label: 'Status', choices: CALL_STATUS_OPTIONS }],
+				[filters.sortBy, { label: 'Sort By', choices: SORT_OPTIONS }],
 			],
 		};
 	});

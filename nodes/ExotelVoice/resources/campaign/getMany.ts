@@ -5,12 +5,8 @@ import { itemsOf } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
 import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../../shared/listing';
 import type { OperationOption } from '../../../shared/resource';
-import { valuesOf } from '../../../shared/validation';
 import { CAMPAIGNS_PATH } from './api';
 import { CAMPAIGN_TYPE_OPTIONS } from './fields';
-
-// an expression in a dropdown can yield anything: these are what the service takes
-const SORT_VALUES = valuesOf(SORT_BY_DATE_OR_NAME);
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -55,7 +51,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return {
 			path: CAMPAIGNS_PATH,
 			qs,
-			checks: [limitCheck(limit), [filters.sortBy, { label: 'Sort By', oneOf: SORT_VALUES }]],
+			checks: [limitCheck(limit), [filters.sortBy, { label: 'Sort By', choices: SORT_BY_DATE_OR_NAME }]],
 		};
 	});
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { requiredValues } from '../../../shared/byId';
+import { prepareNamed } from '../../../shared/byId';
 import { optionsCollection } from '../../../shared/descriptions';
 import { dataOf, objectOf, statusKey } from '../../../shared/envelope';
 import { requestPerItem } from '../../../shared/requestPerItem';
@@ -51,10 +51,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await requestPerItem(
 		this,
 		items,
-		(itemIndex) => {
-			const ids = requiredValues(this, itemIndex, [CAMPAIGN_ID]);
-			if (!Array.isArray(ids)) return ids;
-			const [campaignId] = ids;
+		prepareNamed(this, [CAMPAIGN_ID], ([campaignId], itemIndex) => {
 			const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			if (Object.keys(values).length === 0) {
 				return new NodeOperationError(node, `Add at least one field to update (item ${itemIndex})`, { itemIndex });
@@ -64,8 +61,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (Object.keys(built.body).length === 0) {
 				return new NodeOperationError(node, `The fields to update are all empty (item ${itemIndex})`, { itemIndex });
 			}
-			return { itemIndex, campaignId, body: built.body, locked: lockedFields(built.body) };
-		},
+			return { campaignId, body: built.body, locked: lockedFields(built.body) };
+		}),
 		async ({ itemIndex, campaignId, body, locked }) => {
 			const current = await getCampaign(this, campaignId, itemIndex);
 			const { passed, sendAt } = pastSendTime(current);

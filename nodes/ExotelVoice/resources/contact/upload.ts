@@ -9,7 +9,7 @@ import { idLocator } from '../../../shared/locators';
 import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
-import { fieldsError, normalizePhone, problemWith, trimmed, valuesOf } from '../../../shared/validation';
+import { fieldsError, normalizePhone, problemWith, trimmed } from '../../../shared/validation';
 import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitSettingsOf, type WaitSettings } from './api';
 import { csvOf, csvShape } from './csv';
 import { waitOptions } from './fields';
@@ -133,8 +133,7 @@ interface Upload {
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** duplicate_action is one of the spec's three values; an expression can give anything. */
-const DUPLICATE_ACTION_VALUES = valuesOf(DUPLICATE_ACTION_OPTIONS);
-const duplicateActionProblem = (value: string) => problemWith(value, { label: 'Duplicate Action', oneOf: DUPLICATE_ACTION_VALUES });
+const duplicateActionProblem = (value: string) => problemWith(value, { label: 'Duplicate Action', choices: DUPLICATE_ACTION_OPTIONS });
 
 function fileProblem(file: Buffer, fileName: string): string | undefined {
 	if (!fileName.toLowerCase().endsWith(U.extension)) return `The file must be a ${U.extension} file (got "${fileName}")`;

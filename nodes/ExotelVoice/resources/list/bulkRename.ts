@@ -3,16 +3,9 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { objectOf, responseEntries } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
-import {
-	batchesOf,
-	inParallel,
-	outputOf,
-	parameterReader,
-	prepareItems,
-	REQUESTS_IN_FLIGHT,
-	type ItemOutcome,
-} from '../../../shared/operation';
+import { batchesOf, parameterReader, type ItemOutcome } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
+import { sendInBatches } from '../../../shared/sendInBatches';
 import { exotelRequest } from '../../../shared/transport';
 import { fieldsError, trimmed } from '../../../shared/validation';
 import { LISTS_PATH } from './api';
@@ -34,8 +27,6 @@ interface Rename {
 	name: string;
 }
 
-const asObject = (value: unknown): IDataObject => objectOf(value) ?? {};
-
 /**
  * The outcome of one list from a bulk answer (HTTP 200, or 207 when some failed). Entries are in
  * the order sent; an entry naming another sid is looked up by sid instead.
@@ -53,10 +44,10 @@ function outcomeOf(context: IExecuteFunctions, rename: Rename, entry: IDataObjec
 			}),
 		};
 	}
-	const data = asObject(entry.data);
+	const data = objectOf(entry.data) ?? {};
 	const failed = entry.status !== undefined ? entry.status !== 'success' : Number(entry.code ?? 200) >= 400;
 	if (!failed) return { itemIndex, json: Object.keys(data).length ? data : { sid, name } };
-	const errorData = asObject(entry.error_data);
+	const errorData = objectOf(entry.error_data) ?? {};
 	const code = errorData.code !== undefined ? ` (code ${String(errorData.code)})` : '';
 	return {
 		itemIndex,
@@ -70,47 +61,48 @@ function outcomeOf(context: IExecuteFunctions, rename: Rename, entry: IDataObjec
 	};
 }
 
+/** Sends one batch of renames and gives each list its outcome from the answer. */
 async function sendBatch(context: IExecuteFunctions, batch: Rename[]): Promise<ItemOutcome[]> {
-	try {
-		const response = await exotelRequest.call(context, {
-			base: 'base',
-			method: 'PUT',
-			path: LISTS_PATH,
-			body: { lists: batch.map(({ sid, name }) => ({ sid, name })) },
-			itemIndex: batch[0].itemIndex,
-		});
-		const list = responseEntries(response.body) as IDataObject[];
-		return batch.map((rename, position) => {
-			const atPosition = asObject(list[position]);
-			const named = asObject(atPosition.data).sid;
-			const entry = named === undefined || named === rename.sid ? list[position] : list.find((e) => asObject(asObject(e).data).sid === rename.sid);
-			return outcomeOf(context, rename, entry as IDataObject | undefined, response.statusCode);
-		});
-	} catch (error) {
-		// The whole request failed: every list in it shares the cause.
-		return batch.map(({ itemIndex, sid, name }) => ({ itemIndex, json: { sid, name }, error }));
-	}
+	const response = await exotelRequest.call(context, {
+		base: 'base',
+		method: 'PUT',
+		path: LISTS_PATH,
+		body: { lists: batch.map(({ sid, name }) => ({ sid, name })) },
+		itemIndex: batch[0].itemIndex,
+	});
+	const list = responseEntries(response.body) as IDataObject[];
+	const sidOf = (entry: unknown) => objectOf(objectOf(entry)?.data)?.sid;
+	return batch.map((rename, position) => {
+		const named = sidOf(list[position]);
+		const entry = named === undefined || named === rename.sid ? list[position] : list.find((e) => sidOf(e) === rename.sid);
+		return outcomeOf(context, rename, entry as IDataObject | undefined, response.statusCode);
+	});
 }
 
 /** Renames one list per input item with the bulk endpoint; every item is paired to its list's outcome. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const param = parameterReader(this);
 	const node = this.getNode();
-	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
-		const sid = trimmed(param(LIST_SID.name, itemIndex, '', { extractValue: true }));
-		const name = trimmed(param(NEW_NAME.name, itemIndex, ''));
-		return (
-			fieldsError(node, itemIndex, [
-				[sid, { label: LIST_SID.label, required: true }],
-				[name, { label: NEW_NAME.label, required: true }],
-			]) ?? { itemIndex, sid, name }
-		);
-	});
-	const batches = batchesOf(prepared, () => 'lists', LIMITS.campaign.bulkListRename);
-	// One batch at a time: a later batch may rename to a name an earlier one freed.
-	const answered = await inParallel(
-		batches.map((batch) => () => sendBatch(this, batch)),
-		batches.length > 1 ? 1 : REQUESTS_IN_FLIGHT,
+	return await sendInBatches(
+		this,
+		items,
+		(itemIndex) => {
+			const sid = trimmed(param(LIST_SID.name, itemIndex, '', { extractValue: true }));
+			const name = trimmed(param(NEW_NAME.name, itemIndex, ''));
+			return (
+				fieldsError(node, itemIndex, [
+					[sid, { label: LIST_SID.label, required: true }],
+					[name, { label: NEW_NAME.label, required: true }],
+				]) ?? { itemIndex, sid, name }
+			);
+		},
+		(prepared) => batchesOf(prepared, () => 'lists', LIMITS.campaign.bulkListRename),
+		{
+			send: async (batch) => await sendBatch(this, batch),
+			// The whole request failed: every list in it shares the cause.
+			failed: (batch, error) => batch.map(({ itemIndex, sid, name }) => ({ itemIndex, json: { sid, name }, error })),
+			// One batch at a time: a later batch may rename to a name an earlier one freed.
+			inFlight: 1,
+		},
 	);
-	return outputOf(this, [...failures, ...answered.flat()]);
 }

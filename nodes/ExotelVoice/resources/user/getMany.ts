@@ -4,7 +4,7 @@ import { itemsOf } from '../../../shared/envelope';
 import { LIMITS } from '../../../shared/limits';
 import { limitCheck, listEach, listingFields } from '../../../shared/listing';
 import type { OperationOption } from '../../../shared/resource';
-import { trimmed, valuesOf } from '../../../shared/validation';
+import { trimmed } from '../../../shared/validation';
 import { USERS_PATH } from './api';
 
 const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [
@@ -12,8 +12,6 @@ const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Devices', value: 'devices' },
 	{ name: 'Last Login', value: 'last_login' },
 ];
-// an expression in a dropdown can yield anything: these are what the service takes
-const EXTRA_FIELD_VALUES = valuesOf(EXTRA_FIELD_OPTIONS);
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -49,7 +47,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			checks: [
 				[contactUri, { label: 'Device Number', format: 'e164' }],
 				limitCheck(limit),
-				[filters.fields, { label: 'Extra Fields', oneOf: EXTRA_FIELD_VALUES }],
+				[filters.fields, { label: 'Extra Fields', choices: EXTRA_FIELD_OPTIONS }],
 			],
 		};
 	});

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { requiredValues } from '../../../shared/byId';
+import { prepareNamed } from '../../../shared/byId';
 import { integrationDataOf } from '../../../shared/envelope';
 import { requestPerItem } from '../../../shared/requestPerItem';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, valuesOf } from '../../../shared/validation';
+import { fieldsError } from '../../../shared/validation';
 import { devicesPath } from './api';
 import { DEVICE_USER, deviceUserFields } from './fields';
 
@@ -15,8 +15,6 @@ const DEVICE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Enable', value: 'enable' },
 	{ name: 'Leave Unchanged', value: 'unchanged' },
 ];
-// an expression could yield `true` or "on": anything but these three would silently disable
-const DEVICE_VALUES = valuesOf(DEVICE_OPTIONS);
 
 export const option: OperationOption = {
 	name: 'Update',
@@ -50,13 +48,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await requestPerItem(
 		this,
 		items,
-		(itemIndex) => {
-			const ids = requiredValues(this, itemIndex, DEVICE_USER);
-			if (!Array.isArray(ids)) return ids;
+		prepareNamed(this, DEVICE_USER, (ids, itemIndex) => {
 			const choices = { phone: this.getNodeParameter('phone', itemIndex, 'unchanged'), sip: this.getNodeParameter('sip', itemIndex, 'unchanged') };
+			// an expression could yield `true` or "on": anything but the three choices would silently disable
 			const invalid = fieldsError(this.getNode(), itemIndex, [
-				[choices.phone, { label: 'Phone (PSTN)', oneOf: DEVICE_VALUES }],
-				[choices.sip, { label: 'SIP (WebRTC)', oneOf: DEVICE_VALUES }],
+				[choices.phone, { label: 'Phone (PSTN)', choices: DEVICE_OPTIONS }],
+				[choices.sip, { label: 'SIP (WebRTC)', choices: DEVICE_OPTIONS }],
 			]);
 			if (invalid) return invalid;
 			const body: IDataObject = {};
@@ -72,8 +69,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					description: 'Nothing was sent. The service refuses to leave a user without a device.',
 				});
 			}
-			return { itemIndex, path: devicesPath(ids), body };
-		},
+			return { path: devicesPath(ids), body };
+		}),
 		async ({ itemIndex, path, body }) => {
 			const response = await exotelRequest.call(this, { base: 'integrations', method: 'PUT', path, body, itemIndex });
 			return integrationDataOf(response.body);

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { outputFileField, withBinaries } from '../../../shared/binaryOutput';
-import { requestPerItem } from '../../../shared/requestPerItem';
+import { outputFileField, requestPerItemWithFile } from '../../../shared/binaryOutput';
+import { prepareNamed } from '../../../shared/byId';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, trimmed } from '../../../shared/validation';
-import { callSidField } from '../../descriptions';
+import { fieldsError } from '../../../shared/validation';
+import { CALL_SID, callSidField } from '../../descriptions';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -84,25 +84,22 @@ async function downloadRecording(context: IExecuteFunctions, url: string, itemIn
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const binaries = new Map<number, INodeExecutionData['binary']>();
-	const output = await requestPerItem(
+	return await requestPerItemWithFile(
 		this,
 		items,
-		(itemIndex) => {
-			const callSid = trimmed(this.getNodeParameter('callSid', itemIndex, ''));
+		prepareNamed(this, [CALL_SID], ([callSid], itemIndex) => {
 			const format = String(this.getNodeParameter('format', itemIndex, 'mp3'));
 			const channel = String(this.getNodeParameter('channel', itemIndex, 'single'));
 			const download = this.getNodeParameter('download', itemIndex, false) === true;
 			const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 			return (
 				fieldsError(this.getNode(), itemIndex, [
-					[callSid, { label: 'Call SID', required: true }],
 					[format, { label: 'Format', oneOf: ['mp3', 'wav'] }],
 					[channel, { label: 'Channel', oneOf: ['single', 'dual'] }],
-				]) ?? { itemIndex, callSid, format, channel, download, binaryPropertyName }
+				]) ?? { callSid, format, channel, download, binaryPropertyName }
 			);
-		},
-		async ({ itemIndex, callSid, format, channel, download, binaryPropertyName }) => {
+		}),
+		async ({ itemIndex, callSid, format, channel, download }) => {
 			const response = await exotelRequest.call(this, {
 				base: 'base',
 				method: 'GET',
@@ -112,14 +109,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			});
 			const body = (response.body ?? {}) as IDataObject;
 			const voiceLog = ((body.response as IDataObject | undefined)?.voice_log ?? {}) as IDataObject;
-			if (download && voiceLog.recording_url) {
-				const data = await downloadRecording(this, String(voiceLog.recording_url), itemIndex);
-				const fileFormat = String(voiceLog.format ?? format);
-				const binary = await this.helpers.prepareBinaryData(data, `${callSid}.${fileFormat}`, MIME[fileFormat] ?? 'application/octet-stream');
-				binaries.set(itemIndex, { [binaryPropertyName]: binary });
-			}
-			return voiceLog;
+			if (!download || !voiceLog.recording_url) return { json: voiceLog };
+			const data = await downloadRecording(this, String(voiceLog.recording_url), itemIndex);
+			const fileFormat = String(voiceLog.format ?? format);
+			return { json: voiceLog, file: { data, fileName: `${callSid}.${fileFormat}`, mimeType: MIME[fileFormat] ?? 'application/octet-stream' } };
 		},
 	);
-	return withBinaries(output, binaries);
 }
