@@ -3,10 +3,8 @@ import type { IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n
 import { PACING_POLICY } from './pacing';
 import type { FieldCheck } from './validation';
 
-type Show = Record<string, string[]>;
-
-/** Return All / Limit, as n8n's list operations show them. */
-export function returnAllOrLimit(show: Show, maxLimit?: number): INodeProperties[] {
+/** Return All / Limit, as n8n's list operations show them (the operation's own display conditions are added by defineResource). */
+export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -14,7 +12,6 @@ export function returnAllOrLimit(show: Show, maxLimit?: number): INodeProperties
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Limit',
@@ -23,7 +20,7 @@ export function returnAllOrLimit(show: Show, maxLimit?: number): INodeProperties
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
-			displayOptions: { show: { ...show, returnAll: [false] } },
+			displayOptions: { show: { returnAll: [false] } },
 			...(maxLimit ? { hint: `The service returns at most ${maxLimit} per page; the node pages for you` } : {}),
 		},
 	];

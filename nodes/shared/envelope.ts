@@ -1,8 +1,7 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { ItemOutcome } from './operation';
-import { codeOf, messageItem, sendStatusOf, textOf, unansweredMessage, type Channel } from './vocabulary';
+import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry, type Channel } from './vocabulary';
 
 /** A value as an object, or undefined when it is not one (absent, null, a list, text). */
 export function objectOf(value: unknown): IDataObject | undefined {
@@ -70,15 +69,8 @@ export function envelopeOutcomes(
 	return itemIndexes.map((itemIndex, position) => {
 		const entry = messages[position];
 		if (!entry) {
-			return {
-				itemIndex,
-				json: { ...unansweredMessage(channel, sent[position] ?? {}), requestId: textOf(envelope.request_id) },
-				error: new NodeApiError(node, {}, {
-					message: 'The service answered without an entry for this message',
-					description: 'The envelope had fewer entries than messages sent; the message may or may not have been accepted.',
-					itemIndex,
-				}),
-			};
+			const requestId = { requestId: textOf(envelope.request_id) };
+			return unansweredEntry(node, channel, itemIndex, sent[position] ?? {}, 'The envelope had fewer entries', requestId);
 		}
 		const data = (entry.data ?? {}) as IDataObject;
 		const json = messageItem(
@@ -95,15 +87,10 @@ export function envelopeOutcomes(
 		);
 		if (json.status === 'accepted') return { itemIndex, json };
 		const errorData = (entry.error_data ?? {}) as IDataObject;
-		return {
-			itemIndex,
-			json,
-			error: new NodeApiError(node, { ...entry } as JsonObject, {
-				message: `Message not accepted: ${String(errorData.message ?? entry.status)}${errorData.code !== undefined ? ` (code ${String(errorData.code)})` : ''}`,
-				description: String(errorData.description ?? 'The service reported a failure for this message; the other messages of the request are unaffected.'),
-				httpCode: String(envelope.http_code ?? 202),
-				itemIndex,
-			}),
-		};
+		return refusedEntry(node, itemIndex, json, {
+			reason: `${String(errorData.message ?? entry.status)}${errorData.code !== undefined ? ` (code ${String(errorData.code)})` : ''}`,
+			description: String(errorData.description ?? 'The service reported a failure for this message; the other messages of the request are unaffected.'),
+			httpCode: String(envelope.http_code ?? 202),
+		});
 	});
 }

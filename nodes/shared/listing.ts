@@ -7,7 +7,7 @@ import { fieldsError, trimmed, type FieldCheck } from './validation';
 
 /** A listing's fields: Return All / Limit (`maxLimit` a page), then its Filters, listed alphabetically. */
 export function listingFields(maxLimit: number, filters: INodeProperties[]): INodeProperties[] {
-	return [...returnAllOrLimit({}, maxLimit), optionsCollection(filters, { displayName: 'Filters', name: 'filters', placeholder: 'Add Filter' })];
+	return [...returnAllOrLimit(maxLimit), optionsCollection(filters, { displayName: 'Filters', name: 'filters', placeholder: 'Add Filter' })];
 }
 
 /** Name and Sort By, the filters of the v2 listings of named things; `things` names them in the Name filter's description ("Campaigns"). */

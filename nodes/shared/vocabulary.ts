@@ -124,11 +124,6 @@ export function unsentMessages(
 	return messages.map(({ itemIndex, to, from }) => ({ itemIndex, json: unanswered(channel, { to, from }, mayHaveReached), error }));
 }
 
-/** The item of a message the service's answer has no entry for: it may or may not have been accepted. */
-export function unansweredMessage(channel: Channel, sent: { to?: unknown; from?: unknown }): IDataObject {
-	return unanswered(channel, sent, true);
-}
-
 /**
  * The item of a message the service's answer has no entry for, with the error that says so.
  * `shortfall` names the answer and what it lacked ("The envelope had fewer entries").
@@ -143,7 +138,7 @@ export function unansweredEntry(
 ): ItemOutcome {
 	return {
 		itemIndex,
-		json: { ...unansweredMessage(channel, sent), ...extra },
+		json: { ...unanswered(channel, sent, true), ...extra },
 		error: new NodeApiError(node, {}, {
 			message: 'The service answered without an entry for this message',
 			description: `${shortfall} than messages sent; the message may or may not have been accepted.`,

@@ -14,7 +14,7 @@ const PAGE_SIZE = LIMITS.campaign.listLimit;
 
 export const option: OperationOption = { name: 'Get Contacts', value: 'getContacts', action: 'Get the contacts of a list' };
 
-export const description: INodeProperties[] = [listSidField, ...returnAllOrLimit({}, PAGE_SIZE)];
+export const description: INodeProperties[] = [listSidField, ...returnAllOrLimit(PAGE_SIZE)];
 
 /** The contacts of a list, one item each. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
