@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { objectOf } from '../shared/envelope';
 import { UNKNOWN_EVENT, unrecognizedPayload } from '../shared/triggers';
-import { callItem, secondsOf, textOf, type CallFields } from '../shared/vocabulary';
+import { callItem, callStatusItem, secondsOf, textOf, type CallFields } from '../shared/vocabulary';
 import { nestBracketKeys } from '../shared/webhook';
 
 export const VOICE_EVENTS = [
@@ -35,29 +35,7 @@ export function voiceEventItem(body: unknown, hint?: string): IDataObject | unde
 		...callItem(fields, payload, extra),
 	});
 
-	if (payload.CallSid !== undefined) {
-		const legs = Array.isArray(payload.Legs) ? (payload.Legs as IDataObject[]) : [];
-		return event(
-			'callStatus',
-			{
-				callSid: textOf(payload.CallSid),
-				status: textOf(payload.Status),
-				from: textOf(payload.From),
-				to: textOf(payload.To),
-				direction: textOf(payload.Direction),
-				startTime: textOf(payload.StartTime),
-				endTime: textOf(payload.EndTime),
-				recordingUrl: textOf(payload.RecordingUrl),
-			},
-			{
-				eventType: textOf(payload.EventType),
-				conversationDuration: secondsOf(payload.ConversationDuration),
-				customField: textOf(payload.CustomField),
-				answeredBy: legs.map((leg) => textOf(leg.AnsweredBy)),
-				legs,
-			},
-		);
-	}
+	if (payload.CallSid !== undefined) return { event: 'callStatus', ...callStatusItem(payload) };
 	if (payload.call_sid !== undefined && payload.event_type !== undefined && payload.campaign_sid === undefined) {
 		return event(
 			'callStatusManagement',

@@ -93,6 +93,34 @@ export function v1CallItem(call: IDataObject): IDataObject {
 }
 
 /**
+ * A v1 call status callback (form fields, `Legs[i][...]` already nested): where a Voice Trigger's
+ * callStatus event and a call waited on both come from.
+ */
+export function callStatusItem(payload: IDataObject): IDataObject {
+	const legs = Array.isArray(payload.Legs) ? (payload.Legs as IDataObject[]) : [];
+	return callItem(
+		{
+			callSid: textOf(payload.CallSid),
+			status: textOf(payload.Status),
+			from: textOf(payload.From),
+			to: textOf(payload.To),
+			direction: textOf(payload.Direction),
+			startTime: textOf(payload.StartTime),
+			endTime: textOf(payload.EndTime),
+			recordingUrl: textOf(payload.RecordingUrl),
+		},
+		payload,
+		{
+			eventType: textOf(payload.EventType),
+			conversationDuration: secondsOf(payload.ConversationDuration),
+			customField: textOf(payload.CustomField),
+			answeredBy: legs.map((leg) => textOf(leg.AnsweredBy)),
+			legs,
+		},
+	);
+}
+
+/**
  * A send's status on every channel: `failed` for any message the service refused (SMS `failed`,
  * `failed-dnd`; RCS and chat-app `failure`), `accepted` for an RCS or chat-app `success`, and the
  * SMS words (`queued`, `sending`, `submitted`, `sent`) as they are.

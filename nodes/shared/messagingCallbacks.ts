@@ -1,0 +1,153 @@
+// Messaging callbacks (delivery reports, replies, incoming messages) read into the package's vocabulary: the Messaging Trigger's events and what resumes a waiting send.
+import type { IDataObject } from 'n8n-workflow';
+
+import { objectOf } from './envelope';
+import { UNKNOWN_EVENT } from './triggers';
+import { codeOf, messageItem, textOf, type MessageFields } from './vocabulary';
+
+/** The events a messaging callback can be, in the service's terms (the Messaging Trigger names them). */
+export type MessagingEvent =
+	| 'chatAppIncoming'
+	| 'chatAppStatus'
+	| 'rcsDeliveryReport'
+	| 'rcsIncoming'
+	| 'smsClick'
+	| 'smsStatus'
+	| typeof UNKNOWN_EVENT;
+
+/** Statuses users filter on, from the chat-app and RCS code tables (30001/40001 sent, ...). */
+export const STATUSES = ['sent', 'delivered', 'seen', 'failed'] as const;
+
+export function statusOfCode(code: unknown): string | undefined {
+	const value = Number(code);
+	if (!Number.isFinite(value)) return undefined;
+	const last = value % 10000;
+	if (value >= 30000 && value < 50000) {
+		if (last === 1) return 'sent';
+		if (last === 2) return 'delivered';
+		if (last === 3) return 'seen';
+		return 'failed';
+	}
+	return undefined;
+}
+
+/** SMS status words of the status callback, folded onto the same four. */
+function smsStatus(status: unknown): string | undefined {
+	const value = String(status ?? '').toLowerCase();
+	if (!value) return undefined;
+	if (value.startsWith('failed')) return 'failed';
+	if (value === 'sent' || value === 'delivered') return 'delivered';
+	return value;
+}
+
+/** One message of a callback in the package's vocabulary (vocabulary.ts), the message as received under `raw`. */
+export interface EventItem extends IDataObject, MessageFields {
+	event: MessagingEvent;
+	timestamp: string | null;
+	customData: string | null;
+	raw: IDataObject;
+}
+
+function item(event: MessagingEvent, channel: string, entry: IDataObject, fields: Partial<EventItem>): EventItem {
+	// What a callback family does not name comes from the entry's own snake_case fields.
+	const {
+		messageSid = textOf(entry.sid),
+		status = null,
+		to = textOf(entry.to),
+		from = textOf(entry.from),
+		code = null,
+		timestamp = textOf(entry.timestamp),
+		customData = textOf(entry.custom_data),
+		...extra
+	} = fields;
+	return {
+		event,
+		...messageItem({ messageSid, status, channel, to, from, code }, entry, { timestamp, customData, ...extra }),
+	} as EventItem;
+}
+
+function list(value: unknown): IDataObject[] {
+	return Array.isArray(value) ? (value.filter((entry) => entry && typeof entry === 'object') as IDataObject[]) : [];
+}
+
+function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataObject, extra: IDataObject = {}): EventItem {
+	return item(event, channel, entry, {
+		...extra,
+		status: statusOfCode(entry.exo_status_code) ?? textOf(entry.exo_detailed_status),
+		code: codeOf(entry.exo_status_code),
+	});
+}
+
+/**
+ * One item per message of a callback body, whichever family sent it. Returns undefined when the
+ * body is not an object at all (the caller answers 400).
+ */
+export function eventItems(body: unknown): EventItem[] | undefined {
+	const root = objectOf(body);
+	if (!root) return undefined;
+	const items: EventItem[] = [];
+
+	if (root.event === 'incoming_message' && root.message && typeof root.message === 'object') {
+		const message = root.message as IDataObject;
+		const contact = (root.contact ?? {}) as IDataObject;
+		const type = String(message.type ?? '');
+		const typed = (message[type] ?? {}) as IDataObject;
+		items.push(
+			item('chatAppIncoming', 'chatapp', root, {
+				messageSid: textOf(message.id),
+				from: textOf(message.from),
+				to: textOf(message.to),
+				timestamp: textOf(message.timestamp ?? root.timestamp),
+				status: 'received',
+				messageType: type || null,
+				text: textOf(typed.body ?? typed.text ?? typed.caption),
+				contactName: textOf((contact.profile as IDataObject | undefined)?.name),
+				accountSid: textOf(root.account_sid),
+			}),
+		);
+		return items;
+	}
+	if (root.chatapp && typeof root.chatapp === 'object') {
+		for (const entry of list((root.chatapp as IDataObject).messages)) {
+			items.push(channelStatusItem(entry.callback_type === 'icm' ? 'chatAppIncoming' : 'chatAppStatus', 'chatapp', entry));
+		}
+	}
+	if (root.rcs && typeof root.rcs === 'object') {
+		for (const entry of list((root.rcs as IDataObject).messages)) {
+			if (entry.callback_type === 'incoming_message') {
+				const content = (entry.content ?? {}) as IDataObject;
+				items.push(
+					item('rcsIncoming', 'rcs', entry, {
+						status: 'received',
+						messageType: textOf(content.type),
+						text: textOf(content.text),
+					}),
+				);
+			} else {
+				items.push(channelStatusItem('rcsDeliveryReport', 'rcs', entry));
+			}
+		}
+		// The SMS fallback fired: its entries describe the SMS channel of the same messages.
+		for (const entry of list((root.sms as IDataObject | undefined)?.messages)) {
+			items.push(channelStatusItem('rcsDeliveryReport', 'sms', entry, { fallback: true }));
+		}
+	}
+	if (items.length > 0) return items;
+
+	if (root.SmsSid !== undefined) {
+		const isClick = Object.keys(root).some((key) => /click/i.test(key));
+		items.push(
+			item(isClick ? 'smsClick' : 'smsStatus', 'sms', root, {
+				messageSid: textOf(root.SmsSid),
+				to: textOf(root.To),
+				from: textOf(root.From),
+				status: isClick ? 'clicked' : smsStatus(root.Status) ?? null,
+				code: codeOf(root.DetailedStatusCode),
+				timestamp: textOf(root.DateSent ?? root.ClickedAt ?? root.Timestamp),
+				customData: textOf(root.CustomField),
+			}),
+		);
+		return items;
+	}
+	return [item(UNKNOWN_EVENT, 'unknown', root, {})];
+}
