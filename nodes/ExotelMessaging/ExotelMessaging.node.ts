@@ -1,9 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { route } from '../shared/operation';
 import { defineResources } from '../shared/resource';
+import { WAITING_WEBHOOKS } from '../shared/sendAndWait';
 import { operationSubtitle } from '../shared/subtitle';
+import { resumeWaitingExecution } from '../shared/waitingWebhook';
 import { chatApp } from './resources/chatApp';
 import { rcs } from './resources/rcs';
 import { sms } from './resources/sms';
@@ -24,8 +26,14 @@ export class ExotelMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'exotelApi', required: true }],
+		// The resume URLs of the waiting operations (send and wait): made per execution, registered nowhere.
+		webhooks: WAITING_WEBHOOKS,
 		properties,
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumeWaitingExecution.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this, routes);

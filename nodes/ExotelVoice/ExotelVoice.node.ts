@@ -1,9 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { route } from '../shared/operation';
 import { defineResources } from '../shared/resource';
+import { WAITING_WEBHOOKS } from '../shared/sendAndWait';
 import { operationSubtitle } from '../shared/subtitle';
+import { resumeWaitingExecution } from '../shared/waitingWebhook';
 import * as listSearch from './methods/listSearch';
 import { call } from './resources/call';
 import { campaign } from './resources/campaign';
@@ -47,8 +49,14 @@ export class ExotelVoice implements INodeType {
 				},
 			},
 		],
+		// The resume URLs of the waiting operations (send and wait): made per execution, registered nowhere.
+		webhooks: WAITING_WEBHOOKS,
 		properties,
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumeWaitingExecution.call(this);
+	}
 
 	methods = { listSearch };
 

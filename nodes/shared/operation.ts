@@ -252,3 +252,30 @@ export async function inParallel<T>(tasks: Array<() => Promise<T>>, limit: numbe
 	await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 	return results;
 }
+
+/**
+ * The context with some parameters given instead of read from the node: a waiting operation runs
+ * the plain send with its callback URL set to the resume URL (and its own message), so the send
+ * keeps one implementation. `overrides` maps a name to its value, or to a function of what n8n reads.
+ */
+export function withParameters(
+	context: IExecuteFunctions,
+	overrides: Record<string, unknown | ((read: unknown) => unknown)>,
+): IExecuteFunctions {
+	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown, options?: object) => {
+		if (!Object.prototype.hasOwnProperty.call(overrides, name)) return context.getNodeParameter(name, itemIndex, fallback as never, options as never);
+		const override = overrides[name];
+		return typeof override === 'function' ? (override as (read: unknown) => unknown)(context.getNodeParameter(name, itemIndex, fallback as never)) : override;
+	};
+	const node = context.getNode();
+	// parameterReader looks at the raw parameters to skip the engine: overridden names must go through getNodeParameter.
+	const parameters = Object.fromEntries(Object.entries(node.parameters).filter(([name]) => !(name in overrides)));
+	return new Proxy(context, {
+		get(target, property, receiver) {
+			if (property === 'getNodeParameter') return getNodeParameter;
+			if (property === 'getNode') return () => ({ ...target.getNode(), parameters });
+			const value = Reflect.get(target, property, receiver) as unknown;
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
+}

@@ -29,14 +29,20 @@ import {
 	getAdditionalKeys,
 	InstanceSettings,
 	PackageDirectoryLoader,
+	generateUrlSignature,
+	prepareUrlForSigning,
 	RoutingNode,
+	WAITING_TOKEN_QUERY_PARAM,
+	WebhookContext,
 	WorkflowExecute,
 } from 'n8n-core';
 import { ScheduledTaskManager } from 'n8n-core/dist/execution-engine/scheduled-task-manager';
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import {
 	ApplicationError,
+	deepCopy,
 	ICredentialsHelper,
+	SEND_AND_WAIT_OPERATION,
 	isExpression,
 	NodeHelpers,
 	UnexpectedError,
@@ -70,6 +76,7 @@ import type {
 	IRun,
 	IRunData,
 	IVersionedNodeType,
+	IWebhookData,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 	IWorkflowSettings,
@@ -141,6 +148,33 @@ export interface RunResult {
 	binaryBuffer(item: INodeExecutionData, property?: string): Promise<Buffer>;
 	credentialStore: CredentialStore;
 	durationMs: number;
+	/** When the run went to wait (putExecutionToWait), the date it waits till. */
+	waitTill?: Date;
+	/**
+	 * A request to the waiting execution's resume URL, handled as n8n's WaitingWebhooks does: the
+	 * signature checked when the node asked for it (sendAndWait), the node's `webhook()` called with a
+	 * real n8n-core WebhookContext on the saved execution, and, when it returns items, the execution
+	 * continued from that node. `answer` is what the caller got; `result` the continued run.
+	 */
+	resume(request: ResumeRequest): Promise<{ answer: ResumeAnswer; result?: RunResult }>;
+	/** The waiting execution resumed by its Limit Wait Time, as n8n's wait tracker does. */
+	timeOut(): Promise<RunResult>;
+}
+
+export interface ResumeRequest {
+	/** The resume URL as the node gave it (query included). */
+	url: string;
+	method?: 'GET' | 'POST' | 'HEAD';
+	/** Raw bytes as sent; parsed as n8n does by content type. */
+	body?: string | Buffer;
+	contentType?: string;
+	headers?: Record<string, string>;
+}
+
+export interface ResumeAnswer {
+	status: number;
+	body: unknown;
+	headers: Record<string, string>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1112,40 +1146,112 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 		} as IRun;
 	}
 
-	const runData = run.data.resultData.runData;
-	const taskOf = (nodeName: string, runIndex: number) => {
-		const task = runData[nodeName]?.[runIndex];
-		if (!task) {
-			const why = run.data.resultData.error
-				? ` The workflow failed: ${run.data.resultData.error.message}`
-				: '';
-			throw new UnexpectedError(
-				`Node "${nodeName}" has no run ${runIndex} (ran: ${Object.keys(runData).join(', ') || 'none'}).${why}`,
-			);
-		}
-		return task;
+	const resultOf = (run: IRun): RunResult => {
+		const runData = run.data.resultData.runData;
+		const taskOf = (nodeName: string, runIndex: number) => {
+			const task = runData[nodeName]?.[runIndex];
+			if (!task) {
+				const why = run.data.resultData.error ? ` The workflow failed: ${run.data.resultData.error.message}` : '';
+				throw new UnexpectedError(`Node "${nodeName}" has no run ${runIndex} (ran: ${Object.keys(runData).join(', ') || 'none'}).${why}`);
+			}
+			return task;
+		};
+		return {
+			run,
+			status: run.status,
+			runData,
+			error: run.data.resultData.error as RunError | undefined,
+			output(nodeName: string, outputIndex = 0, runIndex = 0) {
+				return taskOf(nodeName, runIndex).data?.main?.[outputIndex] ?? [];
+			},
+			nodeError(nodeName: string, runIndex = 0) {
+				return taskOf(nodeName, runIndex).error as RunError | undefined;
+			},
+			executionOrder,
+			async binaryBuffer(item: INodeExecutionData, property = 'data') {
+				const binary = item.binary?.[property];
+				if (!binary) throw new UnexpectedError(`Item has no binary property "${property}"`);
+				return await Container.get(BinaryDataService).getAsBuffer(binary);
+			},
+			credentialStore,
+			durationMs: Date.now() - started,
+			waitTill: run.data.waitTill ?? undefined,
+			resume: async (request) => await resumeWaiting(run, request),
+			timeOut: async () => resultOf(await new WorkflowExecute(additionalData, mode, deepCopy(run.data)).processRunExecutionData(workflow)),
+		};
 	};
 
-	return {
-		run,
-		status: run.status,
-		runData,
-		error: run.data.resultData.error as RunError | undefined,
-		output(nodeName: string, outputIndex = 0, runIndex = 0) {
-			return taskOf(nodeName, runIndex).data?.main?.[outputIndex] ?? [];
-		},
-		nodeError(nodeName: string, runIndex = 0) {
-			return taskOf(nodeName, runIndex).error as RunError | undefined;
-		},
-		executionOrder,
-		async binaryBuffer(item: INodeExecutionData, property = 'data') {
-			const binary = item.binary?.[property];
-			if (!binary) throw new UnexpectedError(`Item has no binary property "${property}"`);
-			return await Container.get(BinaryDataService).getAsBuffer(binary);
-		},
-		credentialStore,
-		durationMs: Date.now() - started,
+	/** What n8n's WaitingWebhooks + WebhookHelpers.executeWebhook do with a request to a waiting execution. */
+	const resumeWaiting = async (waiting: IRun, request: ResumeRequest): Promise<{ answer: ResumeAnswer; result?: RunResult }> => {
+		const data = deepCopy(waiting.data);
+		if (!data.waitTill) throw new UnexpectedError('The run is not waiting');
+		const url = new URL(request.url);
+		const answer: ResumeAnswer = { status: 200, body: undefined, headers: {} };
+		const lastNodeExecuted = data.resultData.lastNodeExecuted as string;
+		const node = workflow.getNode(lastNodeExecuted) as INode;
+		if (data.validateSignature && node.parameters.operation === SEND_AND_WAIT_OPERATION) {
+			const given = url.searchParams.get(WAITING_TOKEN_QUERY_PARAM) ?? '';
+			const unsigned = new URL(url);
+			unsigned.searchParams.delete(WAITING_TOKEN_QUERY_PARAM);
+			const expected = generateUrlSignature(prepareUrlForSigning(unsigned), Container.get(InstanceSettings).hmacSignatureSecret);
+			if (given !== expected) return { answer: { status: 401, body: { error: 'Invalid token' }, headers: {} } };
+		}
+		const suffix = url.pathname.split('/').pop();
+		if (suffix !== node.id) return { answer: { status: 404, body: { message: 'no waiting webhook at this path' }, headers: {} } };
+		data.executionData!.nodeExecutionStack[0].node.disabled = true;
+		data.waitTill = undefined;
+		data.resultData.runData[lastNodeExecuted].pop();
+
+		const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body ?? '');
+		const contentType = request.contentType ?? (raw.length ? 'application/json' : undefined);
+		const headers: Record<string, string> = { host: url.host, ...(contentType ? { 'content-type': contentType } : {}) };
+		for (const [key, value] of Object.entries(request.headers ?? {})) headers[key.toLowerCase()] = value;
+		let body: unknown = {};
+		if (raw.length && contentType?.startsWith('application/json')) body = JSON.parse(raw.toString('utf8'));
+		else if (raw.length && contentType?.startsWith('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+		const method = request.method ?? 'POST';
+		const req = { method, url: url.pathname + url.search, headers, query: Object.fromEntries(url.searchParams), body, rawBody: raw, params: {} };
+		const res = {
+			status(code: number) {
+				answer.status = code;
+				return res;
+			},
+			setHeader(name: string, value: string) {
+				answer.headers[name.toLowerCase()] = value;
+				return res;
+			},
+			type(value: string) {
+				answer.headers['content-type'] = value;
+				return res;
+			},
+			json(value: unknown) {
+				answer.body = value;
+				return res;
+			},
+			send(value: unknown) {
+				answer.body = Buffer.isBuffer(value) ? value.toString('utf8') : value;
+				return res;
+			},
+			end() {
+				return res;
+			},
+		};
+		const description = (workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType).description;
+		const webhookDescription = (description.webhooks ?? []).find((hook) => hook.httpMethod === method && hook.restartWebhook === true);
+		if (!webhookDescription) return { answer: { status: 404, body: { message: `no waiting ${method} webhook` }, headers: {} } };
+		const webhookData = { httpMethod: method, node: node.name, path: node.id, webhookDescription, workflowId: workflow.id } as unknown as IWebhookData;
+		const webhookAdditionalData = { ...additionalData, httpRequest: req, httpResponse: res, executionId } as unknown as IWorkflowExecuteAdditionalData;
+		const context = new WebhookContext(workflow, node, webhookAdditionalData, mode, webhookData, [], data);
+		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+		const response = await nodeType.webhook!.call(context);
+		if (!response.noWebhookResponse && response.webhookResponse !== undefined) answer.body = response.webhookResponse;
+		if (!response.workflowData) return { answer };
+		data.executionData!.nodeExecutionStack[0].data.main = response.workflowData;
+		const continued = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
+		return { answer, result: resultOf(continued) };
 	};
+
+	return resultOf(run);
 }
 
 // ---------------------------------------------------------------------------------------------

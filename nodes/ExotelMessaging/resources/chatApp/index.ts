@@ -1,5 +1,7 @@
 import { defineResource } from '../../../shared/resource';
 import * as send from './send';
+import * as sendAndWait from './sendAndWait';
+import * as sendAndWaitForDelivery from './sendAndWaitForDelivery';
 import * as setWebhooks from './setWebhooks';
 
-export const chatApp = defineResource({ name: 'Chat App Message (WhatsApp)', value: 'chatApp' }, [send, setWebhooks]);
+export const chatApp = defineResource({ name: 'Chat App Message (WhatsApp)', value: 'chatApp' }, [send, sendAndWait, sendAndWaitForDelivery, setWebhooks]);

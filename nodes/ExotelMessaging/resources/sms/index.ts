@@ -1,5 +1,7 @@
 import { defineResource } from '../../../shared/resource';
 import * as send from './send';
+import * as sendAndWait from './sendAndWait';
+import * as sendAndWaitForDelivery from './sendAndWaitForDelivery';
 import * as sendToMany from './sendToMany';
 
-export const sms = defineResource({ name: 'SMS', value: 'sms' }, [send, sendToMany]);
+export const sms = defineResource({ name: 'SMS', value: 'sms' }, [send, sendAndWait, sendAndWaitForDelivery, sendToMany], 'send');

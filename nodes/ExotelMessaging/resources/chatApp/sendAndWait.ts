@@ -1,0 +1,200 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { optionsCollection } from '../../../shared/descriptions';
+import { LIMITS } from '../../../shared/limits';
+import { withParameters } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
+import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait';
+import { trimmed } from '../../../shared/validation';
+import type { Choice, Question } from '../../../shared/waitingWebhook';
+import { recipientField, senderField } from '../messages';
+import { waitForAnswer, type AnswerWait } from '../waitForAnswer';
+import * as send from './send';
+
+const L = LIMITS.chatApp;
+
+export const option: OperationOption = {
+	name: 'Send and Wait for Response',
+	value: SEND_AND_WAIT,
+	action: 'Send a chat app message and wait for the response',
+	description: 'Ask with reply buttons, a list or a question, and continue with the answer given in the chat',
+};
+
+const approval = { responseType: ['approval'] };
+const choice = { responseType: ['choice'] };
+
+export const description: INodeProperties[] = [
+	waitNotice('The answer comes back in the chat: the message’s status callback is this execution’s resume URL.'),
+	senderField('Business number with the chat app enabled, in E.164 format'),
+	recipientField('Who answers, in E.164 format'),
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		description: `The question; at most ${L.body} characters with buttons or a list`,
+	},
+	{
+		displayName: 'Response Type',
+		name: 'responseType',
+		type: 'options',
+		default: 'approval',
+		options: [
+			{ name: 'Approval', value: 'approval', description: 'Approve, and optionally decline, buttons' },
+			{ name: 'Choice', value: 'choice', description: `Up to ${L.replyButtons} reply buttons, or a list of up to ${L.listRowsTotal} rows` },
+			{ name: 'Free Text', value: 'freeText', description: 'Any text the person writes back' },
+		],
+	},
+	{
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: approval },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'single',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Decline', value: 'double' },
+						],
+					},
+					{
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						type: 'string',
+						default: 'Approve',
+						description: `At most ${L.replyButtonTitle} characters`,
+					},
+					{
+						displayName: 'Decline Button Label',
+						name: 'disapproveLabel',
+						type: 'string',
+						default: 'Decline',
+						description: `At most ${L.replyButtonTitle} characters`,
+						displayOptions: { show: { approvalType: ['double'] } },
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Choice Style',
+		name: 'choiceStyle',
+		type: 'options',
+		default: 'buttons',
+		displayOptions: { show: choice },
+		options: [
+			{ name: 'List', value: 'list', description: `A button that opens a list of up to ${L.listRowsTotal} rows` },
+			{ name: 'Reply Buttons', value: 'buttons', description: `Up to ${L.replyButtons} buttons under the message` },
+		],
+	},
+	{
+		displayName: 'Choices',
+		name: 'choices',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Choice',
+		default: {},
+		displayOptions: { show: choice },
+		options: [
+			{
+				displayName: 'Choice',
+				name: 'choice',
+				values: [
+					{ displayName: 'Title', name: 'title', type: 'string', default: '', description: `Words shown; at most ${L.replyButtonTitle} characters on a button, ${L.listRowTitle} in a list` },
+					{ displayName: 'ID', name: 'id', type: 'string', default: '', description: 'What the output’s answer says when this is picked; the title when empty' },
+					{ displayName: 'Description', name: 'description', type: 'string', default: '', description: `Shown under the title in a list; at most ${L.listRowDescription} characters` },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'List Button Label',
+		name: 'listButton',
+		type: 'string',
+		default: 'Choose',
+		description: `Label of the button that opens the list; at most ${L.listButtonLabel} characters`,
+		displayOptions: { show: { ...choice, choiceStyle: ['list'] } },
+	},
+	optionsCollection([
+		APPROVERS_OPTION,
+		{ displayName: 'Custom Data', name: 'customData', type: 'string', default: '', description: 'Your own metadata, echoed in the callbacks' },
+		{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '', description: `Under the buttons or list; at most ${L.footer} characters` },
+		{ displayName: 'Header Text', name: 'headerText', type: 'string', default: '', description: `Above the question with buttons or a list; at most ${L.headerText} characters` },
+		LIMIT_WAIT_TIME_OPTION,
+	]),
+];
+
+function entries(value: unknown, key: string): IDataObject[] {
+	const collection = (value ?? {}) as IDataObject;
+	return Array.isArray(collection[key]) ? (collection[key] as IDataObject[]) : [];
+}
+
+/** The choices the message offers: approve (and decline), or the user's choices with their ids. */
+function choicesOf(context: IExecuteFunctions, responseType: string): Choice[] {
+	if (responseType === 'approval') {
+		const values = ((context.getNodeParameter('approvalOptions', 0, {}) as IDataObject).values ?? {}) as IDataObject;
+		const choices: Choice[] = [{ id: 'approve', title: trimmed(values.approveLabel) || 'Approve' }];
+		if (values.approvalType === 'double') choices.push({ id: 'decline', title: trimmed(values.disapproveLabel) || 'Decline' });
+		return choices;
+	}
+	if (responseType === 'choice') {
+		return entries(context.getNodeParameter('choices', 0, {}), 'choice').map((entry) => ({
+			id: trimmed(entry.id) || trimmed(entry.title),
+			title: trimmed(entry.title),
+			...(trimmed(entry.description) ? { description: trimmed(entry.description) } : {}),
+		}));
+	}
+	return [];
+}
+
+/** The chat-app content of the question: text for free text, else reply buttons or a list. */
+function contentOf(context: IExecuteFunctions, question: Question, choices: Array<Choice & { description?: string }>): IDataObject {
+	if (question.responseType === 'freeText') return { type: 'text', text: { body: question.text ?? '' } };
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const interactive: IDataObject = { body: { text: question.text ?? '' } };
+	if (trimmed(options.headerText)) interactive.header = { type: 'text', text: trimmed(options.headerText) };
+	if (trimmed(options.footerText)) interactive.footer = { text: trimmed(options.footerText) };
+	const asList = question.responseType === 'choice' && context.getNodeParameter('choiceStyle', 0, 'buttons') === 'list';
+	if (asList) {
+		interactive.type = 'list';
+		interactive.action = { button: trimmed(context.getNodeParameter('listButton', 0, 'Choose')), sections: [{ rows: choices }] };
+	} else {
+		interactive.type = 'button';
+		interactive.action = { buttons: choices.map(({ id, title }) => ({ type: 'reply', reply: { id, title } })) };
+	}
+	return { type: 'interactive', interactive };
+}
+
+/** Sends the question through Chat App → Send (same checks, same request) with the resume URL as its status callback. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await waitForAnswer(this, items, 'chatapp', (context, resumeUrl): AnswerWait => {
+		const responseType = String(context.getNodeParameter('responseType', 0, 'approval')) as Question['responseType'];
+		const choices = choicesOf(context, responseType);
+		if (responseType === 'choice' && choices.length === 0) {
+			throw new NodeOperationError(context.getNode(), 'Choices: add at least one choice', { itemIndex: 0 });
+		}
+		const text = String(context.getNodeParameter('message', 0, ''));
+		const question: Question = { responseType, text, choices: choices.map(({ id, title }) => ({ id, title })), approvers: [] };
+		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+		const sending = withParameters(context, {
+			contentMode: 'json',
+			contentJson: contentOf(context, question, choices),
+			statusCallback: resumeUrl,
+			options: { customData: options.customData },
+		});
+		return { question, send: async () => await send.execute.call(sending, items) };
+	});
+}

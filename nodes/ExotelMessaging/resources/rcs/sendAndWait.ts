@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { withParameters } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
+import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitingFields, waitNotice } from '../../../shared/sendAndWait';
+import { waitForAnswer } from '../waitForAnswer';
+import * as sendTemplate from './sendTemplate';
+
+export const option: OperationOption = {
+	name: 'Send Template and Wait for Reply',
+	value: SEND_AND_WAIT,
+	action: 'Send an RCS template and wait for the reply',
+	description: 'Send an approved RCS template and continue with the reply: text, or the suggested reply or action chosen',
+};
+
+// The status callbacks of the request and channel would be overruled by the message's (the resume URL): not offered.
+const OVERRULED = ['requestStatusCallback', 'channelStatusCallback'];
+
+export const description: INodeProperties[] = [
+	waitNotice('The reply comes back to this execution: the message’s status callback is its resume URL.'),
+	...waitingFields(sendTemplate.description, [APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION], OVERRULED),
+];
+
+/** Sends through RCS → Send Template (same checks, same request) with the resume URL as the message's status callback. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await waitForAnswer(this, items, 'rcs', (context, resumeUrl) => ({
+		question: { responseType: 'reply', text: String(context.getNodeParameter('templateName', 0, '')), choices: [], approvers: [] },
+		send: async () => await sendTemplate.execute.call(withParameters(context, { statusCallback: resumeUrl }), items),
+	}));
+}

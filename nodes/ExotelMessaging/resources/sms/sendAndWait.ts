@@ -1,0 +1,122 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from '../../../shared/descriptions';
+import { LIMITS } from '../../../shared/limits';
+import { withParameters } from '../../../shared/operation';
+import type { OperationOption } from '../../../shared/resource';
+import { LIMIT_WAIT_TIME_OPTION, resumeUrlOf, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait';
+import { trimmed } from '../../../shared/validation';
+import type { Choice } from '../../../shared/waitingWebhook';
+import { recipientField, senderField } from '../messages';
+import { waitForAnswer } from '../waitForAnswer';
+import * as send from './send';
+
+export const option: OperationOption = {
+	name: 'Send and Wait for Approval',
+	value: SEND_AND_WAIT,
+	action: 'Send an SMS and wait for approval',
+	description: 'Send an SMS with approve and decline links, and continue with the answer',
+};
+
+export const description: INodeProperties[] = [
+	waitNotice('Each link opens a short page whose button records the answer, so link previews never answer for the person.'),
+	senderField('Virtual number or approved sender ID (the DLT header for Indian traffic)'),
+	recipientField('Who approves; the links are theirs'),
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 3 },
+		description: `The question; the links follow it. With them the SMS stays within ${LIMITS.sms.bodyLength} characters.`,
+	},
+	{
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'double',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Decline', value: 'double' },
+						],
+					},
+					{ displayName: 'Approve Label', name: 'approveLabel', type: 'string', default: 'Approve', description: 'Words before the approve link' },
+					{
+						displayName: 'Decline Label',
+						name: 'disapproveLabel',
+						type: 'string',
+						default: 'Decline',
+						description: 'Words before the decline link',
+						displayOptions: { show: { approvalType: ['double'] } },
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'The links are shortened by the service (Shorten URL, chargeable). Indian senders must add DLT Entity ID and a DLT template that allows links.',
+		name: 'linkNotice',
+		type: 'notice',
+		default: '',
+	},
+	optionsCollection([
+		{ displayName: 'Custom Field', name: 'customField', type: 'string', default: '', description: 'Your own reference' },
+		{ displayName: 'DLT Entity ID', name: 'dltEntityId', type: 'string', default: '', description: 'Entity ID registered on the DLT portal' },
+		{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
+		ENCODING_TYPE_FIELD,
+		LIMIT_WAIT_TIME_OPTION,
+		PRIORITY_FIELD,
+		{ displayName: 'Short URL Header', name: 'shortenUrlHeader', type: 'string', default: '', description: 'DLT-registered header for the short-URL domain' },
+		{ displayName: 'SMS Type', name: 'smsType', type: 'options', options: SMS_TYPE_OPTIONS, default: 'transactional' },
+	]),
+];
+
+/** Approve, and decline when asked for, with their labels. */
+function choicesOf(context: IExecuteFunctions): Choice[] {
+	const values = ((context.getNodeParameter('approvalOptions', 0, {}) as IDataObject).values ?? {}) as IDataObject;
+	const choices: Choice[] = [{ id: 'approve', title: trimmed(values.approveLabel) || 'Approve' }];
+	if (values.approvalType !== 'single') choices.push({ id: 'decline', title: trimmed(values.disapproveLabel) || 'Decline' });
+	return choices;
+}
+
+/**
+ * Sends through SMS → Send (same checks, same request): the body is the message and one signed
+ * resume link per answer, shortened by the service.
+ */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await waitForAnswer(
+		this,
+		items,
+		'sms',
+		async (context) => {
+			const text = String(context.getNodeParameter('message', 0, ''));
+			const choices = choicesOf(context);
+			const links: string[] = [];
+			for (const choice of choices) links.push(`${choice.title}: ${await resumeUrlOf(context, { answer: choice.id })}`);
+			const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+			const { limitWaitTime, ...smsOptions } = options;
+			const sending = withParameters(context, {
+				body: `${text.trim()}\n\n${links.join('\n')}`,
+				statusCallback: '',
+				additionalFields: { ...smsOptions, shortenUrl: true },
+			});
+			return {
+				question: { responseType: 'approval', text, choices, approvers: [] },
+				send: async () => await send.execute.call(sending, items),
+			};
+		},
+		'approvalLink',
+	);
+}

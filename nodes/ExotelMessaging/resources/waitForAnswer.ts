@@ -1,0 +1,71 @@
+// What the Messaging operations that wait for a person's answer share: the approvers, and the item a timeout gives.
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { allowedNumbers, sendThenWait, type WaitingFor } from '../../shared/sendAndWait';
+import { normalizePhone, problemWith } from '../../shared/validation';
+import type { Question } from '../../shared/waitingWebhook';
+import type { Channel } from '../../shared/vocabulary';
+
+/** One waiting send: the question asked, and the plain send that asks it. */
+export interface AnswerWait {
+	question: Question;
+	send(): Promise<INodeExecutionData[]>;
+}
+
+/** Approver Numbers, each checked: only these numbers' replies count (none given: the recipient's). */
+function approversOf(context: IExecuteFunctions): string[] {
+	const given = (context.getNodeParameter('options', 0, {}) as IDataObject).approvers;
+	if (!given) return [];
+	return allowedNumbers(given, '').map((number) => {
+		const normalized = normalizePhone(number);
+		const problem = problemWith(normalized, { label: 'Approver Numbers', format: 'e164' });
+		if (problem) throw new NodeOperationError(context.getNode(), `${problem} (item 0)`, { itemIndex: 0 });
+		return normalized;
+	});
+}
+
+/**
+ * Sends the question with the resume URL as its callback and waits for the answer. The item a
+ * timeout gives has the keys an answer has, empty, and `timedOut: true`.
+ */
+export async function waitForAnswer(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	channel: Channel,
+	build: (context: IExecuteFunctions, resumeUrl: string) => AnswerWait | Promise<AnswerWait>,
+	waitingFor: WaitingFor = 'reply',
+	params: Record<string, string> = {},
+): Promise<INodeExecutionData[]> {
+	return await sendThenWait(
+		context,
+		items,
+		async (ctx, resumeUrl) => {
+			const approvers = approversOf(ctx);
+			const { question, send } = await build(ctx, resumeUrl);
+			question.approvers = approvers;
+			return {
+				send,
+				timedOut: (sent) => ({
+					messageSid: sent.messageSid ?? null,
+					status: sent.status ?? null,
+					channel,
+					to: sent.to ?? null,
+					from: sent.from ?? null,
+					code: null,
+					timedOut: true,
+					waitingFor,
+					...(question.responseType === 'approval' ? { approved: null } : {}),
+					answer: null,
+					answerText: null,
+					answeredBy: null,
+					answeredAt: null,
+					replySid: null,
+					question: question as unknown as IDataObject,
+					raw: null,
+				}),
+			};
+		},
+		params,
+	);
+}

@@ -1,0 +1,352 @@
+// Waiting for a person or an outcome: a send whose callback URL is the execution's resume URL.
+// Written after n8n's own send-and-wait (packages/nodes-base/utils/sendAndWait), which a community
+// package cannot import; the service routes a reply to the URL given in the send itself
+// (messaging.md, "RCS incoming message" and "Chat-app status callback"), so the answer resumes the
+// waiting execution directly.
+import { createHmac, timingSafeEqual } from 'crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeOperationError, SEND_AND_WAIT_OPERATION, WAIT_INDEFINITELY } from 'n8n-workflow';
+
+import { objectOf } from './envelope';
+import { answerNow, nestBracketKeys } from './webhook';
+import { isValidSignature, SIGNATURE_HEADER } from './webhookSignature';
+
+/**
+ * The resume webhooks of a waiting execution: GET and POST on `/webhook-waiting/<execution>/<node id>`,
+ * as n8n's own send-and-wait nodes declare them. They are registered nowhere at the service: the URL
+ * is made per execution and given in the send itself, so there is no checkExists/create/delete to
+ * write (see the README, "Send and wait", on n8n's webhook-lifecycle-complete lint rule).
+ */
+export const WAITING_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
+	name: 'default',
+	httpMethod,
+	responseMode: 'onReceived',
+	responseData: '',
+	path: '={{ $nodeId }}',
+	restartWebhook: true,
+	isFullPath: true,
+}));
+
+/** What a waiting operation waits for; it decides which requests may resume it. */
+export type WaitingFor = 'reply' | 'approvalLink' | 'delivery' | 'callEnd';
+
+/** The operation value n8n gives its own send-and-wait treatment (signed resume URLs, AI agents' human review). */
+export const SEND_AND_WAIT = SEND_AND_WAIT_OPERATION;
+
+/** Our own check on every resume URL: n8n 2.8 checks n8n's signature only for the sendAndWait operation. */
+const TOKEN_PARAM = 'exotelToken';
+
+// ---------------------------------------------------------------------------------------------
+// Fields
+
+/** Limit Wait Time, as n8n's send-and-wait nodes offer it (an Options entry). */
+export const LIMIT_WAIT_TIME_OPTION: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description: 'Whether to stop waiting after a time; the node then outputs timedOut: true',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					options: [
+						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
+						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time' },
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					default: 45,
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					default: 'minutes',
+					options: [
+						{ name: 'Days', value: 'days' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Seconds', value: 'seconds' },
+					],
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					default: '',
+					description: 'Continue execution after the specified date and time',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+				},
+			],
+		},
+	],
+};
+
+/** Who may answer besides the recipient (an Options entry of the reply waits). */
+export const APPROVERS_OPTION: INodeProperties = {
+	displayName: 'Approver Numbers',
+	name: 'approvers',
+	type: 'string',
+	default: '',
+	placeholder: '+919876543210, +919812345678',
+	description: 'Numbers in E.164 format, comma-separated, whose reply counts; by default only the recipient’s. A reply from any other number is acknowledged and ignored.',
+};
+
+/** The notice every waiting operation shows: one item per execution, and what a timeout gives. */
+export function waitNotice(what: string): INodeProperties {
+	return {
+		displayName: `${what} The execution waits (it is saved, so n8n may restart meanwhile); it handles one input item, so loop over items to ask several people.`,
+		name: 'waitNotice',
+		type: 'notice',
+		default: '',
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Execute side
+
+/** A waiting operation handles one item: one message, one resume. */
+export function oneItemOnly(context: IExecuteFunctions, items: INodeExecutionData[]): void {
+	if (items.length === 1) return;
+	throw new NodeOperationError(context.getNode(), `This operation waits for one message and got ${items.length} input items`, {
+		description:
+			'An execution can wait for one answer. Put a Loop Over Items node (Batch Size 1) before this node, or send to many with Send and collect answers with the Messaging Trigger.',
+	});
+}
+
+function collectionOf(context: IExecuteFunctions, name: string): IDataObject {
+	return (context.getNodeParameter(name, 0, {}) as IDataObject) ?? {};
+}
+
+/**
+ * A plain send's fields for its waiting twin: without the Status Callback URL (the resume URL takes
+ * its place) and the options in `drop`, with `add` in its optional-fields collection.
+ */
+export function waitingFields(fields: INodeProperties[], add: INodeProperties[], drop: string[] = []): INodeProperties[] {
+	return fields
+		.filter((field) => field.name !== 'statusCallback')
+		.map((field) =>
+			field.type === 'collection' && (field.name === 'options' || field.name === 'additionalFields')
+				? {
+						...field,
+						options: [...(field.options as INodeProperties[]).filter((option) => !drop.includes(option.name)), ...add].sort((a, b) =>
+							a.displayName.localeCompare(b.displayName),
+						),
+					}
+				: field,
+		);
+}
+
+/** When Limit Wait Time ends the wait, or never. */
+export function waitTillOf(context: IExecuteFunctions): Date {
+	const limit = [collectionOf(context, 'options'), collectionOf(context, 'additionalFields')]
+		.map((collection) => (collection.limitWaitTime as IDataObject | undefined)?.values as IDataObject | undefined)
+		.find(Boolean);
+	if (!limit) return WAIT_INDEFINITELY;
+	if (limit.limitType === 'atSpecifiedTime') {
+		const at = new Date(String(limit.maxDateAndTime ?? ''));
+		if (Number.isNaN(at.getTime())) {
+			throw new NodeOperationError(context.getNode(), 'Limit Wait Time: Max Date and Time is not a date', { itemIndex: 0 });
+		}
+		return at;
+	}
+	const amount = Number(limit.resumeAmount ?? 0);
+	const unit = { seconds: 1e3, minutes: 60e3, hours: 3600e3, days: 86400e3 }[String(limit.resumeUnit ?? 'minutes')] ?? 60e3;
+	if (!Number.isFinite(amount) || amount < 0) {
+		throw new NodeOperationError(context.getNode(), `Limit Wait Time: Amount must be 0 or more (got ${String(limit.resumeAmount)})`, { itemIndex: 0 });
+	}
+	return new Date(Date.now() + amount * unit);
+}
+
+function tokenFor(apiToken: string, executionId: string, nodeId: string): string {
+	return createHmac('sha256', apiToken).update(`exotel-resume:${executionId}:${nodeId}`).digest('hex').slice(0, 32);
+}
+
+async function apiTokenOf(context: IExecuteFunctions | IWebhookFunctions): Promise<ICredentialDataDecryptedObject> {
+	return await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
+}
+
+/**
+ * The URL that resumes this execution at this node. For the sendAndWait operation it is n8n's
+ * signed resume URL (n8n refuses a request without a valid signature); for the others n8n's own
+ * resume URL (which carries n8n's resume token where n8n has one) with the node's path. Every one
+ * also carries our token, an HMAC of the execution and node keyed with the API token, checked by
+ * the webhook before anything else.
+ */
+export async function resumeUrlOf(context: IExecuteFunctions, params: Record<string, string> = {}): Promise<string> {
+	const node = context.getNode();
+	const credentials = await apiTokenOf(context);
+	const token = tokenFor(String(credentials.apiToken ?? ''), context.getExecutionId(), node.id);
+	if (context.getNodeParameter('operation', 0) === SEND_AND_WAIT) {
+		context.setSignatureValidationRequired();
+		return context.getSignedResumeUrl({ ...params, [TOKEN_PARAM]: token });
+	}
+	const base = String(context.getWorkflowDataProxy(0).$execution.resumeUrl);
+	const url = new URL(base);
+	url.pathname = `${url.pathname.replace(/\/$/, '')}/${node.id}`;
+	for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+	url.searchParams.set(TOKEN_PARAM, token);
+	return url.toString();
+}
+
+/**
+ * Puts the execution to wait. `timedOut` is the item the node outputs if Limit Wait Time ends the
+ * wait: n8n resumes a timed-out node by passing its input through without running it, so that item
+ * becomes the input n8n keeps for this node, and it is also where the webhook reads what was sent
+ * (it sees the same input). `waiting` is what the node shows while it waits.
+ */
+export async function waitFor(
+	context: IExecuteFunctions,
+	timedOut: IDataObject,
+	waiting: IDataObject,
+	waitTill: Date,
+): Promise<INodeExecutionData[]> {
+	context.getExecuteData().data = { main: [[{ json: timedOut, pairedItem: { item: 0 } }]] };
+	await context.putExecutionToWait(waitTill);
+	return [{ json: waiting, pairedItem: { item: 0 } }];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook side
+
+/** What the node saved when it started waiting (see waitFor). */
+export function waitingState(context: IWebhookFunctions): IDataObject | undefined {
+	try {
+		const text = context.evaluateExpression('{{ JSON.stringify($json) }}', 0);
+		return objectOf(typeof text === 'string' ? JSON.parse(text) : text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether the request carries this execution's token (see resumeUrlOf). */
+export async function hasResumeToken(context: IWebhookFunctions): Promise<boolean> {
+	const given = (context.getQueryData() as IDataObject)[TOKEN_PARAM];
+	if (typeof given !== 'string') return false;
+	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
+	const expected = Buffer.from(tokenFor(String(credentials.apiToken ?? ''), context.getExecutionId(), context.getNode().id));
+	const actual = Buffer.from(given);
+	return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** The request's body as an object; form bodies with their bracket keys rebuilt. */
+export function bodyOf(context: IWebhookFunctions): IDataObject {
+	return nestBracketKeys(objectOf(context.getBodyData()) ?? {});
+}
+
+/**
+ * When the credential has a signing secret, a chat-app callback must carry a valid
+ * X-Service-Signature (the spec signs chat-app webhooks only).
+ */
+export async function signatureRefused(context: IWebhookFunctions): Promise<boolean> {
+	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
+	const secret = String(credentials.webhookSigningSecret ?? '');
+	if (!secret) return false;
+	const req = context.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
+	if (!req.rawBody && req.readRawBody) await req.readRawBody();
+	return !isValidSignature(req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER], secret);
+}
+
+/** Answers and leaves the execution waiting. */
+export function keepWaiting(context: IWebhookFunctions, status: number, body: IDataObject | string): IWebhookResponseData {
+	return answerNow(context, status, body);
+}
+
+/** Answers the callback with 200 and resumes the execution with `output`. */
+export function resumeWith(context: IWebhookFunctions, output: IDataObject, answer: IDataObject | string = { received: true, resumed: true }): IWebhookResponseData {
+	answerNow(context, 200, answer);
+	return { noWebhookResponse: true, workflowData: [[{ json: output, pairedItem: { item: 0 } }]] };
+}
+
+/** Answers with an HTML page (the SMS approval links); `output` resumes the execution when given. */
+export function answerPage(context: IWebhookFunctions, status: number, html: string, output?: IDataObject): IWebhookResponseData {
+	const res = context.getResponseObject();
+	res.status(status).setHeader('Content-Type', 'text/html; charset=utf-8');
+	res.setHeader('Cache-Control', 'no-store');
+	res.send(html);
+	if (!output) return { noWebhookResponse: true };
+	return { noWebhookResponse: true, workflowData: [[{ json: output, pairedItem: { item: 0 } }]] };
+}
+
+/** Digits of a number, for comparing numbers written with or without +, spaces or dashes. */
+export function sameNumber(a: unknown, b: unknown): boolean {
+	const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
+	const left = digits(a);
+	return left.length > 0 && left === digits(b);
+}
+
+/** The numbers whose answer counts: the approvers when given, else the recipient. */
+export function allowedNumbers(approvers: unknown, recipient: unknown): string[] {
+	const list = String(approvers ?? '')
+		.split(/[,;\s]+/)
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+	return list.length > 0 ? list : [String(recipient ?? '')];
+}
+
+/** Escapes text for an HTML page. */
+export function escapeHtml(text: unknown): string {
+	return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole operation
+
+/** How a waiting operation sends, and the item it outputs if the wait times out. */
+export interface SendThenWait {
+	/** The plain send, with the resume URL as its callback; one output item. */
+	send(): Promise<INodeExecutionData[]>;
+	/** The timed-out item, from the sent item's keys; the webhook reads it back (waitingState). */
+	timedOut(sent: IDataObject): IDataObject;
+}
+
+/**
+ * Checks the input (one item) and Limit Wait Time, sends with the resume URL, then waits. A send
+ * that failed does not wait: its item comes out as the plain send's would (error, or with
+ * "continue" the failed item).
+ */
+export async function sendThenWait(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	build: (context: IExecuteFunctions, resumeUrl: string) => SendThenWait | Promise<SendThenWait>,
+	params: Record<string, string> = {},
+): Promise<INodeExecutionData[]> {
+	oneItemOnly(context, items);
+	const waitTill = waitTillOf(context);
+	const resumeUrl = await resumeUrlOf(context, params);
+	const plan = await build(context, resumeUrl);
+	const output = await plan.send();
+	const sent = output[0];
+	if (!sent || output.length !== 1 || sent.json.error !== undefined) return output;
+	const timedOut = plan.timedOut(sent.json);
+	const until = waitTill.getTime() === WAIT_INDEFINITELY.getTime() ? null : waitTill.toISOString();
+	return await waitFor(context, timedOut, { ...sent.json, waitingFor: timedOut.waitingFor, waitTill: until }, waitTill);
+}
+
+/** The item a delivery wait outputs if it times out: the send's keys, no report. */
+export function deliveryTimedOut(sent: IDataObject): IDataObject {
+	const { messageSid = null, status = null, channel = null, to = null, from = null } = sent;
+	return { messageSid, status, channel, to, from, code: null, timedOut: true, waitingFor: 'delivery', timestamp: null, raw: null };
+}
