@@ -300,7 +300,7 @@ export function sameNumber(a: unknown, b: unknown): boolean {
 /** The numbers whose answer counts: the approvers when given, else the recipient. */
 export function allowedNumbers(approvers: unknown, recipient: unknown): string[] {
 	const list = String(approvers ?? '')
-		.split(/[,;\s]+/)
+		.split(/[,;\n]+/)
 		.map((entry) => entry.trim())
 		.filter(Boolean);
 	return list.length > 0 ? list : [String(recipient ?? '')];

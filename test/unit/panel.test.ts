@@ -172,6 +172,8 @@ const NOTICES: Record<string, string[]> = {
 	'Exotel Contact Center': ['deleteNotice'], // deleting a user is permanent
 	'Exotel Messaging': [
 		'dltNotice', // Indian SMS without DLT IDs are rejected by the operators
+		'linkNotice', // the approval links are shortened (chargeable), and Indian SMS with links need a DLT template that allows them
+		'waitNotice', // a waiting operation handles one item; the answer comes to the resume URL, not to a trigger
 		'webhookNotice', // Set Webhooks replaces the account-wide URLs of every chat-app number
 	],
 	'Exotel Messaging Trigger': [
@@ -180,7 +182,7 @@ const NOTICES: Record<string, string[]> = {
 		'testListenNotice', // a test listen registers nothing: the service must be pointed at the test URL by hand
 	],
 	'Exotel Number Allocation': [],
-	'Exotel Voice': [],
+	'Exotel Voice': ['waitNotice'], // Connect and Wait handles one call per execution
 	'Exotel Voice Trigger': ['setupNotice'], // campaign callbacks need ?callback=...; voice callbacks are unsigned
 };
 
