@@ -57,7 +57,7 @@ const N8N_CATEGORIES = [
 
 /** Words a user would type into the nodes panel's search for each node. */
 const EXPECTED_ALIASES: Record<string, string[]> = {
-	exotelMessaging: ['SMS', 'WhatsApp', 'RCS', 'Text Message', 'Chat'],
+	exotelMessaging: ['SMS', 'WhatsApp', 'RCS', 'Text Message', 'Chat', 'Approval', 'Human in the Loop'],
 	exotelMessagingTrigger: ['SMS', 'WhatsApp', 'RCS', 'Incoming Message', 'Delivery Report', 'Status Callback'],
 	exotelVoice: ['Call', 'IVR', 'Phone', 'Campaign', 'Dialer'],
 	exotelVoiceTrigger: ['Call', 'Call Status', 'Status Callback', 'Campaign Status'],
