@@ -1,16 +1,67 @@
 // What the Messaging operations that wait for a person's answer share: the approvers, and the item a timeout gives.
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { allowedNumbers, sendThenWait, type WaitingFor } from '../../shared/sendAndWait';
-import { normalizePhone, problemWith } from '../../shared/validation';
-import type { Question } from '../../shared/waitingWebhook';
+import { normalizePhone, problemWith, trimmed } from '../../shared/validation';
+import type { Choice, Question } from '../../shared/waitingWebhook';
 import type { Channel } from '../../shared/vocabulary';
 
 /** One waiting send: the question asked, and the plain send that asks it. */
 export interface AnswerWait {
 	question: Question;
 	send(): Promise<INodeExecutionData[]>;
+}
+
+/**
+ * Approval Options, named as in n8n's own send-and-wait nodes (an AI agent's human-review tool keeps
+ * them): approve only, or approve and decline, each with its label. `label` names a label ("Button
+ * Label", "Label"), `describe` says where it shows.
+ */
+export function approvalOptionsField(label: string, describe: (answer: string) => string, more: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add Option',
+		default: {},
+		...more,
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'double',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Decline', value: 'double' },
+						],
+					},
+					{ displayName: `Approve ${label}`, name: 'approveLabel', type: 'string', default: 'Approve', description: describe('approve') },
+					{
+						displayName: `Decline ${label}`,
+						name: 'disapproveLabel',
+						type: 'string',
+						default: 'Decline',
+						description: describe('decline'),
+						displayOptions: { show: { approvalType: ['double'] } },
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The choices of an approval: approve, and decline unless Approve Only, with their labels. */
+export function approvalChoices(context: IExecuteFunctions): Choice[] {
+	const values = ((context.getNodeParameter('approvalOptions', 0, {}) as IDataObject).values ?? {}) as IDataObject;
+	const choices: Choice[] = [{ id: 'approve', title: trimmed(values.approveLabel) || 'Approve' }];
+	if (values.approvalType !== 'single') choices.push({ id: 'decline', title: trimmed(values.disapproveLabel) || 'Decline' });
+	return choices;
 }
 
 /** Approver Numbers, each checked: only these numbers' replies count (none given: the recipient's). */

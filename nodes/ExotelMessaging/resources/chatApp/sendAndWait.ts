@@ -9,7 +9,7 @@ import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } f
 import { trimmed } from '../../../shared/validation';
 import type { Choice, Question } from '../../../shared/waitingWebhook';
 import { recipientField, senderField } from '../messages';
-import { waitForAnswer, type AnswerWait } from '../waitForAnswer';
+import { approvalChoices, approvalOptionsField, waitForAnswer, type AnswerWait } from '../waitForAnswer';
 import * as send from './send';
 
 const L = LIMITS.chatApp;
@@ -48,47 +48,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Free Text', value: 'freeText', description: 'Any text the person writes back' },
 		],
 	},
-	{
-		displayName: 'Approval Options',
-		name: 'approvalOptions',
-		type: 'fixedCollection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: approval },
-		options: [
-			{
-				displayName: 'Values',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Type of Approval',
-						name: 'approvalType',
-						type: 'options',
-						default: 'single',
-						options: [
-							{ name: 'Approve Only', value: 'single' },
-							{ name: 'Approve and Decline', value: 'double' },
-						],
-					},
-					{
-						displayName: 'Approve Button Label',
-						name: 'approveLabel',
-						type: 'string',
-						default: 'Approve',
-						description: `At most ${L.replyButtonTitle} characters`,
-					},
-					{
-						displayName: 'Decline Button Label',
-						name: 'disapproveLabel',
-						type: 'string',
-						default: 'Decline',
-						description: `At most ${L.replyButtonTitle} characters`,
-						displayOptions: { show: { approvalType: ['double'] } },
-					},
-				],
-			},
-		],
-	},
+	approvalOptionsField('Button Label', () => `At most ${L.replyButtonTitle} characters`, { displayOptions: { show: approval } }),
 	{
 		displayName: 'Choice Style',
 		name: 'choiceStyle',
@@ -144,12 +104,7 @@ function entries(value: unknown, key: string): IDataObject[] {
 
 /** The choices the message offers: approve (and decline), or the user's choices with their ids. */
 function choicesOf(context: IExecuteFunctions, responseType: string): Choice[] {
-	if (responseType === 'approval') {
-		const values = ((context.getNodeParameter('approvalOptions', 0, {}) as IDataObject).values ?? {}) as IDataObject;
-		const choices: Choice[] = [{ id: 'approve', title: trimmed(values.approveLabel) || 'Approve' }];
-		if (values.approvalType === 'double') choices.push({ id: 'decline', title: trimmed(values.disapproveLabel) || 'Decline' });
-		return choices;
-	}
+	if (responseType === 'approval') return approvalChoices(context);
 	if (responseType === 'choice') {
 		return entries(context.getNodeParameter('choices', 0, {}), 'choice').map((entry) => ({
 			id: trimmed(entry.id) || trimmed(entry.title),

@@ -5,10 +5,8 @@ import { LIMITS } from '../../../shared/limits';
 import { withParameters } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
 import { LIMIT_WAIT_TIME_OPTION, resumeUrlOf, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait';
-import { trimmed } from '../../../shared/validation';
-import type { Choice } from '../../../shared/waitingWebhook';
 import { recipientField, senderField } from '../messages';
-import { waitForAnswer } from '../waitForAnswer';
+import { approvalChoices, approvalOptionsField, waitForAnswer } from '../waitForAnswer';
 import * as send from './send';
 
 export const option: OperationOption = {
@@ -31,40 +29,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { rows: 3 },
 		description: `The question; the links follow it. With them the SMS stays within ${LIMITS.sms.bodyLength} characters.`,
 	},
-	{
-		displayName: 'Approval Options',
-		name: 'approvalOptions',
-		type: 'fixedCollection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Values',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Type of Approval',
-						name: 'approvalType',
-						type: 'options',
-						default: 'double',
-						options: [
-							{ name: 'Approve Only', value: 'single' },
-							{ name: 'Approve and Decline', value: 'double' },
-						],
-					},
-					{ displayName: 'Approve Label', name: 'approveLabel', type: 'string', default: 'Approve', description: 'Words before the approve link' },
-					{
-						displayName: 'Decline Label',
-						name: 'disapproveLabel',
-						type: 'string',
-						default: 'Decline',
-						description: 'Words before the decline link',
-						displayOptions: { show: { approvalType: ['double'] } },
-					},
-				],
-			},
-		],
-	},
+	approvalOptionsField('Label', (answer) => `Words before the ${answer} link`),
 	{
 		displayName: 'The links are shortened by the service (Shorten URL, chargeable). Indian senders must add DLT Entity ID and a DLT template that allows links.',
 		name: 'linkNotice',
@@ -83,14 +48,6 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** Approve, and decline when asked for, with their labels. */
-function choicesOf(context: IExecuteFunctions): Choice[] {
-	const values = ((context.getNodeParameter('approvalOptions', 0, {}) as IDataObject).values ?? {}) as IDataObject;
-	const choices: Choice[] = [{ id: 'approve', title: trimmed(values.approveLabel) || 'Approve' }];
-	if (values.approvalType !== 'single') choices.push({ id: 'decline', title: trimmed(values.disapproveLabel) || 'Decline' });
-	return choices;
-}
-
 /**
  * Sends through SMS → Send (same checks, same request): the body is the message and one signed
  * resume link per answer, shortened by the service.
@@ -102,7 +59,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		'sms',
 		async (context) => {
 			const text = String(context.getNodeParameter('message', 0, ''));
-			const choices = choicesOf(context);
+			const choices = approvalChoices(context);
 			const links: string[] = [];
 			for (const choice of choices) links.push(`${choice.title}: ${await resumeUrlOf(context, { answer: choice.id })}`);
 			const options = context.getNodeParameter('options', 0, {}) as IDataObject;
