@@ -109,18 +109,34 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 	}
 	if (root.chatapp && typeof root.chatapp === 'object') {
 		for (const entry of list((root.chatapp as IDataObject).messages)) {
-			items.push(channelStatusItem(entry.callback_type === 'icm' ? 'chatAppIncoming' : 'chatAppStatus', 'chatapp', entry));
+			if (entry.callback_type === 'icm') {
+				// A reply to a sent message, posted to that message's status callback.
+				const [reply] = repliesIn({ chatapp: { messages: [entry] } });
+				items.push(
+					item('chatAppIncoming', 'chatapp', entry, {
+						status: 'received',
+						messageType: textOf(entry.type),
+						text: reply.text,
+						replyId: reply.id,
+						contactName: reply.name,
+					}),
+				);
+			} else {
+				items.push(channelStatusItem('chatAppStatus', 'chatapp', entry));
+			}
 		}
 	}
 	if (root.rcs && typeof root.rcs === 'object') {
 		for (const entry of list((root.rcs as IDataObject).messages)) {
 			if (entry.callback_type === 'incoming_message') {
 				const content = (entry.content ?? {}) as IDataObject;
+				const [reply] = repliesIn({ rcs: { messages: [entry] } });
 				items.push(
 					item('rcsIncoming', 'rcs', entry, {
 						status: 'received',
 						messageType: textOf(content.type),
-						text: textOf(content.text),
+						text: reply.text,
+						replyId: reply.id,
 					}),
 				);
 			} else {
@@ -150,4 +166,63 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 		return items;
 	}
 	return [item(UNKNOWN_EVENT, 'unknown', root, {})];
+}
+
+/** What a person sent: the id of what they picked (a button, a row, a suggestion), and its words. */
+export interface Answer {
+	id: string | null;
+	text: string | null;
+	replySid: string | null;
+	number: string | null;
+	name: string | null;
+	at: string | null;
+	entry: IDataObject;
+}
+
+/** The object at a path inside a payload, or undefined when any step is not an object. */
+export function objectAt(value: unknown, ...path: string[]): IDataObject | undefined {
+	let node: unknown = value;
+	for (const key of path) {
+		if (!node || typeof node !== 'object') return undefined;
+		node = (node as IDataObject)[key];
+	}
+	return node && typeof node === 'object' ? (node as IDataObject) : undefined;
+}
+
+/**
+ * The replies in a callback body: chat-app entries with callback_type `icm`, RCS entries with
+ * `incoming_message`. The spec does not show a reply's type objects, so every shape the service's
+ * chat-app and RCS payloads use is read: a tapped button (`button.payload`, or
+ * `interactive.button_reply.id`), a list row (`list_reply.id`), text (`text.body`, RCS `content.text`),
+ * an RCS suggestion (`content.suggested.response.reply|action`, its `postback_data`).
+ */
+export function repliesIn(body: IDataObject): Answer[] {
+	const answers: Answer[] = [];
+	const chatApp = list(objectAt(body, 'chatapp')?.messages).filter((entry) => entry.callback_type === 'icm' || entry.callback_type === 'incoming_message');
+	const rcs = list(objectAt(body, 'rcs')?.messages).filter((entry) => entry.callback_type === 'incoming_message' || entry.callback_type === 'icm');
+	for (const entry of [...chatApp, ...rcs]) {
+		const content = objectAt(entry, 'content') ?? entry;
+		const interactive = objectAt(content, 'interactive');
+		const picked =
+			objectAt(content, 'button') ??
+			objectAt(interactive, 'button_reply') ??
+			objectAt(content, 'button_reply') ??
+			objectAt(interactive, 'list_reply') ??
+			objectAt(content, 'list_reply');
+		const suggestion = objectAt(content, 'suggested', 'response', 'reply') ?? objectAt(content, 'suggested', 'response', 'action');
+		const text = typeof content.text === 'string' ? content.text : textOf(objectAt(content, 'text')?.body);
+		const id = picked ? textOf(picked.payload ?? picked.id) : suggestion ? textOf(suggestion.postback_data ?? suggestion.postbackData) : null;
+		const words = picked ? textOf(picked.text ?? picked.title) : suggestion ? textOf(suggestion.text) : text;
+		const contact = objectAt(entry, 'contact', 'profile') ?? objectAt(entry, 'profile');
+		answers.push({
+			id,
+			text: words,
+			replySid: textOf(entry.sid ?? entry.id),
+			number: textOf(entry.from ?? objectAt(entry, 'message')?.from),
+			name: textOf(contact?.name ?? entry.name),
+			at: textOf(entry.timestamp),
+			entry,
+		});
+	}
+	return answers;
 }

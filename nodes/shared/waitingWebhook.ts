@@ -1,7 +1,7 @@
 // The webhook of a waiting send: which requests resume it, and the item it resumes with.
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { eventItems } from './messagingCallbacks';
+import { eventItems, objectAt, repliesIn, type Answer } from './messagingCallbacks';
 import {
 	allowedNumbers,
 	answerPage,
@@ -28,68 +28,6 @@ export interface Question {
 	text: string | null;
 	choices: Choice[];
 	approvers: string[];
-}
-
-/** What a person sent: the id of what they picked (a button, a row, a suggestion), and its words. */
-interface Answer {
-	id: string | null;
-	text: string | null;
-	replySid: string | null;
-	number: string | null;
-	name: string | null;
-	at: string | null;
-	entry: IDataObject;
-}
-
-function list(value: unknown): IDataObject[] {
-	return Array.isArray(value) ? (value.filter((entry) => entry && typeof entry === 'object') as IDataObject[]) : [];
-}
-
-function objectAt(value: unknown, ...path: string[]): IDataObject | undefined {
-	let node: unknown = value;
-	for (const key of path) {
-		if (!node || typeof node !== 'object') return undefined;
-		node = (node as IDataObject)[key];
-	}
-	return node && typeof node === 'object' ? (node as IDataObject) : undefined;
-}
-
-/**
- * The replies in a callback body: chat-app entries with callback_type `icm`, RCS entries with
- * `incoming_message`. The spec does not show a reply's type objects, so every shape the service's
- * chat-app and RCS payloads use is read: a tapped button (`button.payload`, or
- * `interactive.button_reply.id`), a list row (`list_reply.id`), text (`text.body`, RCS `content.text`),
- * an RCS suggestion (`content.suggested.response.reply|action`, its `postback_data`).
- */
-export function repliesIn(body: IDataObject): Answer[] {
-	const answers: Answer[] = [];
-	const chatApp = list(objectAt(body, 'chatapp')?.messages).filter((entry) => entry.callback_type === 'icm' || entry.callback_type === 'incoming_message');
-	const rcs = list(objectAt(body, 'rcs')?.messages).filter((entry) => entry.callback_type === 'incoming_message' || entry.callback_type === 'icm');
-	for (const entry of [...chatApp, ...rcs]) {
-		const content = objectAt(entry, 'content') ?? entry;
-		const interactive = objectAt(content, 'interactive');
-		const picked =
-			objectAt(content, 'button') ??
-			objectAt(interactive, 'button_reply') ??
-			objectAt(content, 'button_reply') ??
-			objectAt(interactive, 'list_reply') ??
-			objectAt(content, 'list_reply');
-		const suggestion = objectAt(content, 'suggested', 'response', 'reply') ?? objectAt(content, 'suggested', 'response', 'action');
-		const text = typeof content.text === 'string' ? content.text : textOf(objectAt(content, 'text')?.body);
-		const id = picked ? textOf(picked.payload ?? picked.id) : suggestion ? textOf(suggestion.postback_data ?? suggestion.postbackData) : null;
-		const words = picked ? textOf(picked.text ?? picked.title) : suggestion ? textOf(suggestion.text) : text;
-		const contact = objectAt(entry, 'contact', 'profile') ?? objectAt(entry, 'profile');
-		answers.push({
-			id,
-			text: words,
-			replySid: textOf(entry.sid ?? entry.id),
-			number: textOf(entry.from ?? objectAt(entry, 'message')?.from),
-			name: textOf(contact?.name ?? entry.name),
-			at: textOf(entry.timestamp),
-			entry,
-		});
-	}
-	return answers;
 }
 
 /** The choice an answer makes: its id, or failing that its words, matched against the choices sent. */

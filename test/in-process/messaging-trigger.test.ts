@@ -74,6 +74,40 @@ describe('Exotel Messaging Trigger: chat-app incoming messages (signed)', () => 
 		expect(JSON.stringify(answer.workflowData)).not.toContain(SECRET);
 	});
 
+	it('a reply to a sent message (callback_type icm at the status callback): received, with the button tapped and who', async () => {
+		const entry = {
+			callback_type: 'icm',
+			sid: 'reply-1',
+			from: '+919876543210',
+			to: '+918047112233',
+			timestamp: '2026-11-22T10:16:00+05:30',
+			custom_data: 'order-1042',
+			type: 'button',
+			button: { payload: 'approve', text: 'Approve refund' },
+			context: { from: '+918047112233', id: 'sent-1' },
+			contact: { wa_id: '919876543210', profile: { name: 'Asha Rao' } },
+		};
+		const answer = await post({ chatapp: { messages: [entry] } });
+		expect(answer.workflowData).toEqual([
+			{
+				event: 'chatAppIncoming',
+				messageSid: 'reply-1',
+				status: 'received',
+				channel: 'chatapp',
+				to: '+918047112233',
+				from: '+919876543210',
+				code: null,
+				timestamp: '2026-11-22T10:16:00+05:30',
+				customData: 'order-1042',
+				messageType: 'button',
+				text: 'Approve refund',
+				replyId: 'approve',
+				contactName: 'Asha Rao',
+				raw: entry,
+			},
+		]);
+	});
+
 	it('a forged signature gets 401 and starts nothing', async () => {
 		const answer = await post(incoming('text', { body: 'hi' }), { signature: signPayload('something else', SECRET) });
 		expect(answer.status).toBe(401);
@@ -181,12 +215,12 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 	});
 
 	it.each([
-		['text', { type: 'text', text: 'Yes please' }, 'Yes please'],
-		['file', { type: 'file', file: { url: 'https://files.example/a.jpg', name: 'a.jpg', type: 'image/jpeg', size: 2048 } }, null],
-		['location', { type: 'location', location: { latitude: 12.9, longitude: 77.5 } }, null],
-		['suggested', { type: 'suggested', suggested: { response: { reply: { text: 'Track', postback_data: 'track' } } } }, null],
-		['error', { type: 'error', error: { code: 1, message: 'bad' } }, null],
-	])('RCS incoming %s message', async (type, content, text) => {
+		['text', { type: 'text', text: 'Yes please' }, 'Yes please', null],
+		['file', { type: 'file', file: { url: 'https://files.example/a.jpg', name: 'a.jpg', type: 'image/jpeg', size: 2048 } }, null, null],
+		['location', { type: 'location', location: { latitude: 12.9, longitude: 77.5 } }, null, null],
+		['suggested', { type: 'suggested', suggested: { response: { reply: { text: 'Track', postback_data: 'track' } } } }, 'Track', 'track'],
+		['error', { type: 'error', error: { code: 1, message: 'bad' } }, null, null],
+	])('RCS incoming %s message (a suggestion: its words and postback data)', async (type, content, text, replyId) => {
 		const entry = { callback_type: 'incoming_message', sid: `in-${type}`, from: '+919876543210', to: 'acme_orders_bot', timestamp: '2026-11-22T10:15:00+05:30', content };
 		const answer = await post({ rcs: { messages: [entry] } }, { signature: null });
 		expect(answer.workflowData).toEqual([
@@ -202,10 +236,11 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 				customData: null,
 				messageType: type,
 				text,
+				replyId,
 				raw: entry,
 			},
 		]);
-		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('messageType', 'text'));
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('messageType', 'text', 'replyId'));
 	});
 
 	it('SMS status callback, form-encoded, with the known fields easy to reach', async () => {

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { allowedNumbers, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait';
-import { choiceOf, repliesIn } from '../../nodes/shared/waitingWebhook';
+import { repliesIn } from '../../nodes/shared/messagingCallbacks';
+import { choiceOf } from '../../nodes/shared/waitingWebhook';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 
