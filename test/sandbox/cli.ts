@@ -130,6 +130,7 @@ async function main(): Promise<void> {
 			'',
 			`Control API: ${origin}/__sandbox/health, /__sandbox/requests, /__sandbox/faults, /__sandbox/rate-limit, /__sandbox/reset`,
 			`Callbacks (loopback URLs only): ${origin}/__sandbox/callbacks, /__sandbox/chatapp-incoming, /__sandbox/rcs-incoming`,
+			`Acting as the person: ${origin}/__sandbox/reply, /__sandbox/open-link, /__sandbox/end-call`,
 			'Ctrl+C stops it.',
 		);
 		process.stdout.write(`${lines.join('\n')}\n`);

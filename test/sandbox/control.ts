@@ -28,6 +28,9 @@
  *   POST   /__sandbox/sms-callback        JSON, see postSmsCallback                   → {ok, callback}
  *   POST   /__sandbox/click-callback      JSON, see postClickCallback                 → {ok, callback}
  *   POST   /__sandbox/callback            JSON, see postCallback (any payload)        → {ok, callback}
+ *   POST   /__sandbox/reply               JSON, see reply (the person answers a message) → {ok, callback}
+ *   POST   /__sandbox/open-link           JSON, see openLink (an SMS link is opened)   → {ok, sid, as, link, pages, stopped?}
+ *   POST   /__sandbox/end-call            JSON, see endCall (a placed call ends now)   → {ok, callback (null: nothing to post)}
  * rateLimited / limited: 429s answered by the rate limiter; counted: requests it let through
  * (both since the last reset or rate-limit change). The POST callback endpoints answer once the first attempt has finished (`callback` is that
  * attempt: status, outcome, body...), 400 {ok: false, error} for a bad body.
@@ -63,30 +66,35 @@ function parseJson(body: Buffer): { value?: unknown; error?: string } {
 	}
 }
 
-const CALLBACK_POSTS: Record<string, (sandbox: ExotelSandbox, input: Record<string, unknown>) => Promise<CallbackAttempt>> = {
+type CallbackPost = (sandbox: ExotelSandbox, input: Record<string, unknown>) => Promise<CallbackAttempt | null>;
+
+const CALLBACK_POSTS: Record<string, CallbackPost> = {
 	'POST /chatapp-incoming': (sandbox, input) => sandbox.postChatAppIncoming(input),
 	'POST /chatapp-callback': (sandbox, input) => sandbox.postChatAppCallback(input),
 	'POST /rcs-incoming': (sandbox, input) => sandbox.postRcsIncoming(input),
 	'POST /sms-callback': (sandbox, input) => sandbox.postSmsCallback(input),
 	'POST /click-callback': (sandbox, input) => sandbox.postClickCallback(input),
 	'POST /callback': (sandbox, input) => sandbox.postCallback(input),
+	'POST /reply': (sandbox, input) => sandbox.reply(input),
+	'POST /end-call': (sandbox, input) => sandbox.endCall(input),
 };
 
-async function postCallback(
-	sandbox: ExotelSandbox,
-	post: (sandbox: ExotelSandbox, input: Record<string, unknown>) => Promise<CallbackAttempt>,
-	body: Buffer,
-): Promise<ControlReply> {
+/** Runs an on-demand action with the JSON body; a CallbackInputError answers 400 {ok: false, error}. */
+async function onDemand(body: Buffer, run: (input: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<ControlReply> {
 	const parsed = parseJson(body);
 	if (parsed.error) return bad(400, parsed.error);
 	const input = parsed.value ?? {};
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) return bad(400, 'body must be a JSON object');
 	try {
-		return ok({ callback: await post(sandbox, input as Record<string, unknown>) });
+		return ok(await run(input as Record<string, unknown>));
 	} catch (error) {
 		if (error instanceof CallbackInputError) return bad(400, error.message);
 		throw error;
 	}
+}
+
+function postCallback(sandbox: ExotelSandbox, post: CallbackPost, body: Buffer): Promise<ControlReply> {
+	return onDemand(body, async (input) => ({ callback: await post(sandbox, input) }));
 }
 
 function rateLimitReply(sandbox: ExotelSandbox): ControlReply {
@@ -104,6 +112,11 @@ export async function handleControl(
 	const post = CALLBACK_POSTS[route];
 	if (post) return postCallback(sandbox, post, body);
 	switch (route) {
+		case 'POST /open-link':
+			return onDemand(body, async (input) => {
+				const { ok: _ok, ...result } = await sandbox.openLink(input);
+				return result;
+			});
 		case 'GET /health':
 			return ok({
 				origin: sandbox.origin,

@@ -10,12 +10,13 @@ import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
 
 import { BASE_DEFAULT_POLICY, evaluateAuth } from './auth';
-import { CallbackDispatcher } from './callbacks';
-import type { CallbackAttempt, CallbackFilter, FailingWebhook } from './callbacks';
+import { CallbackDispatcher, CallbackInputError, endCallInput } from './callbacks';
+import type { CallbackAttempt, CallbackFilter, FailingWebhook, OpenLinkResult } from './callbacks';
 import { handleControl } from './control';
 import { describeFault, FaultQueue } from './faults';
 import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
 import { allRoutes } from './handlers';
+import { callStatusEventsOf, callStatusFields, endCallNow } from './handlers/voice';
 import {
 	apiError,
 	errorStyleFor,
@@ -25,6 +26,7 @@ import {
 	statusText,
 	unauthorizedMessage,
 } from './http';
+import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { RateLimiter } from './rate-limit';
 import { Router } from './router';
 import { SandboxState } from './state';
@@ -59,7 +61,8 @@ export type {
 	SandboxBase,
 	SandboxOptions,
 } from './types';
-export type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook } from './callbacks';
+export type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook, OpenedPage, OpenLinkResult } from './callbacks';
+export type { ShortLink } from './links';
 export type {
 	Allocation,
 	ChatAppWebhookConfig,
@@ -385,6 +388,46 @@ export class ExotelSandbox {
 		return this.dispatcher.postCallback(input);
 	}
 
+	// ------------------------------------------------ acting as the person (callbacks/person.ts, browser.ts)
+
+	/**
+	 * The person answers a sent chat-app or RCS message: a signed `icm` entry (kind chatapp-reply) to
+	 * the chat-app message's status_callback, or an RCS incoming_message (kind rcs-incoming) to the
+	 * RCS message's status_callback. Input: `{sid? | to?, from?, name?, button? | listRow? | text? |
+	 * suggestion?, signature?}` (README, "Acting as the person"). Resolves with the first attempt;
+	 * rejects (CallbackInputError) naming the problem.
+	 */
+	reply(input: Record<string, unknown>): Promise<CallbackAttempt> {
+		return this.dispatcher.postReply(input);
+	}
+
+	/**
+	 * A person (or a link-preview bot, `as: 'bot'`) opens a link of a sent SMS: `{sid? | to?, link? |
+	 * match?, as?}`. Loopback links only; resolves with `{ok, sid, as, link, pages, stopped?}`.
+	 */
+	openLink(input: Record<string, unknown>): Promise<OpenLinkResult> {
+		return this.dispatcher.openLink(input);
+	}
+
+	/**
+	 * A placed call (Calls/connect) still running ends now: `{callSid, status? ('completed')}`. Its
+	 * status callbacks not posted yet are cancelled and its terminal callback is posted at once (when
+	 * it has a StatusCallback and `terminal` is among its events); resolves with that first attempt,
+	 * or null when there is nothing to post.
+	 */
+	async endCall(input: Record<string, unknown>): Promise<CallbackAttempt | null> {
+		const { callSid, status } = endCallInput(input);
+		const call = this.state.calls.get(callSid);
+		if (!call) throw new CallbackInputError(`no call has sid '${callSid}'`);
+		const now = Date.now();
+		if (now >= call.endsAt) throw new CallbackInputError(`call ${callSid} has already ended (${call.outcome})`);
+		this.dispatcher.cancelCallStatus(callSid);
+		endCallNow(call, status, now, this.timeScale);
+		const url = call.connect?.statusCallback;
+		if (!url || !callStatusEventsOf(call).includes('terminal')) return null;
+		return this.dispatcher.postCallStatus({ url, callSid, fields: callStatusFields(call, 'terminal', this.originValue ?? '') });
+	}
+
 	/** Adds a route (checked after the built-in ones). */
 	addRoute(route: RouteDefinition): void {
 		this.router.add(route);
@@ -407,6 +450,10 @@ export class ExotelSandbox {
 			const reply = await handleControl(this, req.method ?? 'GET', url.pathname.slice(CONTROL_PREFIX.length) || '/', url.searchParams, body);
 			res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' });
 			res.end(JSON.stringify(reply.json));
+			return;
+		}
+		if (url.pathname.startsWith(SHORT_LINK_PREFIX)) {
+			this.answerShortLink(req.method ?? 'GET', url.pathname.slice(SHORT_LINK_PREFIX.length), res);
 			return;
 		}
 
@@ -511,6 +558,33 @@ export class ExotelSandbox {
 			return;
 		}
 		this.send(res, record, reply);
+	}
+
+	/**
+	 * `GET /s/<code>`: a short link of an SMS sent with ShortenUrl=true answers 302 to its long URL.
+	 * Served like the control API (a handset's visit, not an API request): no auth, never recorded,
+	 * faulted or rate limited. HEAD answers the same without a body; an unknown code 404.
+	 */
+	private answerShortLink(method: string, code: string, res: http.ServerResponse): void {
+		const link = SHORT_CODE_PATTERN.test(code) ? this.state.shortLinks.get(code) : undefined;
+		const upper = method.toUpperCase();
+		let status: number;
+		let body: string;
+		const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+		if (upper !== 'GET' && upper !== 'HEAD') {
+			status = 405;
+			body = `${upper} is not allowed on a short link; allowed: GET, HEAD`;
+			headers.allow = 'GET, HEAD';
+		} else if (!link) {
+			status = 404;
+			body = `No such short link: ${SHORT_LINK_PREFIX}${code}`;
+		} else {
+			status = 302;
+			body = `Found: ${link.longUrl}`;
+			headers.location = link.longUrl;
+		}
+		res.writeHead(status, headers);
+		res.end(upper === 'HEAD' ? undefined : body);
 	}
 
 	/** Undefined when the request is not limited (counting it when the limiter applies). */

@@ -7,6 +7,7 @@ import type { StoredCampaign } from './handlers/campaigns';
 import type { StoredContact, StoredList } from './handlers/lists';
 import type { CcmUser } from './handlers/users';
 import type { StoredCall } from './handlers/voice';
+import type { ShortLink } from './links';
 
 export interface StoredSmsMessage {
 	sid: string;
@@ -35,6 +36,12 @@ export interface StoredSmsMessage {
 	priority?: string;
 	shortenUrl?: string;
 	shortenUrlParams?: { header?: string; tracking?: string; clickTrackingCallbackUrl?: string };
+	/**
+	 * Only with ShortenUrl=true: the body the handset shows, every http(s) URL of `body` replaced by
+	 * a short link of the sandbox (`body` stays as sent), and those links in order of appearance.
+	 */
+	deliveredBody?: string;
+	shortLinks?: ShortLink[];
 }
 
 export interface CcSession {
@@ -210,6 +217,9 @@ export function seededDevices(): DeviceStatus[] {
 export class SandboxState {
 	readonly smsMessages = new Map<string, StoredSmsMessage>();
 
+	/** Short links of SMS sent with ShortenUrl=true, by code (`GET /s/<code>`; links.ts). */
+	readonly shortLinks = new Map<string, ShortLink & { smsSid: string }>();
+
 	readonly sessions = new Map<string, CcSession>();
 
 	loginCount = 0;
@@ -266,6 +276,7 @@ export class SandboxState {
 
 	reset(): void {
 		this.smsMessages.clear();
+		this.shortLinks.clear();
 		this.sessions.clear();
 		this.loginCount = 0;
 		this.ccUsers.clear();

@@ -65,13 +65,13 @@ export interface SandboxOptions {
 	latencyMs?: number;
 	/**
 	 * Real milliseconds per simulated millisecond for work the service does over time
-	 * (contact-upload processing, callback delays, acknowledgement timeouts and retries).
+	 * (contact-upload processing, callback delays and retries; not the acknowledgement timeout).
 	 * Default 1; 0 = instantly.
 	 */
 	timeScale?: number;
 	/**
-	 * Real ms a callback receiver has to answer before the attempt counts as failed.
-	 * Default: 5000 × timeScale, never below 500 (any value given here is used as is).
+	 * Real ms a callback receiver (and each request of openLink) has to answer before the attempt
+	 * counts as failed. Default: the spec's 5000, not scaled by timeScale (any value given here is used as is).
 	 */
 	callbackTimeoutMs?: number;
 	/** the account rate-limit mode (off when unset); see setRateLimit */

@@ -15,8 +15,10 @@ import * as https from 'https';
 
 import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from '../state';
 import type { CallbackHooks } from '../types';
+import { openLinkAs, type LinkFetch, type OpenLinkResult } from './browser';
 import { chatAppIncomingRequest, chatAppStatusReports, chatAppStatusRequest } from './chat-app';
-import { inputObject, optString, payloadOption, signatureOption } from './payload';
+import { formPost, inputObject, optString, payloadOption, signatureOption } from './payload';
+import { openLinkPlan, replyRequest } from './person';
 import { rcsDlrReports, rcsIncomingRequest } from './rcs';
 import { clickCallbackRequest, smsCallbackRequest, smsStatusReports } from './sms';
 import {
@@ -82,13 +84,26 @@ export interface DispatcherOptions {
 	timeScale: number;
 	signingSecret: string;
 	accountSid: string;
-	/** Overrides the acknowledgement timeout in real ms (default 5000 × timeScale, at least 500). */
+	/** Overrides the acknowledgement timeout in real ms (default the spec's 5000, not scaled). */
 	ackTimeoutMs?: number;
 }
 
 interface SendResult {
 	status: number;
 	error?: string;
+}
+
+/** What one request to a loopback URL got back (the body only when asked for, up to a cap). */
+export interface ExchangeResult {
+	status: number;
+	headers: http.IncomingHttpHeaders;
+	body: Buffer;
+	error?: string;
+}
+
+/** A series of scheduled reports (one send, one call) that can be stopped before its next report. */
+interface SeriesHandle {
+	cancel(): void;
 }
 
 export class CallbackDispatcher implements CallbackHooks {
@@ -101,6 +116,9 @@ export class CallbackDispatcher implements CallbackHooks {
 	private readonly inflight = new Set<http.ClientRequest>();
 
 	private nextId = 1;
+
+	/** The scheduled status callbacks of each placed call still running, by CallSid (see endCall). */
+	private readonly callSeries = new Map<string, SeriesHandle>();
 
 	/** Bumped by cancelAll(): work of an older generation stops where it is. */
 	private generation = 0;
@@ -170,6 +188,7 @@ export class CallbackDispatcher implements CallbackHooks {
 		this.timers.clear();
 		for (const request of this.inflight) request.destroy();
 		this.inflight.clear();
+		this.callSeries.clear();
 	}
 
 	/** cancelAll(), then clears the log and the failing marks; ids restart at 1. */
@@ -201,7 +220,26 @@ export class CallbackDispatcher implements CallbackHooks {
 
 	/** v1 call status callbacks of a call placed with Calls/connect (answered, terminal), in order. */
 	callStatusScheduled(reports: readonly CallStatusReport[]): void {
-		this.schedule(callStatusReports(reports));
+		if (!reports.length) return;
+		const callSid = reports[0].callSid;
+		const handle = this.schedule(callStatusReports(reports), () => {
+			if (this.callSeries.get(callSid) === handle) this.callSeries.delete(callSid);
+		});
+		this.callSeries.set(callSid, handle);
+	}
+
+	/** Cancels the status callbacks of a placed call not posted yet (a report already in flight goes on). */
+	cancelCallStatus(callSid: string): boolean {
+		const handle = this.callSeries.get(callSid);
+		if (!handle) return false;
+		handle.cancel();
+		this.callSeries.delete(callSid);
+		return true;
+	}
+
+	/** Posts one v1 call status callback now (form-encoded, unsigned, kind call-status); resolves with the first attempt. */
+	postCallStatus(report: Omit<CallStatusReport, 'delayMs' | 'fields'> & { fields: Array<[string, string]> }): Promise<CallbackAttempt> {
+		return this.deliver(formPost(report.url, 'call-status', report.fields, { messageSid: report.callSid }));
 	}
 
 	// ------------------------------------------------ on demand (the payloads: chat-app.ts, rcs.ts, sms.ts)
@@ -231,6 +269,39 @@ export class CallbackDispatcher implements CallbackHooks {
 		return this.deliver(clickCallbackRequest(input, this.options));
 	}
 
+	/** The person answers a sent chat-app or RCS message (person.ts, replyRequest). */
+	async postReply(input: unknown): Promise<CallbackAttempt> {
+		return this.deliver(replyRequest(input, this.options));
+	}
+
+	/**
+	 * The person (or a link-preview bot) opens a link of a sent SMS (person.ts picks the link,
+	 * browser.ts browses). Every request goes to loopback only, with the acknowledgement timeout.
+	 */
+	async openLink(input: unknown): Promise<OpenLinkResult> {
+		const plan = openLinkPlan(input, this.options);
+		if (!isLoopbackUrl(plan.link.longUrl)) {
+			throw new CallbackInputError(
+				`the link ${plan.link.longUrl} is not a loopback URL (127.0.0.1, localhost, ::1): the sandbox never opens it`,
+			);
+		}
+		const generation = this.generation;
+		const fetchLink: LinkFetch = async (url, init) => {
+			if (generation !== this.generation) return { status: 0, headers: {}, body: Buffer.alloc(0), error: 'cancelled' };
+			let target: URL;
+			try {
+				target = new URL(url);
+			} catch {
+				return { status: 0, headers: {}, body: Buffer.alloc(0), error: 'not a URL' };
+			}
+			if (!isLoopbackUrl(url)) return { status: 0, headers: {}, body: Buffer.alloc(0), error: 'not a loopback URL: never sent' };
+			const result = await this.exchange(target, { ...init, readBody: init.method !== 'HEAD' });
+			if (generation !== this.generation) return { ...result, error: 'cancelled' };
+			return result;
+		};
+		return openLinkAs(plan, fetchLink);
+	}
+
 	/**
 	 * Any body to any (loopback) URL. Input: `{url, payload (object → JSON, string as is),
 	 * contentType? ('application/json'), kind? ('custom'), sign? (false), signature?}`.
@@ -242,7 +313,7 @@ export class CallbackDispatcher implements CallbackHooks {
 		const custom = payloadOption(input);
 		if (!custom) throw new CallbackInputError('payload is required');
 		const kindIn = input.kind ?? 'custom';
-		const kinds: CallbackKind[] = ['sms-status', 'rcs-dlr', 'chatapp-status', 'chatapp-incoming', 'rcs-incoming', 'click', 'custom', 'call-status'];
+		const kinds: CallbackKind[] = ['sms-status', 'rcs-dlr', 'chatapp-status', 'chatapp-incoming', 'chatapp-reply', 'rcs-incoming', 'click', 'custom', 'call-status'];
 		if (typeof kindIn !== 'string' || !kinds.includes(kindIn as CallbackKind)) {
 			throw new CallbackInputError(`kind must be one of: ${kinds.join(', ')}`);
 		}
@@ -259,19 +330,21 @@ export class CallbackDispatcher implements CallbackHooks {
 
 	// ------------------------------------------------ scheduling and posting
 
-	private after(ms: number, fn: () => void): void {
+	private after(ms: number, fn: () => void): NodeJS.Timeout {
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
 			fn();
 		}, ms);
 		this.timers.add(timer);
+		return timer;
 	}
 
 	/**
 	 * Posts the reports of one send: grouped by base delay, each group at acceptance + delay ×
-	 * timeScale, and never before the first attempts of the previous group have finished.
+	 * timeScale, and never before the first attempts of the previous group have finished. The
+	 * handle stops the series before its next group (`done` runs when it ends on its own).
 	 */
-	private schedule(reports: ScheduledReport[]): void {
+	private schedule(reports: ScheduledReport[], done?: () => void): SeriesHandle {
 		const groups = new Map<number, ScheduledReport[]>();
 		for (const report of reports) {
 			const group = groups.get(report.delayMs);
@@ -281,16 +354,33 @@ export class CallbackDispatcher implements CallbackHooks {
 		const ordered = [...groups.entries()].sort((a, b) => a[0] - b[0]);
 		const generation = this.generation;
 		const acceptedAt = Date.now();
+		let cancelled = false;
+		let timer: NodeJS.Timeout | undefined;
 		const next = (i: number) => {
-			if (i >= ordered.length || generation !== this.generation) return;
+			if (cancelled || generation !== this.generation) return;
+			if (i >= ordered.length) {
+				done?.();
+				return;
+			}
 			const [delayMs, group] = ordered[i];
 			const wait = Math.max(0, acceptedAt + delayMs * this.options.timeScale - Date.now());
-			this.after(wait, () => {
+			timer = this.after(wait, () => {
+				timer = undefined;
 				const go = () => next(i + 1);
 				void Promise.all(group.map((report) => this.deliver(report.make()))).then(go, go);
 			});
 		};
 		next(0);
+		return {
+			cancel: () => {
+				cancelled = true;
+				if (timer) {
+					clearTimeout(timer);
+					this.timers.delete(timer);
+					timer = undefined;
+				}
+			},
+		};
 	}
 
 	/** Posts once now (retrying on its own schedule); resolves with the first attempt. */
@@ -385,32 +475,55 @@ export class CallbackDispatcher implements CallbackHooks {
 		if (this.log.length > CALLBACK_LOG_LIMIT * 1.1) this.log.splice(0, this.log.length - CALLBACK_LOG_LIMIT);
 	}
 
-	/** One POST to a loopback URL (checked by the caller and again here). */
-	private send(target: URL, headers: Record<string, string>, body: string): Promise<SendResult> {
+	/** One POST to a loopback URL (checked by the caller and again here); settles on the answer's status line. */
+	private async send(target: URL, headers: Record<string, string>, body: string): Promise<SendResult> {
+		const result = await this.exchange(target, { method: 'POST', headers, body, readBody: false });
+		return result.error === undefined ? { status: result.status } : { status: result.status, error: result.error };
+	}
+
+	/**
+	 * One request to a loopback URL (checked here too: any other host is refused without a
+	 * connection). `localhost` is connected as 127.0.0.1, redirects are not followed, the
+	 * acknowledgement timeout applies, and reset()/stop() destroy it. With `readBody` it settles
+	 * once the answer's body has been read (up to `maxBodyBytes`), else on the status line.
+	 */
+	private exchange(
+		target: URL,
+		init: { method: string; headers: Record<string, string>; body?: string | Buffer; readBody: boolean; maxBodyBytes?: number },
+	): Promise<ExchangeResult> {
 		const hostname = target.hostname.toLowerCase();
-		if (!LOOPBACK_HOSTS.has(hostname)) return Promise.resolve({ status: 0, error: 'not a loopback URL' });
+		const empty = Buffer.alloc(0);
+		if (!LOOPBACK_HOSTS.has(hostname)) return Promise.resolve({ status: 0, headers: {}, body: empty, error: 'not a loopback URL' });
 		// Never resolve a name: localhost is 127.0.0.1.
 		const host = hostname === 'localhost' ? '127.0.0.1' : hostname === '[::1]' ? '::1' : hostname;
 		const secure = target.protocol === 'https:';
 		const timeoutMs = this.ackTimeoutMs;
-		return new Promise<SendResult>((resolve) => {
+		const maxBodyBytes = init.maxBodyBytes ?? 1024 * 1024;
+		return new Promise<ExchangeResult>((resolve) => {
 			let settled = false;
 			let timer: NodeJS.Timeout | undefined;
-			const finish = (result: SendResult) => {
+			let status = 0;
+			let headers: http.IncomingHttpHeaders = {};
+			let answered = false;
+			const chunks: Buffer[] = [];
+			let size = 0;
+			const finish = (error?: string) => {
 				if (settled) return;
 				settled = true;
 				if (timer) {
 					clearTimeout(timer);
 					this.timers.delete(timer);
 				}
+				const result: ExchangeResult = { status, headers, body: Buffer.concat(chunks) };
+				if (error !== undefined) result.error = error;
 				resolve(result);
 			};
 			const options: https.RequestOptions = {
 				host,
 				port: target.port || (secure ? 443 : 80),
 				path: `${target.pathname}${target.search}`,
-				method: 'POST',
-				headers: { ...headers, host: target.host, connection: 'close' },
+				method: init.method,
+				headers: { ...init.headers, host: target.host, connection: 'close' },
 				agent: false,
 			};
 			if (target.username || target.password) {
@@ -420,27 +533,42 @@ export class CallbackDispatcher implements CallbackHooks {
 			let request: http.ClientRequest;
 			try {
 				request = (secure ? https : http).request(options, (res) => {
+					answered = true;
+					status = res.statusCode ?? 0;
+					headers = res.headers;
 					res.on('error', () => undefined);
-					res.resume();
-					finish({ status: res.statusCode ?? 0 });
+					if (!init.readBody) {
+						res.resume();
+						finish();
+						return;
+					}
+					res.on('data', (chunk: Buffer) => {
+						if (size < maxBodyBytes) chunks.push(chunk.subarray(0, maxBodyBytes - size));
+						size += chunk.length;
+					});
+					res.on('end', () => finish());
 				});
 			} catch (error) {
-				finish({ status: 0, error: (error as Error).message });
+				finish((error as Error).message);
 				return;
 			}
 			this.inflight.add(request);
-			request.on('error', (error: NodeJS.ErrnoException) => finish({ status: 0, error: error.code ?? error.message }));
+			request.on('error', (error: NodeJS.ErrnoException) => {
+				if (!answered) status = 0;
+				finish(error.code ?? error.message);
+			});
 			request.on('close', () => {
 				this.inflight.delete(request);
-				finish({ status: 0, error: 'connection closed without an answer' });
+				finish(answered ? undefined : 'connection closed without an answer');
 			});
 			timer = setTimeout(() => {
 				this.timers.delete(timer as NodeJS.Timeout);
-				finish({ status: 0, error: `timeout after ${timeoutMs} ms` });
+				if (!answered) status = 0;
+				finish(`timeout after ${timeoutMs} ms`);
 				request.destroy();
 			}, timeoutMs);
 			this.timers.add(timer);
-			request.end(body);
+			request.end(init.body);
 		});
 	}
 }

@@ -2,7 +2,8 @@
  * The sandbox's callbacks: the dispatcher (dispatcher.ts: queueing, signing, posting, retries on
  * the spec's schedule, acknowledgement timeouts, the attempt log) and what each channel's
  * callbacks carry (sms.ts: status and click; rcs.ts: dlr and incoming; chat-app.ts: status and
- * incoming; voice.ts: call status), sharing types.ts and payload.ts.
+ * incoming; voice.ts: call status; person.ts: a person's reply, the SMS link a person opens, ending
+ * a call; browser.ts: opening that link as a person or a preview bot), sharing types.ts and payload.ts.
  */
 export { CALLBACK_LOG_LIMIT, CallbackDispatcher, isLoopbackUrl, signPayload, type DispatcherOptions } from './dispatcher';
 export {
@@ -19,3 +20,12 @@ export { SMS_TERMINAL, smsUnitsOf } from './sms';
 export { RCS_INCOMING_TYPES, RCS_STATUS, type RcsIncomingType } from './rcs';
 export { CHATAPP_INCOMING_TYPES, CHATAPP_STATUS_CODES, type ChatAppIncomingType } from './chat-app';
 export type { CallStatusReport } from './voice';
+export { endCallInput, END_CALL_STATUSES, REPLY_ANSWERS, sameNumber, type EndCallStatus, type OpenLinkPlan } from './person';
+export {
+	BOT_USER_AGENT,
+	MAX_REDIRECTS,
+	PERSON_USER_AGENT,
+	findPostForm,
+	type OpenedPage,
+	type OpenLinkResult,
+} from './browser';

@@ -49,7 +49,8 @@ function smsStatusFields(m: StoredSmsMessage, outcome?: keyof typeof SMS_TERMINA
 		SmsSid: m.sid,
 		To: m.to,
 		Status: terminal.status,
-		SmsUnits: String(smsUnitsOf(m.body, m.encodingType)),
+		// what the handset receives (short links in place of URLs with ShortenUrl=true)
+		SmsUnits: String(smsUnitsOf(m.deliveredBody ?? m.body, m.encodingType)),
 		DetailedStatus: terminal.name,
 		DetailedStatusCode: String(terminal.code),
 		DateSent: v1Date(),

@@ -11,6 +11,8 @@ export type CallbackKind =
 	| 'rcs-dlr'
 	| 'chatapp-status'
 	| 'chatapp-incoming'
+	/** A person's answer to a sent chat-app message (icm entry to its status_callback; person.ts). */
+	| 'chatapp-reply'
 	| 'rcs-incoming'
 	| 'click'
 	| 'custom'

@@ -15,6 +15,7 @@ import {
 	nestForm,
 	v1Timestamp,
 } from '../http';
+import { shortenBody } from '../links';
 import type { StoredSmsMessage } from '../state';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
 
@@ -220,6 +221,13 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 			smsType: entry.smsType,
 			dltTemplateId: entry.dltTemplateId,
 		};
+		if (options.shortenUrl === 'true') {
+			// As the service does: the handset gets short links in place of the body's URLs.
+			const { deliveredBody, shortLinks } = shortenBody(entry.body, ctx.origin, ctx.state.shortLinks);
+			stored.deliveredBody = deliveredBody;
+			stored.shortLinks = shortLinks;
+			for (const link of shortLinks) ctx.state.shortLinks.set(link.code, { ...link, smsSid: sid });
+		}
 		ctx.state.smsMessages.set(sid, stored);
 		if (stored.statusCallback) accepted.push(stored);
 		return {

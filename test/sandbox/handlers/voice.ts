@@ -588,6 +588,33 @@ export function callStatusFields(call: StoredCall, event: 'answered' | 'terminal
 	return pairs;
 }
 
+/** The events a placed call's StatusCallback receives: as selected, else only `terminal`. */
+export function callStatusEventsOf(call: StoredCall): Array<'answered' | 'terminal'> {
+	const events = call.connect?.statusCallbackEvents ?? [];
+	return events.length ? events : ['terminal'];
+}
+
+/**
+ * Ends a placed call that is still running, now (`endCall`: the person hangs up, or the line
+ * fails): Duration is the simulated seconds from the connect to now; `completed` keeps the answer
+ * time when the call was already answered (else it is answered now, with no conversation) and is
+ * recorded; the other outcomes were never answered. The caller checks that the call still runs.
+ */
+export function endCallNow(call: StoredCall, status: CallOutcome, now: number, timeScale: number): void {
+	// The real moment of the connect (createdAt is rounded down to the second).
+	const connectedAt = call.endsAt - call.endedAfter * 1000 * timeScale;
+	const elapsed = timeScale > 0 ? Math.min(call.endedAfter, Math.max(0, Math.floor((now - connectedAt) / 1000 / timeScale))) : call.endedAfter;
+	const answeredAfter = status === 'completed' ? Math.min(call.answeredAfter ?? elapsed, elapsed) : null;
+	const conversation = answeredAfter === null ? 0 : elapsed - answeredAfter;
+	call.outcome = status;
+	call.answeredAfter = answeredAfter;
+	call.endedAfter = elapsed;
+	call.endsAt = now;
+	call.price = priceOf(status, elapsed);
+	call.recording = status === 'completed';
+	call.legs = [{ status, onCallDuration: conversation, answeredBy: 'NA' }];
+}
+
 /** Hook of the callback dispatcher (callbacks/dispatcher.ts; the posts: callbacks/voice.ts) for call status reports. */
 interface CallStatusHooks {
 	callStatusScheduled(reports: readonly CallStatusReport[]): void;
@@ -597,7 +624,7 @@ function scheduleCallbacks(ctx: RequestContext, call: StoredCall): void {
 	const url = call.connect?.statusCallback;
 	const hooks = ctx.callbacks as Partial<CallStatusHooks> | undefined;
 	if (!url || !hooks?.callStatusScheduled) return;
-	const events = call.connect!.statusCallbackEvents.length ? call.connect!.statusCallbackEvents : ['terminal' as const];
+	const events = callStatusEventsOf(call);
 	const reports: CallStatusReport[] = [];
 	if (events.includes('answered') && call.answeredAfter !== null) {
 		reports.push({ delayMs: call.answeredAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'answered', ctx.origin) });
