@@ -83,6 +83,8 @@ export interface NodeRunOptions {
 	/** A credential store of the test's own instead of the sandbox's credentials. */
 	credentialStore?: CredentialStore;
 	workflowSettings?: RunWorkflowOptions['settings'];
+	/** Where resume URLs point (RunWorkflowOptions.baseUrl). */
+	baseUrl?: string;
 }
 
 /** One node of this package on the given items against the sandbox (Items → Exotel), through n8n-core. */
@@ -99,5 +101,6 @@ export async function runNode(
 		credentials: options.credentialStore ? undefined : sandboxCredentials(sandbox, options.credentialOverrides),
 		credentialStore: options.credentialStore,
 		...(options.workflowSettings ? { settings: options.workflowSettings } : {}),
+		...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
 	});
 }

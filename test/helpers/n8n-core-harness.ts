@@ -121,6 +121,8 @@ export interface RunWorkflowOptions {
 	autoAssignCredentials?: boolean;
 	/** Workflow-level static data (`getWorkflowStaticData`). */
 	staticData?: IDataObject;
+	/** The instance's base URL (resume URLs start with it). Default http://localhost:5678/. */
+	baseUrl?: string;
 }
 
 /**
@@ -1021,7 +1023,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 let executionCounter = 0;
 
-const BASE_URL = 'http://localhost:5678/';
+const DEFAULT_BASE_URL = 'http://localhost:5678/';
 
 function pickStartNode(workflow: Workflow, requested?: string): INode {
 	if (requested) {
@@ -1102,6 +1104,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 		executionOrder.push(nodeName);
 	});
 
+	const BASE_URL = opts.baseUrl ?? DEFAULT_BASE_URL;
 	const additionalData: IWorkflowExecuteAdditionalData = {
 		credentialsHelper: new HarnessCredentialsHelper(credentialTypes, credentialStore),
 		executeWorkflow: async () => {
