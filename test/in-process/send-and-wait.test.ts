@@ -262,6 +262,9 @@ describe('Chat App → Send and Wait for Response', () => {
 		const cases: Array<[Parameters, Array<Record<string, unknown>>, RegExp]> = [
 			[approval(), [{}, {}], /waits for one message and got 2 input items/],
 			[approval({ responseType: 'choice' }), [{}], /Choices: add at least one choice/],
+			[approval({ responseType: 'choice', choices: { choice: [1, 2, 3, 4].map((n) => ({ title: `Slot ${n}` })) } }), [{}], /Choices: 4 given; at most 3 reply buttons \(a list takes up to 10\) \(item 0\)/],
+			[approval({ responseType: 'choice', choiceStyle: 'list', choices: { choice: Array.from({ length: 11 }, (_, n) => ({ title: `Slot ${n}` })) } }), [{}], /Choices: 11 given; at most 10 rows in a list/],
+			[approval({ responseType: 'choice', choices: { choice: [{ title: 'A title longer than twenty' }] } }), [{}], /Button 1 title is 26 characters; the limit is 20/],
 			[approval({ options: { approvers: '+91 98111, 12' } }), [{}], /Approver Numbers/],
 			[approval({ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'soon' } } } }), [{}], /Max Date and Time is not a date/],
 		];

@@ -138,8 +138,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await waitForAnswer(this, items, 'chatapp', (context, resumeUrl): AnswerWait => {
 		const responseType = String(context.getNodeParameter('responseType', 0, 'approval')) as Question['responseType'];
 		const choices = choicesOf(context, responseType);
-		if (responseType === 'choice' && choices.length === 0) {
-			throw new NodeOperationError(context.getNode(), 'Choices: add at least one choice', { itemIndex: 0 });
+		if (responseType === 'choice') {
+			const asList = context.getNodeParameter('choiceStyle', 0, 'buttons') === 'list';
+			const most = asList ? L.listRowsTotal : L.replyButtons;
+			if (choices.length === 0 || choices.length > most) {
+				const problem = choices.length === 0 ? 'add at least one choice' : `${choices.length} given; at most ${most} ${asList ? 'rows in a list' : 'reply buttons (a list takes up to ' + L.listRowsTotal + ')'}`;
+				throw new NodeOperationError(context.getNode(), `Choices: ${problem} (item 0)`, { itemIndex: 0 });
+			}
 		}
 		const text = String(context.getNodeParameter('message', 0, ''));
 		const question: Question = { responseType, text, choices: choices.map(({ id, title }) => ({ id, title })), approvers: [] };
