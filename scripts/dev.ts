@@ -9,6 +9,10 @@
  * runs with the user's edits: an example is imported only when no workflow with its id exists,
  * never over one (see importMissingExamples).
  *
+ * The banner says how to answer a waiting send-and-wait execution as the person it asked, from a
+ * terminal: `npm run person` (scripts/person.ts) or the same request with curl to the sandbox's
+ * control API.
+ *
  * The sandbox's account rate limit, as for `npm run sandbox`: `npm run dev -- --rate-limit 50/15000
  * [--retry-after]`, or env SANDBOX_RATE_LIMIT=50/15000 (and SANDBOX_RETRY_AFTER=1).
  */
@@ -21,6 +25,7 @@ import { devTarget, type N8nTargetName } from '../test/harness/targets';
 import { describeRateLimit, parseRateLimitOptions } from '../test/sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
 import { ExotelSandbox } from '../test/sandbox/server';
+import { personHelp } from './person';
 
 const N8N_PORT = Number(process.env.N8N_DEV_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
@@ -119,6 +124,7 @@ async function main() {
 	const owner = N8nInstance.OWNER;
 	log(`n8n ${n8n.version} is ready: ${instance.baseUrl}`);
 	log(`log in as ${owner.email} / ${owner.password}`);
+	for (const line of personHelp(sandbox.origin)) log(line);
 	log('editing nodes/, credentials/ or icons/ rebuilds and restarts n8n; Ctrl-C stops everything');
 
 	let pending: NodeJS.Timeout | undefined;

@@ -2,7 +2,8 @@
  * The example workflows of `examples/` on a real n8n 2.8.4 with the packed package, against the
  * sandbox: imported as `npm run dev` imports them (same credential ids), the webhook and trigger
  * ones published, then each run the way a user would (a POST to its webhook, `n8n execute`, or the
- * service calling the trigger back). The examples point their callback URLs at `npm run dev`'s
+ * service calling the trigger back); the send-and-wait ones wait until the sandbox, acting as the
+ * person asked, taps a reply button or opens an SMS link. The examples point their callback URLs at `npm run dev`'s
  * n8n (http://127.0.0.1:5678); this test rewrites that origin to its own instance.
  */
 import axios from 'axios';
@@ -45,9 +46,11 @@ const examples: Record<string, Example> = Object.fromEntries(
 
 const EXPECTED = [
 	'allocate-masked-number',
+	'approve-refund-whatsapp',
 	'campaign-from-list',
 	'campaign-results',
 	'chat-app-auto-reply',
+	'confirm-appointment-sms',
 	'delivery-tracking',
 	'rcs-with-sms-fallback',
 	'sms-send-on-webhook',
@@ -76,6 +79,25 @@ function itemsOf(executions: any[], nodeName: string, output = 0): Array<Record<
 	return executions.flatMap((execution) =>
 		(execution.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[output] ?? []).map((item: { json: Record<string, any> }) => item.json),
 	);
+}
+
+/**
+ * The newest execution of a workflow once it has one of `statuses` (a send-and-wait run shows
+ * `waiting` while it waits for the person, then `success`), with its data; fails naming what it saw.
+ * n8n keeps a waiting execution among its active ones and the public API's list leaves those out
+ * (measured on 2.8.4), so the list is the editor's (`GET /rest/executions`), the execution read by id.
+ */
+async function newestExecution(workflowId: string, statuses: string[], timeoutMs = 60_000): Promise<any> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const deadline = Date.now() + timeoutMs;
+	let seen: Array<{ id: string; status: string }> = [];
+	while (Date.now() < deadline) {
+		const res = await instance.rest('GET', `/executions?filter=${filter}`);
+		seen = (res.data?.data?.results ?? []).map(({ id, status }: { id: string; status: string }) => ({ id, status }));
+		if (seen[0] && statuses.includes(seen[0].status)) return await instance.publicApi('GET', `/executions/${seen[0].id}?includeData=true`);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	throw new Error(`No ${statuses.join('/')} execution of ${workflowId} after ${timeoutMs} ms: ${JSON.stringify(seen)}`);
 }
 
 let sandbox: ExotelSandbox;
@@ -372,4 +394,131 @@ describe('examples on a real n8n against the sandbox', () => {
 		const [post] = sandbox.requests({ base: 'alloc', method: 'POST' });
 		expect(post.json).toMatchObject({ deallocation_policy: { duration: '2d' } });
 	}, JEST_TIMEOUTS.execute);
+
+	test(
+		'approve-refund-whatsapp: the manager gets Approve refund / Decline buttons, the run waits (1 hour at most), the approve tap resumes it down Refund approved',
+		async () => {
+			const id = examples['approve-refund-whatsapp'].id;
+			const manager = '+919812340001';
+			const res = await instance.request('POST', instance.webhookUrl(pathOf('approve-refund-whatsapp')), {
+				data: { orderId: 'ORD-10490', amount: 1200, customerName: 'Asha Rao', managerPhone: manager },
+			});
+			// the Webhook answers at once (Respond: Immediately): the run goes on, and waits, without the caller
+			expect(res.status).toBe(200);
+			const waiting = await newestExecution(id, ['waiting']);
+			const limit = Date.parse(waiting.waitTill) - Date.now();
+			expect(limit).toBeGreaterThan(50 * 60_000);
+			expect(limit).toBeLessThanOrEqual(60 * 60_000);
+
+			// the question: reply buttons from the business number, its status callback this execution's resume URL
+			const sent = sandbox.chatAppMessages().filter((m) => m.to === manager);
+			expect(sent).toEqual([
+				expect.objectContaining({
+					from: '+918047090000',
+					contentType: 'interactive',
+					interactiveType: 'button',
+					customData: 'ORD-10490',
+					statusCallback: expect.stringContaining(`/webhook-waiting/${waiting.id}/`),
+				}),
+			]);
+			expect(sent[0].content.interactive).toMatchObject({
+				header: { type: 'text', text: 'Refund approval' },
+				body: { text: 'Refund request for order ORD-10490: 1200 INR to Asha Rao. Approve it?' },
+				action: {
+					buttons: [
+						{ type: 'reply', reply: { id: 'approve', title: 'Approve refund' } },
+						{ type: 'reply', reply: { id: 'decline', title: 'Decline' } },
+					],
+				},
+			});
+			expect(itemsOf([waiting], 'Refund approved')).toEqual([]);
+
+			// the manager taps "Approve refund": the reply goes to the resume URL and resumes this execution
+			const reply = await sandbox.reply({ to: manager, button: 'approve' });
+			expect(reply).toMatchObject({ url: sent[0].statusCallback, status: 200, outcome: 'delivered' });
+			const done = await newestExecution(id, ['success', 'error', 'crashed']);
+			expect(done).toMatchObject({ id: waiting.id, status: 'success' });
+			expect(itemsOf([done], 'Ask Manager')).toEqual([
+				expect.objectContaining({
+					messageSid: sent[0].sid,
+					status: 'answered',
+					channel: 'chatapp',
+					to: manager,
+					from: '+918047090000',
+					timedOut: false,
+					waitingFor: 'reply',
+					approved: true,
+					answer: 'approve',
+					answerText: 'Approve refund',
+					answeredBy: { number: manager, name: 'Sandbox User' },
+				}),
+			]);
+			const [approved] = itemsOf([done], 'Refund approved');
+			expect(approved).toEqual({ orderId: 'ORD-10490', amount: 1200, answeredBy: manager, answeredAt: expect.any(String) });
+			expect(done.data.resultData.runData['Refund declined']).toBeUndefined();
+			expect(await instance.executions(id, { includeData: false })).toHaveLength(1);
+		},
+		JEST_TIMEOUTS.execute + 120_000,
+	);
+
+	test(
+		'confirm-appointment-sms: the patient gets Confirm / Reschedule short links, a link preview answers nothing, the Confirm page\'s button resumes the run down Confirmed',
+		async () => {
+			const id = examples['confirm-appointment-sms'].id;
+			const patient = '+919845012345';
+			const res = await instance.request('POST', instance.webhookUrl(pathOf('confirm-appointment-sms')), {
+				data: { patientName: 'Ravi', slot: 'Mon 2 Dec, 10:30', phone: patient },
+			});
+			expect(res.status).toBe(200);
+			const waiting = await newestExecution(id, ['waiting']);
+			// no Limit Wait Time: n8n's "wait indefinitely" date (WAIT_INDEFINITELY)
+			expect(waiting.waitTill).toBe('3000-01-01T00:00:00.000Z');
+
+			// one transactional SMS: the question, then a labelled resume link per answer, shortened by the service
+			const sms = sandbox.messages().filter((m) => m.to === patient);
+			expect(sms).toEqual([expect.objectContaining({ from: 'EXOTEL', smsType: 'transactional', shortenUrl: 'true' })]);
+			const [question, links] = sms[0].body.split('\n\n');
+			expect(question).toBe('Hi Ravi, your appointment is on Mon 2 Dec, 10:30. Tap a link to confirm or reschedule.');
+			expect(links.split('\n')).toEqual([
+				expect.stringMatching(new RegExp(`^Confirm: http://127\\.0\\.0\\.1:\\d+/webhook-waiting/${waiting.id}/[^ ]*answer=approve`)),
+				expect.stringMatching(new RegExp(`^Reschedule: http://127\\.0\\.0\\.1:\\d+/webhook-waiting/${waiting.id}/[^ ]*answer=decline`)),
+			]);
+			expect(sms[0].deliveredBody).toMatch(new RegExp(`^Hi Ravi.*\\n\\nConfirm: ${sandbox.origin}/s/\\S+\\nReschedule: ${sandbox.origin}/s/\\S+$`, 's'));
+
+			// a messaging app's link preview fetches the Confirm link: a page, no answer
+			const preview = await sandbox.openLink({ to: patient, match: 'answer=approve', as: 'bot' });
+			expect(preview.pages.map((p) => p.method)).toEqual(['GET', 'HEAD']);
+			expect(await newestExecution(id, ['waiting'])).toMatchObject({ id: waiting.id });
+
+			// the patient taps Confirm: the short link, the confirmation page, its button (a POST) resumes
+			const opened = await sandbox.openLink({ to: patient, match: 'answer=approve', as: 'person' });
+			expect(opened.stopped).toBeUndefined();
+			expect(opened.pages.map((p) => [p.method, p.status])).toEqual([
+				['GET', 302],
+				['GET', 200],
+				['POST', 200],
+			]);
+			// (the pages' first 500 characters: their titles)
+			expect(opened.pages[1].bodyExcerpt).toContain('<title>Confirm</title>');
+			expect(opened.pages[2].bodyExcerpt).toContain('<title>Thank you</title>');
+			const done = await newestExecution(id, ['success', 'error', 'crashed']);
+			expect(done).toMatchObject({ id: waiting.id, status: 'success' });
+			expect(itemsOf([done], 'Ask Patient')).toEqual([
+				expect.objectContaining({
+					messageSid: sms[0].sid,
+					status: 'answered',
+					channel: 'sms',
+					to: patient,
+					timedOut: false,
+					waitingFor: 'approvalLink',
+					approved: true,
+					answer: 'approve',
+					answerText: 'Confirm',
+				}),
+			]);
+			expect(itemsOf([done], 'Confirmed')).toEqual([{ patientName: 'Ravi', slot: 'Mon 2 Dec, 10:30', confirmedAt: expect.any(String) }]);
+			expect(done.data.resultData.runData.Reschedule).toBeUndefined();
+		},
+		JEST_TIMEOUTS.execute + 120_000,
+	);
 });

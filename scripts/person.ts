@@ -1,0 +1,128 @@
+/**
+ * `npm run person`: answer a waiting "send and wait" execution from a terminal, as the person it
+ * asked, through the sandbox's control API (test/sandbox/README.md, "Acting as the person"). Meant
+ * for `npm run dev`, whose banner prints these lines:
+ *
+ *   npm run person -- reply --to +919812340001 --button approve       chat app: tap a reply button
+ *                       (or --list-row ID, --text "...", RCS --suggestion '{"reply":{...}}'; --sid SID for a given message;
+ *                        --from NUMBER answers as someone else, --name NAME)
+ *   npm run person -- open-link --to +919845012345 --match answer=approve
+ *                       SMS: open a link of the latest SMS to that number and press its page's button
+ *                       (--link N by position, --as bot for a link preview that presses nothing)
+ *   npm run person -- end-call --call-sid SID [--status completed|failed|busy|no-answer]
+ *
+ * The sandbox: --sandbox http://127.0.0.1:PORT, else env SANDBOX_PORT, else 4010 (npm run dev's);
+ * loopback only. Prints the sandbox's JSON answer; exits 1 when it refuses (400, naming why) and 2 on
+ * a bad command line.
+ */
+import axios from 'axios';
+
+import { DEFAULT_SANDBOX_PORT } from '../test/sandbox/cli';
+
+export type PersonCommand = 'reply' | 'open-link' | 'end-call';
+
+/** One control-API request: `POST <url>` with `body` as JSON. */
+export interface PersonRequest {
+	url: string;
+	body: Record<string, unknown>;
+}
+
+/** The flags of each command and the body key each one sets. */
+const FLAGS: Record<PersonCommand, Record<string, string>> = {
+	reply: { '--sid': 'sid', '--to': 'to', '--from': 'from', '--name': 'name', '--button': 'button', '--list-row': 'listRow', '--text': 'text', '--suggestion': 'suggestion' },
+	'open-link': { '--sid': 'sid', '--to': 'to', '--link': 'link', '--match': 'match', '--as': 'as' },
+	'end-call': { '--call-sid': 'callSid', '--status': 'status' },
+};
+
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
+export const USAGE = [
+	'npm run person -- reply     (--to NUMBER | --sid SID) (--button ID | --list-row ID | --text TEXT | --suggestion JSON) [--from NUMBER] [--name NAME]',
+	'npm run person -- open-link (--to NUMBER | --sid SID) [--match TEXT | --link N] [--as person|bot]',
+	'npm run person -- end-call  --call-sid SID [--status completed|failed|busy|no-answer]',
+	`  every command: [--sandbox http://127.0.0.1:PORT] (else env SANDBOX_PORT, else ${DEFAULT_SANDBOX_PORT})`,
+].join('\n');
+
+/** The sandbox origin: --sandbox, else SANDBOX_PORT, else the default port; loopback only. */
+export function sandboxOrigin(flag: string | undefined, env: NodeJS.ProcessEnv = {}): string {
+	const origin = (flag ?? `http://127.0.0.1:${env.SANDBOX_PORT?.trim() || DEFAULT_SANDBOX_PORT}`).replace(/\/+$/, '');
+	if (!LOOPBACK.test(origin)) throw new Error(`--sandbox must be a loopback origin like http://127.0.0.1:4010 (got '${origin}')`);
+	return origin;
+}
+
+/** The control-API request a command line asks for (the sandbox checks the rest and names what is wrong). */
+export function parsePersonArgs(args: string[], env: NodeJS.ProcessEnv = {}): PersonRequest {
+	const [command, ...rest] = args;
+	if (!command || !(command in FLAGS)) {
+		throw new Error(`${command ? `unknown command '${command}'` : 'no command'}: use reply, open-link or end-call\n${USAGE}`);
+	}
+	const flags = FLAGS[command as PersonCommand];
+	const body: Record<string, unknown> = {};
+	let sandbox: string | undefined;
+	for (let i = 0; i < rest.length; i++) {
+		const arg = rest[i];
+		const eq = arg.indexOf('=');
+		const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+		if (name !== '--sandbox' && !(name in flags)) throw new Error(`${command}: unknown option '${arg}'\n${USAGE}`);
+		let value: string;
+		if (eq > 0 && arg.startsWith('--')) value = arg.slice(eq + 1);
+		else if (rest[i + 1] === undefined || rest[i + 1].startsWith('--')) throw new Error(`${name} needs a value`);
+		else value = rest[++i];
+		if (name === '--sandbox') sandbox = value;
+		else if (name === '--link') {
+			if (!/^\d+$/.test(value)) throw new Error(`--link must be a link's position, 0 for the first (got '${value}')`);
+			body.link = Number(value);
+		} else if (name === '--suggestion') {
+			try {
+				body.suggestion = JSON.parse(value) as unknown;
+			} catch {
+				throw new Error(`--suggestion must be JSON, e.g. '{"reply":{"text":"Yes","postback_data":"yes"}}' (got '${value}')`);
+			}
+		} else body[flags[name]] = value;
+	}
+	return { url: `${sandboxOrigin(sandbox, env)}/__sandbox/${command}`, body };
+}
+
+/** The same request as a `curl` line. */
+export function curlLine({ url, body }: PersonRequest): string {
+	return `curl -s -X POST ${url} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
+}
+
+/** What `npm run dev` prints: how to answer a waiting execution from a terminal, with npm run person and with curl. */
+export function personHelp(origin: string): string[] {
+	const reply = ['reply', '--to', '+919812340001', '--button', 'approve'];
+	const open = ['open-link', '--to', '+919845012345', '--match', 'answer=approve'];
+	const request = (args: string[]) => parsePersonArgs([...args, '--sandbox', origin]);
+	const port = new URL(origin).port;
+	const sandboxFlag = port === String(DEFAULT_SANDBOX_PORT) ? '' : ` --sandbox ${origin}`;
+	return [
+		'a send-and-wait execution waits for the person it asked; answer as that person from a terminal:',
+		`  chat app, tap a reply button:   npm run person -- ${reply.join(' ')}${sandboxFlag}`,
+		`  SMS, open a link and confirm:   npm run person -- ${open.join(' ')}${sandboxFlag}`,
+		'  (the number the message went to; --list-row ID or --text TEXT, --as bot for a link preview; `npm run person` lists all)',
+		`  or: ${curlLine(request(reply))}`,
+		`  or: ${curlLine(request(open))}`,
+	];
+}
+
+async function main(): Promise<void> {
+	let request: PersonRequest;
+	try {
+		request = parsePersonArgs(process.argv.slice(2), process.env);
+	} catch (error) {
+		process.stderr.write(`[person] ${(error as Error).message}\n`);
+		process.exit(2);
+	}
+	let res;
+	try {
+		res = await axios.post(request.url, request.body, { proxy: false, timeout: 30_000, validateStatus: () => true });
+	} catch (error) {
+		process.stderr.write(`[person] no sandbox at ${new URL(request.url).origin} (${(error as Error).message}): is npm run dev running?\n`);
+		process.exit(1);
+	}
+	process.stdout.write(`${JSON.stringify(res.data, null, 2)}\n`);
+	if (res.status !== 200) process.exit(1);
+}
+
+// run as `npm run person`; imported (by its unit test) it sends nothing
+if (require.main === module) void main();
