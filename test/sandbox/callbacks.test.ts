@@ -9,12 +9,12 @@ import type { AddressInfo } from 'net';
 
 import { CALLBACK_TIMING, CHATAPP_INCOMING_TYPES, isLoopbackUrl, RCS_INCOMING_TYPES } from './callbacks';
 import { SANDBOX_ACCOUNT } from './fixtures';
+import { Receiver, sandboxCall, sandboxControl } from './receiver';
 import { ExotelSandbox } from './server';
 import type { CallbackAttempt } from './server';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
-const BASIC = `Basic ${Buffer.from(`${A.apiKey}:${A.apiToken}`).toString('base64')}`;
 const SEND = `/v1/Accounts/${SID}/Sms/send`;
 const BULK = `/v1/Accounts/${SID}/Sms/bulksend`;
 const MESSAGES = `/v2/accounts/${SID}/messages`;
@@ -27,85 +27,6 @@ const SCALE = 0.001;
 
 const hmac = (raw: Buffer) => `sha256=${createHmac('sha256', A.webhookSigningSecret).update(raw).digest('hex')}`;
 
-// ---------------------------------------------------------------- a receiver on 127.0.0.1
-
-interface Received {
-	path: string;
-	headers: http.IncomingHttpHeaders;
-	raw: Buffer;
-	text: string;
-	/** performance-free wall clock, ms */
-	at: number;
-}
-
-type Responder = (r: Received) => number | 'hang';
-
-class Receiver {
-	readonly received: Received[] = [];
-
-	private readonly responders = new Map<string, Responder>();
-
-	private server!: http.Server;
-
-	private readonly sockets = new Set<import('net').Socket>();
-
-	origin = '';
-
-	async start(): Promise<void> {
-		this.server = http.createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (c: Buffer) => chunks.push(c));
-			req.on('end', () => {
-				const raw = Buffer.concat(chunks);
-				const entry: Received = {
-					path: req.url ?? '/',
-					headers: req.headers,
-					raw,
-					text: raw.toString('utf8'),
-					at: Date.now(),
-				};
-				this.received.push(entry);
-				const answer = (this.responders.get(entry.path) ?? (() => 200))(entry);
-				if (answer === 'hang') return;
-				res.writeHead(answer, { 'content-type': 'text/plain' });
-				res.end(answer === 200 ? 'ok' : 'no');
-			});
-		});
-		this.server.on('connection', (s) => {
-			this.sockets.add(s);
-			s.on('close', () => this.sockets.delete(s));
-		});
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
-		this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-	}
-
-	url(path: string): string {
-		return this.origin + path;
-	}
-
-	on(path: string, responder: Responder): void {
-		this.responders.set(path, responder);
-	}
-
-	at(path: string): Received[] {
-		return this.received.filter((r) => r.path === path);
-	}
-
-	json(path: string): any[] {
-		return this.at(path).map((r) => JSON.parse(r.text));
-	}
-
-	clear(): void {
-		this.received.length = 0;
-		this.responders.clear();
-	}
-
-	async stop(): Promise<void> {
-		for (const s of this.sockets) s.destroy();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
-	}
-}
-
 // ---------------------------------------------------------------- sandbox calls
 
 let sandbox: ExotelSandbox;
@@ -115,27 +36,10 @@ let pathSeq = 0;
 /** A fresh receiver path per use, so tests never see each other's posts. */
 const fresh = (name: string) => `/${name}/${++pathSeq}`;
 
-async function call(method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin): Promise<any> {
-	const headers: Record<string, string> = { authorization: BASIC };
-	let payload: string | undefined;
-	if (form) {
-		payload = new URLSearchParams(form).toString();
-		headers['content-type'] = 'application/x-www-form-urlencoded';
-	} else if (body !== undefined) {
-		payload = JSON.stringify(body);
-		headers['content-type'] = 'application/json';
-	}
-	const res = await fetch(at + path, { method, headers, body: payload });
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin) =>
+	sandboxCall(at, method, path, body, form);
 
-const control = (path: string, body?: unknown, at = origin) =>
-	fetch(`${at}/__sandbox${path}`, {
-		method: body === undefined ? 'GET' : 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	}).then(async (res): Promise<{ status: number; body: any }> => ({ status: res.status, body: await res.json() }));
+const control = (path: string, body?: unknown, at = origin) => sandboxControl(at, path, body);
 
 async function until<T>(get: () => T[], n: number, timeoutMs = 3000): Promise<T[]> {
 	const deadline = Date.now() + timeoutMs;

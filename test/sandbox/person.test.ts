@@ -6,17 +6,16 @@
  * local http server on 127.0.0.1.
  */
 import { createHmac } from 'crypto';
-import * as http from 'http';
-import type { AddressInfo, Socket } from 'net';
 
 import { BOT_USER_AGENT, PERSON_USER_AGENT } from './callbacks';
 import { SANDBOX_ACCOUNT } from './fixtures';
+import { Receiver, sandboxCall, sandboxControl } from './receiver';
+import type { Answer, Received } from './receiver';
 import { ExotelSandbox } from './server';
 import type { CallbackAttempt, OpenLinkResult } from './server';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
-const BASIC = `Basic ${Buffer.from(`${A.apiKey}:${A.apiToken}`).toString('base64')}`;
 const SEND = `/v1/Accounts/${SID}/Sms/send`;
 const BULK = `/v1/Accounts/${SID}/Sms/bulksend`;
 const MESSAGES = `/v2/accounts/${SID}/messages`;
@@ -36,86 +35,6 @@ const BOT = 'exotel_sandbox_bot';
 
 const hmac = (raw: Buffer) => `sha256=${createHmac('sha256', A.webhookSigningSecret).update(raw).digest('hex')}`;
 
-// ---------------------------------------------------------------- a receiver on 127.0.0.1
-
-interface Received {
-	method: string;
-	/** path and query, as requested */
-	url: string;
-	pathname: string;
-	headers: http.IncomingHttpHeaders;
-	raw: Buffer;
-	text: string;
-}
-
-interface Answer {
-	status: number;
-	headers?: Record<string, string | string[]>;
-	body?: string;
-}
-
-type Responder = (r: Received) => Answer;
-
-class Receiver {
-	readonly received: Received[] = [];
-
-	private readonly responders = new Map<string, Responder>();
-
-	private server!: http.Server;
-
-	private readonly sockets = new Set<Socket>();
-
-	origin = '';
-
-	async start(): Promise<void> {
-		this.server = http.createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (c: Buffer) => chunks.push(c));
-			req.on('end', () => {
-				const raw = Buffer.concat(chunks);
-				const url = req.url ?? '/';
-				const entry: Received = {
-					method: req.method ?? 'GET',
-					url,
-					pathname: new URL(url, 'http://x').pathname,
-					headers: req.headers,
-					raw,
-					text: raw.toString('utf8'),
-				};
-				this.received.push(entry);
-				const fallback: Responder = () => ({ status: 200, body: 'ok' });
-				const answer = (this.responders.get(entry.pathname) ?? fallback)(entry);
-				if (answer.status === 0) return; // hang: never answer
-				res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-				res.end(answer.body ?? '');
-			});
-		});
-		this.server.on('connection', (s) => {
-			this.sockets.add(s);
-			s.on('close', () => this.sockets.delete(s));
-		});
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
-		this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-	}
-
-	url(path: string): string {
-		return this.origin + path;
-	}
-
-	on(pathname: string, responder: Responder): void {
-		this.responders.set(pathname, responder);
-	}
-
-	at(pathname: string): Received[] {
-		return this.received.filter((r) => r.pathname === pathname);
-	}
-
-	async stop(): Promise<void> {
-		for (const s of this.sockets) s.destroy();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
-	}
-}
-
 // ---------------------------------------------------------------- sandbox calls
 
 let sandbox: ExotelSandbox;
@@ -125,27 +44,10 @@ let pathSeq = 0;
 /** A fresh receiver path per use, so tests never see each other's posts. */
 const fresh = (name: string) => `/${name}/${++pathSeq}`;
 
-async function api(method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin): Promise<any> {
-	const headers: Record<string, string> = { authorization: BASIC };
-	let payload: string | undefined;
-	if (form) {
-		payload = new URLSearchParams(form).toString();
-		headers['content-type'] = 'application/x-www-form-urlencoded';
-	} else if (body !== undefined) {
-		payload = JSON.stringify(body);
-		headers['content-type'] = 'application/json';
-	}
-	const res = await fetch(at + path, { method, headers, body: payload });
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin) =>
+	sandboxCall(at, method, path, body, form);
 
-const control = (path: string, body: unknown, at = origin) =>
-	fetch(`${at}/__sandbox${path}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	}).then(async (res): Promise<{ status: number; body: any }> => ({ status: res.status, body: await res.json() }));
+const control = (path: string, body: unknown, at = origin) => sandboxControl(at, path, body);
 
 /** The attempt the sandbox logged for a delivery (the receiver answers before the sandbox logs). */
 const logged = (attempt: CallbackAttempt) =>
