@@ -200,7 +200,10 @@ export async function resumeUrlOf(context: IExecuteFunctions, params: Record<str
 	const credentials = await apiTokenOf(context);
 	const token = tokenFor(String(credentials.apiToken ?? ''), context.getExecutionId(), node.id);
 	if (context.getNodeParameter('operation', 0) === SEND_AND_WAIT) {
-		context.setSignatureValidationRequired();
+		// n8n 2.8 checks the signature only when asked; newer n8n (2.41) always checks a sendAndWait
+		// node's resume URL and no longer has this method.
+		const context28 = context as Partial<Pick<IExecuteFunctions, 'setSignatureValidationRequired'>>;
+		if (typeof context28.setSignatureValidationRequired === 'function') context28.setSignatureValidationRequired();
 		return context.getSignedResumeUrl({ ...params, [TOKEN_PARAM]: token });
 	}
 	const base = String(context.getWorkflowDataProxy(0).$execution.resumeUrl);

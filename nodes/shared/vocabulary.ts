@@ -2,6 +2,7 @@ import type { IDataObject, INode, JsonObject, NodeOperationError } from 'n8n-wor
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ItemOutcome } from './operation';
+import { parseServiceDate } from './validation';
 
 /**
  * The package's one output vocabulary. Every item about a message (each send's result, each
@@ -98,6 +99,9 @@ export function v1CallItem(call: IDataObject): IDataObject {
  */
 export function callStatusItem(payload: IDataObject): IDataObject {
 	const legs = Array.isArray(payload.Legs) ? (payload.Legs as IDataObject[]) : [];
+	// The callback has no Duration: the call's is from its start to its end, when both are given.
+	const start = parseServiceDate(String(payload.StartTime ?? ''));
+	const end = parseServiceDate(String(payload.EndTime ?? ''));
 	return callItem(
 		{
 			callSid: textOf(payload.CallSid),
@@ -107,6 +111,7 @@ export function callStatusItem(payload: IDataObject): IDataObject {
 			direction: textOf(payload.Direction),
 			startTime: textOf(payload.StartTime),
 			endTime: textOf(payload.EndTime),
+			duration: start !== undefined && end !== undefined && end >= start ? (end - start) / 1000 : null,
 			recordingUrl: textOf(payload.RecordingUrl),
 		},
 		payload,

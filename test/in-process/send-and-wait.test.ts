@@ -467,6 +467,7 @@ describe('Voice → Call → Connect and Wait for Call End', () => {
 			status: 'completed',
 			from: TO,
 			recordingUrl: 'https://recordings.example/1.mp3',
+			duration: 35,
 			eventType: 'terminal',
 			conversationDuration: 30,
 			answeredBy: ['NA'],

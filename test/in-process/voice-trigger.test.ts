@@ -61,7 +61,7 @@ describe('Exotel Voice Trigger', () => {
 				startTime: '2026-11-22 10:15:02',
 				endTime: '2026-11-22 10:20:00',
 				// the v1 callback carries no Duration: its ConversationDuration is the extra below
-				duration: null,
+				duration: 298, // EndTime - StartTime: the callback carries no Duration
 				recordingUrl: 'https://recordings.example/c9f3.mp3',
 				eventType: 'terminal',
 				conversationDuration: 281,

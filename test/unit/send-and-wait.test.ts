@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { allowedNumbers, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait';
+import { allowedNumbers, resumeUrlOf, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait';
 import { repliesIn } from '../../nodes/shared/messagingCallbacks';
 import { choiceOf } from '../../nodes/shared/waitingWebhook';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
@@ -83,5 +83,38 @@ describe('the waiting operations in the panel', () => {
 		const twin = waitingFields(fields, [{ displayName: 'Alpha', name: 'alpha', type: 'string', default: '' }], ['drop']);
 		expect(twin.map((f) => f.name)).toEqual(['to', 'options']);
 		expect((twin[1].options as INodeProperties[]).map((o) => o.name)).toEqual(['alpha', 'zeta']);
+	});
+});
+
+describe('resume URLs on every n8n release', () => {
+	function context(operation: string, withValidation: boolean) {
+		const calls: string[] = [];
+		const ctx: Record<string, unknown> = {
+			getNode: () => ({ id: 'node-7', name: 'Exotel', parameters: {} }),
+			getCredentials: async () => ({ apiToken: 'token' }),
+			getExecutionId: () => '42',
+			getNodeParameter: () => operation,
+			getSignedResumeUrl: (params: Record<string, string>) => `http://n8n.local/webhook-waiting/42/node-7?${new URLSearchParams(params).toString()}&signature=s`,
+			getWorkflowDataProxy: () => ({ $execution: { resumeUrl: 'http://n8n.local/webhook-waiting/42?signature=resume-token' } }),
+		};
+		if (withValidation) ctx.setSignatureValidationRequired = () => calls.push('validate');
+		return { ctx: ctx as never, calls };
+	}
+
+	it('sendAndWait: n8n’s signed URL; asks 2.8 to check it, and works where the method is gone (2.41)', async () => {
+		const old = context('sendAndWait', true);
+		expect(await resumeUrlOf(old.ctx, { answer: 'approve' })).toMatch(/^http:\/\/n8n\.local\/webhook-waiting\/42\/node-7\?answer=approve&exotelToken=[0-9a-f]{32}&signature=s$/);
+		expect(old.calls).toEqual(['validate']);
+		const newest = context('sendAndWait', false);
+		await expect(resumeUrlOf(newest.ctx)).resolves.toMatch(/node-7\?exotelToken=/);
+	});
+
+	it('other waits: n8n’s resume URL (its resume token kept) with the node’s path and our token', async () => {
+		const { ctx, calls } = context('connectAndWait', true);
+		const url = new URL(await resumeUrlOf(ctx));
+		expect(url.pathname).toBe('/webhook-waiting/42/node-7');
+		expect(url.searchParams.get('signature')).toBe('resume-token');
+		expect(url.searchParams.get('exotelToken')).toMatch(/^[0-9a-f]{32}$/);
+		expect(calls).toEqual([]);
 	});
 });
