@@ -10,6 +10,9 @@
  * - The Exotel Messaging Trigger, activated by main, registers the webhook processor's URL at the
  *   service; a signed chat-app message through the processor starts one execution on a worker,
  *   a forged one gets 401 there and starts nothing.
+ * - A chat-app approval (Send and Wait for Response) started through the processor waits in
+ *   PostgreSQL; its resume URL is the processor's, so the person's reply reaches the processor,
+ *   which enqueues the resumed execution for a worker.
  */
 import fs from 'fs';
 import path from 'path';
@@ -32,6 +35,7 @@ import { type LoopbackService, startPostgres, startRedis } from './services';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const TRIGGER_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000a0e01';
+const APPROVAL_PATH = 'queue-approval';
 const SMS_EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'sms-send-on-webhook.json'), 'utf8'));
 /** The sandbox answers this slowly, so that overlapping executions need both workers (concurrency 1 each). */
 const SANDBOX_LATENCY_MS = 1500;
@@ -44,10 +48,49 @@ let instance: N8nInstance;
 let workers: N8nProcess[];
 let processor: N8nProcess & { baseUrl: string };
 let triggerWorkflowId: string;
+let approvalWorkflowId: string;
 
 /** Execution ids a process's log says it started ("Worker started execution 12 (job 3)"). */
 function startedBy(process: N8nProcess): string[] {
 	return [...process.log(1_000_000).matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
+}
+
+/** How often a log says it enqueued execution `id` ("Enqueued execution 12 (job 3)"). */
+function enqueued(log: string, id: string): number {
+	return [...log.matchAll(/Enqueued execution (\d+) /g)].filter((m) => m[1] === id).length;
+}
+
+/** Polls `check` every 250 ms until it returns a value; throws naming what it waited for. */
+async function pollFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}; gave up`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
+ * Ids of a workflow's executions, waiting ones included: the editor's list (`GET /rest/executions`),
+ * since the public API's list leaves out executions n8n still tracks as active, waiting ones among them.
+ */
+async function executionIds(workflowId: string): Promise<string[]> {
+	const res = await instance.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
+	return (res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id));
+}
+
+/** Waits until execution `id` has `status` (read through the public API, with its data). */
+async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<any> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const run = await instance.publicApi('GET', `/executions/${id}?includeData=true`);
+		if (run.status === status) return run;
+		if (run.status === 'error' || run.status === 'crashed') throw new Error(`execution ${id} is ${run.status}: ${JSON.stringify(run.data?.resultData?.error).slice(0, 1000)}`);
+		if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for execution ${id} to be ${status}; it is ${run.status}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 }
 
 beforeAll(async () => {
@@ -85,8 +128,35 @@ beforeAll(async () => {
 		credentials: { exotelApi: { id: 'exotelSandboxApi', name: 'Exotel Sandbox' } },
 	};
 	const received: WorkflowNode = { name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
-	const ids = await instance.importWorkflows([SMS_EXAMPLE, makeWorkflow([received], { name: 'Queue-mode trigger', trigger })]);
+	const approval: WorkflowNode = {
+		name: 'Ask for Approval',
+		type: `${PACKAGE}.exotelMessaging`,
+		typeVersion: 1,
+		parameters: {
+			resource: 'chatApp',
+			operation: 'sendAndWait',
+			from: '+918047112233',
+			to: '={{ $json.body.to }}',
+			message: 'Approve the refund for order ORD-9001?',
+			responseType: 'approval',
+			approvalOptions: { values: { approvalType: 'double' } },
+		},
+		credentials: { exotelApi: { id: 'exotelSandboxApi', name: 'Exotel Sandbox' } },
+	};
+	const approvalTrigger: WorkflowNode = {
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		// answers at once: the execution goes on to wait
+		parameters: { httpMethod: 'POST', path: APPROVAL_PATH, responseMode: 'onReceived', options: {} },
+	};
+	const ids = await instance.importWorkflows([
+		SMS_EXAMPLE,
+		makeWorkflow([received], { name: 'Queue-mode trigger', trigger }),
+		makeWorkflow([approval, { ...received, name: 'After' }], { name: 'Queue-mode approval', trigger: approvalTrigger }),
+	]);
 	triggerWorkflowId = ids[1];
+	approvalWorkflowId = ids[2];
 	for (const id of ids) await instance.publish(id);
 
 	// main first: it runs the database migrations and activates the workflows
@@ -201,6 +271,43 @@ test(
 		expect(JSON.stringify(executions[0])).not.toContain(SANDBOX_ACCOUNT.webhookSigningSecret);
 	},
 	JEST_TIMEOUTS.execute + 60_000,
+);
+
+test(
+	'a chat-app approval started through the webhook processor waits; the reply to its resume URL reaches the processor and a worker finishes it',
+	async () => {
+		const to = '+919876500201';
+		const known = new Set(await executionIds(approvalWorkflowId));
+		const started = await instance.request('POST', `${processor.baseUrl}/webhook/${APPROVAL_PATH}`, { data: { to } });
+		expect([started.status, started.data]).toEqual([200, { message: 'Workflow was started' }]);
+		const id = await pollFor('the approval execution', 60_000, async () => (await executionIds(approvalWorkflowId)).find((e) => !known.has(e)));
+		await waitForStatus(id, 'waiting');
+
+		// the resume URL given to the service is the processor's (WEBHOOK_URL), not main's
+		const [message] = sandbox.chatAppMessages().filter((m) => m.to === to);
+		expect(message.contentType).toBe('interactive');
+		expect(message.statusCallback!.startsWith(`${processor.baseUrl}/webhook-waiting/${id}/`)).toBe(true);
+		expect(enqueued(processor.log(1_000_000), id)).toBe(1);
+		expect(workers.flatMap(startedBy).filter((e) => e === id)).toHaveLength(1);
+
+		// the person taps Approve: the processor takes the reply and enqueues the resumed execution
+		const tap = await sandbox.reply({ sid: message.sid, button: 'approve', name: 'Asha Rao' });
+		expect(tap).toMatchObject({ url: message.statusCallback, status: 200 });
+		const run = await waitForStatus(id, 'success');
+		expect(nodeJson(run, 'Ask for Approval')).toEqual([
+			expect.objectContaining({ messageSid: message.sid, status: 'answered', approved: true, answer: 'approve', answeredBy: { number: to, name: 'Asha Rao' } }),
+		]);
+		expect(nodeJson(run, 'After')).toHaveLength(1);
+
+		// enqueued twice by the processor (start, resume), never by main; run by the workers twice, never by main
+		await pollFor(`a worker's log to show execution ${id} started twice`, 30_000, async () =>
+			workers.flatMap(startedBy).filter((e) => e === id).length === 2 ? true : undefined,
+		);
+		expect(enqueued(processor.log(1_000_000), id)).toBe(2);
+		expect(enqueued(instance.serverLog(1_000_000), id)).toBe(0);
+		expect(instance.serverLog(1_000_000)).not.toMatch(/Worker started execution/);
+	},
+	JEST_TIMEOUTS.execute + 120_000,
 );
 
 test('no secret of the credential appears in the log of any process (main, workers, webhook processor)', () => {
