@@ -17,6 +17,8 @@ import type {
 import { NodeOperationError, SEND_AND_WAIT_OPERATION, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { objectOf } from './envelope';
+import { withParameters } from './operation';
+import type { OperationModule, OperationOption } from './resource';
 import { answerNow, nestBracketKeys } from './webhook';
 import { isValidSignature, SIGNATURE_HEADER } from './webhookSignature';
 
@@ -184,34 +186,35 @@ function tokenFor(apiToken: string, executionId: string, nodeId: string): string
 	return createHmac('sha256', apiToken).update(`exotel-resume:${executionId}:${nodeId}`).digest('hex').slice(0, 32);
 }
 
-async function apiTokenOf(context: IExecuteFunctions | IWebhookFunctions): Promise<ICredentialDataDecryptedObject> {
-	return await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
-}
+/** The resume URL of this execution at this node, with `params` in its query. */
+export type ResumeUrl = (params?: Record<string, string>) => string;
 
 /**
- * The URL that resumes this execution at this node. For the sendAndWait operation it is n8n's
- * signed resume URL (n8n refuses a request without a valid signature); for the others n8n's own
- * resume URL (which carries n8n's resume token where n8n has one) with the node's path. Every one
- * also carries our token, an HMAC of the execution and node keyed with the API token, checked by
- * the webhook before anything else.
+ * How this execution's resume URLs are made. For the sendAndWait operation each is n8n's signed
+ * resume URL (n8n refuses a request without a valid signature); for the others n8n's own resume URL
+ * (which carries n8n's resume token where n8n has one) with the node's path. Every one also carries
+ * our token, an HMAC of the execution and node keyed with the API token, checked by the webhook
+ * before anything else. The credential is read once, however many URLs are made.
  */
-export async function resumeUrlOf(context: IExecuteFunctions, params: Record<string, string> = {}): Promise<string> {
+export async function resumeUrls(context: IExecuteFunctions): Promise<ResumeUrl> {
 	const node = context.getNode();
-	const credentials = await apiTokenOf(context);
+	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
 	const token = tokenFor(String(credentials.apiToken ?? ''), context.getExecutionId(), node.id);
 	if (context.getNodeParameter('operation', 0) === SEND_AND_WAIT) {
 		// n8n 2.8 checks the signature only when asked; newer n8n (2.41) always checks a sendAndWait
 		// node's resume URL and no longer has this method.
 		const context28 = context as Partial<Pick<IExecuteFunctions, 'setSignatureValidationRequired'>>;
 		if (typeof context28.setSignatureValidationRequired === 'function') context28.setSignatureValidationRequired();
-		return context.getSignedResumeUrl({ ...params, [TOKEN_PARAM]: token });
+		return (params = {}) => context.getSignedResumeUrl({ ...params, [TOKEN_PARAM]: token });
 	}
 	const base = String(context.getWorkflowDataProxy(0).$execution.resumeUrl);
-	const url = new URL(base);
-	url.pathname = `${url.pathname.replace(/\/$/, '')}/${node.id}`;
-	for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-	url.searchParams.set(TOKEN_PARAM, token);
-	return url.toString();
+	return (params = {}) => {
+		const url = new URL(base);
+		url.pathname = `${url.pathname.replace(/\/$/, '')}/${node.id}`;
+		for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+		url.searchParams.set(TOKEN_PARAM, token);
+		return url.toString();
+	};
 }
 
 /**
@@ -244,12 +247,11 @@ export function waitingState(context: IWebhookFunctions): IDataObject | undefine
 	}
 }
 
-/** Whether the request carries this execution's token (see resumeUrlOf). */
-export async function hasResumeToken(context: IWebhookFunctions): Promise<boolean> {
+/** Whether the request carries this execution's token (see resumeUrls), given the credential's API token. */
+export function hasResumeToken(context: IWebhookFunctions, apiToken: string): boolean {
 	const given = (context.getQueryData() as IDataObject)[TOKEN_PARAM];
 	if (typeof given !== 'string') return false;
-	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
-	const expected = Buffer.from(tokenFor(String(credentials.apiToken ?? ''), context.getExecutionId(), context.getNode().id));
+	const expected = Buffer.from(tokenFor(apiToken, context.getExecutionId(), context.getNode().id));
 	const actual = Buffer.from(given);
 	return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
@@ -260,12 +262,10 @@ export function bodyOf(context: IWebhookFunctions): IDataObject {
 }
 
 /**
- * When the credential has a signing secret, a chat-app callback must carry a valid
+ * When the credential has a signing secret (`secret`), a chat-app callback must carry a valid
  * X-Service-Signature (the spec signs chat-app webhooks only).
  */
-export async function signatureRefused(context: IWebhookFunctions): Promise<boolean> {
-	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
-	const secret = String(credentials.webhookSigningSecret ?? '');
+export async function signatureRefused(context: IWebhookFunctions, secret: string): Promise<boolean> {
 	if (!secret) return false;
 	const req = context.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
 	if (!req.rawBody && req.readRawBody) await req.readRawBody();
@@ -300,13 +300,12 @@ export function sameNumber(a: unknown, b: unknown): boolean {
 	return left.length > 0 && left === digits(b);
 }
 
-/** The numbers whose answer counts: the approvers when given, else the recipient. */
-export function allowedNumbers(approvers: unknown, recipient: unknown): string[] {
-	const list = String(approvers ?? '')
+/** The numbers of a comma-, semicolon- or line-separated list, as written. */
+export function numbersIn(text: unknown): string[] {
+	return String(text ?? '')
 		.split(/[,;\n]+/)
 		.map((entry) => entry.trim())
 		.filter(Boolean);
-	return list.length > 0 ? list : [String(recipient ?? '')];
 }
 
 /** Escapes text for an HTML page. */
@@ -333,13 +332,11 @@ export interface SendThenWait {
 export async function sendThenWait(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-	build: (context: IExecuteFunctions, resumeUrl: string) => SendThenWait | Promise<SendThenWait>,
-	params: Record<string, string> = {},
+	build: (context: IExecuteFunctions, resumeUrl: ResumeUrl) => SendThenWait,
 ): Promise<INodeExecutionData[]> {
 	oneItemOnly(context, items);
 	const waitTill = waitTillOf(context);
-	const resumeUrl = await resumeUrlOf(context, params);
-	const plan = await build(context, resumeUrl);
+	const plan = build(context, await resumeUrls(context));
 	const output = await plan.send();
 	const sent = output[0];
 	if (!sent || output.length !== 1 || sent.json.error !== undefined) return output;
@@ -352,4 +349,31 @@ export async function sendThenWait(
 export function deliveryTimedOut(sent: IDataObject): IDataObject {
 	const { messageSid = null, status = null, channel = null, to = null, from = null } = sent;
 	return { messageSid, status, channel, to, from, code: null, timedOut: true, waitingFor: 'delivery', timestamp: null, raw: null };
+}
+
+/**
+ * The waiting twin of a plain operation that waits for an outcome (a delivery report, a call's
+ * end): the plain operation's fields under a notice and with Limit Wait Time, run as the plain
+ * operation with `overrides(resumeUrl)` given instead of the parameters they name.
+ */
+export function waitingTwin(
+	plain: Pick<OperationModule, 'description' | 'execute'>,
+	twin: {
+		option: OperationOption;
+		notice: string;
+		drop?: string[];
+		overrides: (resumeUrl: string) => Parameters<typeof withParameters>[1];
+		timedOut: (sent: IDataObject) => IDataObject;
+	},
+): OperationModule {
+	return {
+		option: twin.option,
+		description: [waitNotice(twin.notice), ...waitingFields(plain.description, [LIMIT_WAIT_TIME_OPTION], twin.drop)],
+		async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+			return await sendThenWait(this, items, (context, resumeUrl) => ({
+				send: async () => await plain.execute.call(withParameters(context, twin.overrides(resumeUrl())), items),
+				timedOut: twin.timedOut,
+			}));
+		},
+	};
 }

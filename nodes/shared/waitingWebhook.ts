@@ -1,9 +1,8 @@
 // The webhook of a waiting send: which requests resume it, and the item it resumes with.
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventItems, objectAt, repliesIn, type Answer } from './messagingCallbacks';
 import {
-	allowedNumbers,
 	answerPage,
 	bodyOf,
 	escapeHtml,
@@ -56,13 +55,13 @@ function answeredItem(state: IDataObject, question: Question, answer: Omit<Answe
 	};
 }
 
-async function onReply(context: IWebhookFunctions, state: IDataObject, question: Question): Promise<IWebhookResponseData> {
+async function onReply(context: IWebhookFunctions, state: IDataObject, question: Question, secret: string): Promise<IWebhookResponseData> {
 	if (context.getRequestObject().method !== 'POST') return keepWaiting(context, 405, { error: 'Replies arrive by POST' });
 	const body = bodyOf(context);
-	if (objectAt(body, 'chatapp') && (await signatureRefused(context))) {
+	if (objectAt(body, 'chatapp') && (await signatureRefused(context, secret))) {
 		return keepWaiting(context, 401, { error: 'invalid or missing X-Service-Signature' });
 	}
-	const allowed = question.approvers.length > 0 ? question.approvers : allowedNumbers('', state.to);
+	const allowed = question.approvers.length > 0 ? question.approvers : [String(state.to)];
 	for (const answer of repliesIn(body)) {
 		if (!allowed.some((number) => sameNumber(number, answer.number))) continue;
 		if (question.responseType === 'approval' || question.responseType === 'choice') {
@@ -110,10 +109,10 @@ function onApprovalLink(context: IWebhookFunctions, state: IDataObject, question
 }
 
 /** A final delivery report of the message waited on resumes; `sent` and replies keep waiting. */
-async function onDelivery(context: IWebhookFunctions, state: IDataObject): Promise<IWebhookResponseData> {
+async function onDelivery(context: IWebhookFunctions, state: IDataObject, secret: string): Promise<IWebhookResponseData> {
 	if (context.getRequestObject().method !== 'POST') return keepWaiting(context, 405, { error: 'Delivery reports arrive by POST' });
 	const body = bodyOf(context);
-	if (objectAt(body, 'chatapp') && (await signatureRefused(context))) {
+	if (objectAt(body, 'chatapp') && (await signatureRefused(context, secret))) {
 		return keepWaiting(context, 401, { error: 'invalid or missing X-Service-Signature' });
 	}
 	for (const report of eventItems(body) ?? []) {
@@ -159,17 +158,20 @@ function onCallEnd(context: IWebhookFunctions, state: IDataObject): IWebhookResp
  * waited for.
  */
 export async function resumeWaitingExecution(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	if (!(await hasResumeToken(this))) return keepWaiting(this, 401, { error: 'Invalid token' });
+	// One read of the credential: its API token keys our resume token, its signing secret the chat-app signatures.
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
+	if (!hasResumeToken(this, String(credentials.apiToken ?? ''))) return keepWaiting(this, 401, { error: 'Invalid token' });
+	const secret = String(credentials.webhookSigningSecret ?? '');
 	const state = waitingState(this);
 	if (!state || state.timedOut !== true) return keepWaiting(this, 409, { error: 'Nothing is waiting at this URL' });
 	const question = (state.question ?? { responseType: 'reply', text: null, choices: [], approvers: [] }) as unknown as Question;
 	switch (state.waitingFor) {
 		case 'reply':
-			return await onReply(this, state, question);
+			return await onReply(this, state, question, secret);
 		case 'approvalLink':
 			return onApprovalLink(this, state, question);
 		case 'delivery':
-			return await onDelivery(this, state);
+			return await onDelivery(this, state, secret);
 		case 'callEnd':
 			return onCallEnd(this, state);
 		default:

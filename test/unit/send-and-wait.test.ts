@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { allowedNumbers, resumeUrlOf, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait';
+import { numbersIn, resumeUrls, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait';
 import { repliesIn } from '../../nodes/shared/messagingCallbacks';
 import { choiceOf } from '../../nodes/shared/waitingWebhook';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
@@ -45,11 +45,11 @@ describe('replies: every shape the service’s chat-app and RCS payloads use', (
 });
 
 describe('numbers', () => {
-	it('compare by digits; approvers replace the recipient when given', () => {
+	it('compare by digits; a list splits on commas, semicolons and lines, not on the spaces inside a number', () => {
 		expect(sameNumber('+91 98765-43210', '919876543210')).toBe(true);
 		expect(sameNumber('', '')).toBe(false);
-		expect(allowedNumbers('+91 98111 12222, +919822223333', '+919876543210')).toEqual(['+91 98111 12222', '+919822223333']);
-		expect(allowedNumbers('', '+919876543210')).toEqual(['+919876543210']);
+		expect(numbersIn('+91 98111 12222, +919822223333;\n+919833334444')).toEqual(['+91 98111 12222', '+919822223333', '+919833334444']);
+		expect(numbersIn('')).toEqual([]);
 	});
 });
 
@@ -103,15 +103,15 @@ describe('resume URLs on every n8n release', () => {
 
 	it('sendAndWait: n8n’s signed URL; asks 2.8 to check it, and works where the method is gone (2.41)', async () => {
 		const old = context('sendAndWait', true);
-		expect(await resumeUrlOf(old.ctx, { answer: 'approve' })).toMatch(/^http:\/\/n8n\.local\/webhook-waiting\/42\/node-7\?answer=approve&exotelToken=[0-9a-f]{32}&signature=s$/);
+		expect((await resumeUrls(old.ctx))({ answer: 'approve' })).toMatch(/^http:\/\/n8n\.local\/webhook-waiting\/42\/node-7\?answer=approve&exotelToken=[0-9a-f]{32}&signature=s$/);
 		expect(old.calls).toEqual(['validate']);
 		const newest = context('sendAndWait', false);
-		await expect(resumeUrlOf(newest.ctx)).resolves.toMatch(/node-7\?exotelToken=/);
+		expect((await resumeUrls(newest.ctx))()).toMatch(/node-7\?exotelToken=/);
 	});
 
 	it('other waits: n8n’s resume URL (its resume token kept) with the node’s path and our token', async () => {
 		const { ctx, calls } = context('connectAndWait', true);
-		const url = new URL(await resumeUrlOf(ctx));
+		const url = new URL((await resumeUrls(ctx))());
 		expect(url.pathname).toBe('/webhook-waiting/42/node-7');
 		expect(url.searchParams.get('signature')).toBe('resume-token');
 		expect(url.searchParams.get('exotelToken')).toMatch(/^[0-9a-f]{32}$/);

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { allowedNumbers, sendThenWait, type WaitingFor } from '../../shared/sendAndWait';
+import { numbersIn, sendThenWait, type ResumeUrl, type WaitingFor } from '../../shared/sendAndWait';
 import { normalizePhone, problemWith, trimmed } from '../../shared/validation';
 import type { Choice, Question } from '../../shared/waitingWebhook';
 import type { Channel } from '../../shared/vocabulary';
@@ -68,7 +68,7 @@ export function approvalChoices(context: IExecuteFunctions): Choice[] {
 function approversOf(context: IExecuteFunctions): string[] {
 	const given = (context.getNodeParameter('options', 0, {}) as IDataObject).approvers;
 	if (!given) return [];
-	return allowedNumbers(given, '').map((number) => {
+	return numbersIn(given).map((number) => {
 		const normalized = normalizePhone(number);
 		const problem = problemWith(normalized, { label: 'Approver Numbers', format: 'e164' });
 		if (problem) throw new NodeOperationError(context.getNode(), `${problem} (item 0)`, { itemIndex: 0 });
@@ -84,16 +84,15 @@ export async function waitForAnswer(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	channel: Channel,
-	build: (context: IExecuteFunctions, resumeUrl: string) => AnswerWait | Promise<AnswerWait>,
+	build: (context: IExecuteFunctions, resumeUrl: ResumeUrl) => AnswerWait,
 	waitingFor: WaitingFor = 'reply',
-	params: Record<string, string> = {},
 ): Promise<INodeExecutionData[]> {
 	return await sendThenWait(
 		context,
 		items,
-		async (ctx, resumeUrl) => {
+		(ctx, resumeUrl) => {
 			const approvers = approversOf(ctx);
-			const { question, send } = await build(ctx, resumeUrl);
+			const { question, send } = build(ctx, resumeUrl);
 			question.approvers = approvers;
 			return {
 				send,
@@ -117,6 +116,5 @@ export async function waitForAnswer(
 				}),
 			};
 		},
-		params,
 	);
 }

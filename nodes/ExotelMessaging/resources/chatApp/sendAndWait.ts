@@ -116,13 +116,17 @@ function choicesOf(context: IExecuteFunctions, responseType: string): Choice[] {
 }
 
 /** The chat-app content of the question: text for free text, else reply buttons or a list. */
-function contentOf(context: IExecuteFunctions, question: Question, choices: Array<Choice & { description?: string }>): IDataObject {
+function contentOf(
+	context: IExecuteFunctions,
+	question: Question,
+	choices: Array<Choice & { description?: string }>,
+	options: IDataObject,
+	asList: boolean,
+): IDataObject {
 	if (question.responseType === 'freeText') return { type: 'text', text: { body: question.text ?? '' } };
-	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const interactive: IDataObject = { body: { text: question.text ?? '' } };
 	if (trimmed(options.headerText)) interactive.header = { type: 'text', text: trimmed(options.headerText) };
 	if (trimmed(options.footerText)) interactive.footer = { text: trimmed(options.footerText) };
-	const asList = question.responseType === 'choice' && context.getNodeParameter('choiceStyle', 0, 'buttons') === 'list';
 	if (asList) {
 		interactive.type = 'list';
 		interactive.action = { button: trimmed(context.getNodeParameter('listButton', 0, 'Choose')), sections: [{ rows: choices }] };
@@ -138,8 +142,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await waitForAnswer(this, items, 'chatapp', (context, resumeUrl): AnswerWait => {
 		const responseType = String(context.getNodeParameter('responseType', 0, 'approval')) as Question['responseType'];
 		const choices = choicesOf(context, responseType);
+		const asList = responseType === 'choice' && context.getNodeParameter('choiceStyle', 0, 'buttons') === 'list';
 		if (responseType === 'choice') {
-			const asList = context.getNodeParameter('choiceStyle', 0, 'buttons') === 'list';
 			const most = asList ? L.listRowsTotal : L.replyButtons;
 			if (choices.length === 0 || choices.length > most) {
 				const problem = choices.length === 0 ? 'add at least one choice' : `${choices.length} given; at most ${most} ${asList ? 'rows in a list' : 'reply buttons (a list takes up to ' + L.listRowsTotal + ')'}`;
@@ -151,8 +155,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 		const sending = withParameters(context, {
 			contentMode: 'json',
-			contentJson: contentOf(context, question, choices),
-			statusCallback: resumeUrl,
+			contentJson: contentOf(context, question, choices, options, asList),
+			statusCallback: resumeUrl(),
 			options: { customData: options.customData },
 		});
 		return { question, send: async () => await send.execute.call(sending, items) };

@@ -25,6 +25,6 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await waitForAnswer(this, items, 'rcs', (context, resumeUrl) => ({
 		question: { responseType: 'reply', text: String(context.getNodeParameter('templateName', 0, '')), choices: [], approvers: [] },
-		send: async () => await sendTemplate.execute.call(withParameters(context, { statusCallback: resumeUrl }), items),
+		send: async () => await sendTemplate.execute.call(withParameters(context, { statusCallback: resumeUrl() }), items),
 	}));
 }

@@ -4,7 +4,7 @@ import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTION
 import { LIMITS } from '../../../shared/limits';
 import { withParameters } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
-import { LIMIT_WAIT_TIME_OPTION, resumeUrlOf, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait';
+import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait';
 import { recipientField, senderField } from '../messages';
 import { approvalChoices, approvalOptionsField, waitForAnswer } from '../waitForAnswer';
 import * as send from './send';
@@ -57,13 +57,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		this,
 		items,
 		'sms',
-		async (context) => {
+		(context, resumeUrl) => {
 			const text = String(context.getNodeParameter('message', 0, ''));
 			const choices = approvalChoices(context);
-			const links: string[] = [];
-			for (const choice of choices) links.push(`${choice.title}: ${await resumeUrlOf(context, { answer: choice.id })}`);
-			const options = context.getNodeParameter('options', 0, {}) as IDataObject;
-			const { limitWaitTime, ...smsOptions } = options;
+			const links = choices.map((choice) => `${choice.title}: ${resumeUrl({ answer: choice.id })}`);
+			const { limitWaitTime, ...smsOptions } = context.getNodeParameter('options', 0, {}) as IDataObject;
 			const sending = withParameters(context, {
 				body: `${text.trim()}\n\n${links.join('\n')}`,
 				statusCallback: '',
