@@ -394,11 +394,28 @@ export class N8nInstance {
 	 */
 	async fetchJson<T = any>(urlPath: string): Promise<T> {
 		const cookie = await this.ensureOwnerSession();
-		const res = await this.request<T>('GET', urlPath, { responseType: 'json', headers: { Cookie: cookie } });
-		if (res.status < 200 || res.status >= 300) {
-			throw new Error(`GET ${urlPath} → ${res.status}: ${JSON.stringify(res.data).slice(0, 2000)}\n${this.serverLog(4000)}`);
+		// n8n writes /types/*.json in the background while it starts (FrontendService's un-awaited
+		// generateTypes, measured finishing 0.2-0.3 s before "Editor is now accessible" here): a
+		// slower disk serves a missing or half-written file for a moment after start.
+		const typeFile = /^\/?types\//.test(urlPath);
+		const deadline = Date.now() + TIMEOUTS.start;
+		for (;;) {
+			const res = await this.request<string>('GET', urlPath, { responseType: 'text', headers: { Cookie: cookie } });
+			let parsed: T | undefined;
+			let parseError = '';
+			try {
+				parsed = JSON.parse(res.data) as T;
+			} catch (error) {
+				parseError = (error as Error).message;
+			}
+			const ok = res.status >= 200 && res.status < 300 && !parseError;
+			if (ok && (!typeFile || Array.isArray(parsed))) return parsed as T;
+			if (!typeFile || Date.now() > deadline) {
+				const why = parseError ? `not JSON (${parseError}, ${String(res.data).length} chars)` : String(res.data).slice(0, 2000);
+				throw new Error(`GET ${urlPath} → ${res.status}: ${why}\n${this.serverLog(4000)}`);
+			}
+			await sleep(250);
 		}
-		return res.data;
 	}
 
 	/** The fixed owner account of every instance. */
