@@ -65,6 +65,7 @@ export {
 	nodeJson,
 	nodeOutput,
 	nodeRun,
+	executeOutcome,
 	parseExecutionError,
 	parseRawOutput,
 	type ExecuteResult,

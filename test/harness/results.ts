@@ -10,6 +10,8 @@
  *   then, after a second "Execution error:" and a "====" line, the error message.
  */
 
+import type { RunResult } from './process';
+
 /** One item of a node's output: `{ json, binary?, pairedItem?, error? }`. */
 export interface OutputItem {
 	json: Record<string, any>;
@@ -34,6 +36,8 @@ export interface ExecuteResult {
 	stdout: string;
 	stderr: string;
 	exitCode: number | null;
+	/** Set when the CLI died of this signal after printing the finished run (`exitCode` is then null). */
+	crashedOnExit?: NodeJS.Signals;
 	durationMs: number;
 }
 
@@ -51,6 +55,27 @@ export function parseRawOutput(stdout: string): any {
 		}
 	}
 	return undefined;
+}
+
+/**
+ * What one `n8n execute --rawOutput` came to. When the CLI died of SIGSEGV after printing the
+ * finished run (the newest n8n on Node 24 does at times as it exits), that run is the outcome and
+ * `crashedOnExit` says so; a crash before the run was printed is a failure.
+ */
+export function executeOutcome(r: RunResult, timeoutMs: number): ExecuteResult {
+	const all = `${r.stdout}\n${r.stderr}`;
+	const result = parseRawOutput(r.stdout) ?? parseRawOutput(r.stderr);
+	const printedFinishedRun = typeof result?.finished === 'boolean' && typeof result?.stoppedAt === 'string';
+	const crashedOnExit = r.signal === 'SIGSEGV' && printedFinishedRun ? r.signal : undefined;
+	const base = { result, stdout: r.stdout, stderr: r.stderr, exitCode: r.code, durationMs: r.durationMs, ...(crashedOnExit ? { crashedOnExit } : {}) };
+	if (r.timedOut) return { ...base, ok: false, error: `n8n execute timed out after ${timeoutMs} ms` };
+	const runError = result?.data?.resultData?.error;
+	if ((r.code === 0 || crashedOnExit) && result && !runError && result.status !== 'error') return { ...base, ok: true };
+	const error =
+		parseExecutionError(all) ??
+		(runError?.message as string | undefined) ??
+		(r.code === 0 ? 'n8n execute printed no run data' : `n8n execute exited ${r.code}${r.signal ? ` (${r.signal})` : ''}`);
+	return { ...base, ok: false, error };
 }
 
 /** The error message after the LAST "Execution error:" line (and its "====" rule). */
