@@ -249,11 +249,7 @@ export class N8nInstance {
 		return withIds.map((w) => w.id as string);
 	}
 
-	/**
-	 * `n8n execute --id=<id> --rawOutput`. Never throws for a failed run: see `ok`/`error`. When the
-	 * CLI died of SIGSEGV after printing the finished run (see `cli`), that run is the outcome and
-	 * `crashedOnExit` says so; a crash before it is a failure.
-	 */
+	/** `n8n execute --id=<id> --rawOutput`, read by `executeOutcome`. Never throws for a failed run: see `ok`/`error`. */
 	async execute(workflowId: string): Promise<ExecuteResult> {
 		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], TIMEOUTS.execute, { runAgainOnCrash: false });
 		const outcome = executeOutcome(r, TIMEOUTS.execute);
