@@ -11,8 +11,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/subtitle';
 import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/triggers';
-import { answerNow } from '../shared/webhook';
-import { isValidSignature, SIGNATURE_HEADER } from '../shared/webhookSignature';
+import { answerNow, nestBracketKeys } from '../shared/webhook';
+import { signatureRefused } from '../shared/webhookSignature';
 import { eventItems, MESSAGING_EVENTS, STATUSES } from './events';
 import { checkExists, create, remove } from './registration';
 
@@ -118,16 +118,9 @@ export class ExotelMessagingTrigger implements INodeType {
 		const secret = String(credentials.webhookSigningSecret ?? '');
 		const items = eventItems(req.body);
 		if (!items) return answer(400, { error: 'the body is not a JSON object or form' });
-
-		if (secret) {
-			const request = req as typeof req & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
-			if (!request.rawBody && request.readRawBody) await request.readRawBody();
-			const header = req.headers[SIGNATURE_HEADER];
-			// The service signs chat-app webhooks; any request that carries a signature must carry a valid one.
-			const mustBeSigned = items.some((entry) => entry.channel === 'chatapp') || header !== undefined;
-			if (mustBeSigned && !isValidSignature(request.rawBody ?? Buffer.alloc(0), header, secret)) {
-				return answer(401, { error: 'invalid or missing X-Service-Signature' });
-			}
+		// With a secret, only a body wholly of a family the service posts unsigned (SMS, RCS) may come unsigned.
+		if (await signatureRefused(this, nestBracketKeys(req.body as IDataObject), secret)) {
+			return answer(401, { error: 'invalid or missing X-Service-Signature' });
 		}
 
 		const statuses = this.getNodeParameter('statuses', []) as string[];

@@ -31,6 +31,11 @@ export function statusOfCode(code: unknown): string | undefined {
 	return undefined;
 }
 
+function numericCodeOf(value: unknown): number | string | null {
+	const code = codeOf(value);
+	return typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : code;
+}
+
 /** SMS status words of the status callback, folded onto the same four. */
 function smsStatus(status: unknown): string | undefined {
 	const value = String(status ?? '').toLowerCase();
@@ -158,7 +163,8 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 				to: textOf(root.To),
 				from: textOf(root.From),
 				status: isClick ? 'clicked' : smsStatus(root.Status) ?? null,
-				code: codeOf(root.DetailedStatusCode),
+				// Form fields are text: a code of digits is the number it is on the chat-app and RCS callbacks.
+				code: numericCodeOf(root.DetailedStatusCode),
 				timestamp: textOf(root.DateSent ?? root.ClickedAt ?? root.Timestamp),
 				customData: textOf(root.CustomField),
 			}),
@@ -176,6 +182,8 @@ export interface Answer {
 	number: string | null;
 	name: string | null;
 	at: string | null;
+	/** The id of the message the reply answers, when it names one (a chat-app reply's `context.id`). */
+	inReplyTo: string | null;
 	entry: IDataObject;
 }
 
@@ -221,6 +229,7 @@ export function repliesIn(body: IDataObject): Answer[] {
 			number: textOf(entry.from ?? objectAt(entry, 'message')?.from),
 			name: textOf(contact?.name ?? entry.name),
 			at: textOf(entry.timestamp),
+			inReplyTo: textOf(objectAt(entry, 'context')?.id),
 			entry,
 		});
 	}

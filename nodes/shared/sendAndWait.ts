@@ -5,7 +5,6 @@
 // waiting execution directly.
 import { createHmac, timingSafeEqual } from 'crypto';
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -20,7 +19,6 @@ import { objectOf } from './envelope';
 import { withParameters } from './operation';
 import type { OperationModule, OperationOption } from './resource';
 import { answerNow, nestBracketKeys } from './webhook';
-import { isValidSignature, SIGNATURE_HEADER } from './webhookSignature';
 
 /**
  * The resume webhooks of a waiting execution: GET and POST on `/webhook-waiting/<execution>/<node id>`,
@@ -43,9 +41,6 @@ export type WaitingFor = 'reply' | 'approvalLink' | 'delivery' | 'callEnd';
 
 /** The operation value n8n gives its own send-and-wait treatment (signed resume URLs, AI agents' human review). */
 export const SEND_AND_WAIT = SEND_AND_WAIT_OPERATION;
-
-/** Our own check on every resume URL: n8n 2.8 checks n8n's signature only for the sendAndWait operation. */
-const TOKEN_PARAM = 'exotelToken';
 
 // ---------------------------------------------------------------------------------------------
 // Fields
@@ -161,12 +156,12 @@ export function waitingFields(fields: INodeProperties[], add: INodeProperties[],
 		);
 }
 
-/** When Limit Wait Time ends the wait, or never. */
-export function waitTillOf(context: IExecuteFunctions): Date {
+/** When Limit Wait Time ends the wait; undefined when it is not set. */
+export function limitWaitTimeOf(context: IExecuteFunctions): Date | undefined {
 	const limit = [collectionOf(context, 'options'), collectionOf(context, 'additionalFields')]
 		.map((collection) => (collection.limitWaitTime as IDataObject | undefined)?.values as IDataObject | undefined)
 		.find(Boolean);
-	if (!limit) return WAIT_INDEFINITELY;
+	if (!limit) return undefined;
 	if (limit.limitType === 'atSpecifiedTime') {
 		const at = new Date(String(limit.maxDateAndTime ?? ''));
 		if (Number.isNaN(at.getTime())) {
@@ -182,39 +177,80 @@ export function waitTillOf(context: IExecuteFunctions): Date {
 	return new Date(Date.now() + amount * unit);
 }
 
-function tokenFor(apiToken: string, executionId: string, nodeId: string): string {
+/** The query parameter n8n's resume URLs carry their signature or resume token in. */
+const SIGNATURE_PARAM = 'signature';
+/** 0.3.0's own token (an HMAC keyed with the API token): still read so its waits resume after an upgrade. */
+const LEGACY_TOKEN_PARAM = 'exotelToken';
+
+function legacyTokenFor(apiToken: string, executionId: string, nodeId: string): string {
 	return createHmac('sha256', apiToken).update(`exotel-resume:${executionId}:${nodeId}`).digest('hex').slice(0, 32);
 }
 
 /** The resume URL of this execution at this node, with `params` in its query. */
 export type ResumeUrl = (params?: Record<string, string>) => string;
 
+/** n8n's own resume URL of the execution (`$execution.resumeUrl`), with its resume token where n8n has one. */
+function ownResumeUrl(context: Pick<IExecuteFunctions, 'evaluateExpression'> | IWebhookFunctions): URL | undefined {
+	try {
+		return new URL(String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0)));
+	} catch {
+		return undefined;
+	}
+}
+
 /**
- * How this execution's resume URLs are made. For the sendAndWait operation each is n8n's signed
- * resume URL (n8n refuses a request without a valid signature); for the others n8n's own resume URL
- * (which carries n8n's resume token where n8n has one) with the node's path. Every one also carries
- * our token, an HMAC of the execution and node keyed with the API token, checked by the webhook
- * before anything else. The credential is read once, however many URLs are made.
+ * How this execution's resume URLs are made. Each carries a key n8n keeps, never one of the
+ * credential's secrets, so rotating the API token or the signing secret strands no waiting execution:
+ * - the sendAndWait operation: n8n's signed resume URL (an HMAC keyed with n8n's own secret; n8n
+ *   refuses a request without it);
+ * - the others, where n8n gives executions a resume token (2.41): n8n's own resume URL with the
+ *   node's path; n8n refuses a request without the token;
+ * - the others on an n8n without resume tokens (2.8): n8n's signed resume URL as well, which n8n does
+ *   not check there, so the webhook does (isGenuineResumeUrl), as it does every one.
  */
-export async function resumeUrls(context: IExecuteFunctions): Promise<ResumeUrl> {
+export function resumeUrls(context: IExecuteFunctions): ResumeUrl {
 	const node = context.getNode();
-	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
-	const token = tokenFor(String(credentials.apiToken ?? ''), context.getExecutionId(), node.id);
 	if (context.getNodeParameter('operation', 0) === SEND_AND_WAIT) {
 		// n8n 2.8 checks the signature only when asked; newer n8n (2.41) always checks a sendAndWait
 		// node's resume URL and no longer has this method.
 		const context28 = context as Partial<Pick<IExecuteFunctions, 'setSignatureValidationRequired'>>;
 		if (typeof context28.setSignatureValidationRequired === 'function') context28.setSignatureValidationRequired();
-		return (params = {}) => context.getSignedResumeUrl({ ...params, [TOKEN_PARAM]: token });
+		return (params = {}) => context.getSignedResumeUrl(params);
 	}
-	const base = String(context.getWorkflowDataProxy(0).$execution.resumeUrl);
+	const own = ownResumeUrl(context);
+	if (!own?.searchParams.get(SIGNATURE_PARAM)) return (params = {}) => context.getSignedResumeUrl(params);
 	return (params = {}) => {
-		const url = new URL(base);
-		url.pathname = `${url.pathname.replace(/\/$/, '')}/${node.id}`;
+		const url = new URL(own);
+		url.pathname = `${url.pathname.replace(/\/$/, '')}/${encodeURIComponent(node.id)}`;
 		for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-		url.searchParams.set(TOKEN_PARAM, token);
 		return url.toString();
 	};
+}
+
+const sameText = (a: string | null | undefined, b: string | null | undefined) => {
+	if (!a || !b) return false;
+	const left = Buffer.from(a);
+	const right = Buffer.from(b);
+	return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/**
+ * Whether the request came to a resume URL this execution made (resumeUrls), checked against what
+ * n8n keeps: n8n's signature of the URL (made again from the request's own query), or the
+ * execution's resume token. A URL of 0.3.0 carries instead `exotelToken`, keyed with the credential's
+ * API token (`apiToken`, read only when needed). Anything else, however it is shaped, is forged.
+ */
+export async function isGenuineResumeUrl(context: IWebhookFunctions, apiToken: () => Promise<string>): Promise<boolean> {
+	const req = context.getRequestObject();
+	const query = new URL(String(req.originalUrl ?? req.url ?? ''), 'http://localhost').searchParams;
+	const given = query.get(SIGNATURE_PARAM);
+	if (given) {
+		const signed = Object.fromEntries([...query.entries()].filter(([key]) => key !== SIGNATURE_PARAM));
+		if (sameText(given, new URL(context.getSignedResumeUrl(signed)).searchParams.get(SIGNATURE_PARAM))) return true;
+		if (sameText(given, ownResumeUrl(context)?.searchParams.get(SIGNATURE_PARAM))) return true;
+	}
+	const legacy = query.get(LEGACY_TOKEN_PARAM);
+	return Boolean(legacy) && sameText(legacy, legacyTokenFor(await apiToken(), context.getExecutionId(), context.getNode().id));
 }
 
 /**
@@ -247,29 +283,9 @@ export function waitingState(context: IWebhookFunctions): IDataObject | undefine
 	}
 }
 
-/** Whether the request carries this execution's token (see resumeUrls), given the credential's API token. */
-export function hasResumeToken(context: IWebhookFunctions, apiToken: string): boolean {
-	const given = (context.getQueryData() as IDataObject)[TOKEN_PARAM];
-	if (typeof given !== 'string') return false;
-	const expected = Buffer.from(tokenFor(apiToken, context.getExecutionId(), context.getNode().id));
-	const actual = Buffer.from(given);
-	return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
-
 /** The request's body as an object; form bodies with their bracket keys rebuilt. */
 export function bodyOf(context: IWebhookFunctions): IDataObject {
 	return nestBracketKeys(objectOf(context.getBodyData()) ?? {});
-}
-
-/**
- * When the credential has a signing secret (`secret`), a chat-app callback must carry a valid
- * X-Service-Signature (the spec signs chat-app webhooks only).
- */
-export async function signatureRefused(context: IWebhookFunctions, secret: string): Promise<boolean> {
-	if (!secret) return false;
-	const req = context.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
-	if (!req.rawBody && req.readRawBody) await req.readRawBody();
-	return !isValidSignature(req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER], secret);
 }
 
 /** Answers and leaves the execution waiting. */
@@ -316,12 +332,23 @@ export function escapeHtml(text: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // The whole operation
 
+/** How a waiting execution resumed: by a callback to its resume URL, by asking the service, or by Limit Wait Time. */
+export type ResumedBy = 'callback' | 'statusCheck' | 'timeout';
+
 /** How a waiting operation sends, and the item it outputs if the wait times out. */
 export interface SendThenWait {
 	/** The plain send, with the resume URL as its callback; one output item. */
 	send(): Promise<INodeExecutionData[]>;
 	/** The timed-out item, from the sent item's keys; the webhook reads it back (waitingState). */
 	timedOut(sent: IDataObject): IDataObject;
+	/**
+	 * Asked once after the send, before waiting, where the service can be asked: the item to continue
+	 * with now when the outcome is already known (a callback that came before n8n saved the wait is
+	 * answered 409 by n8n and, for calls, never sent again), else undefined.
+	 */
+	settled?(sent: IDataObject): Promise<IDataObject | undefined>;
+	/** When to stop waiting if Limit Wait Time is not set; never by default. */
+	defaultWaitTill?(sent: IDataObject): Date;
 }
 
 /**
@@ -335,11 +362,14 @@ export async function sendThenWait(
 	build: (context: IExecuteFunctions, resumeUrl: ResumeUrl) => SendThenWait,
 ): Promise<INodeExecutionData[]> {
 	oneItemOnly(context, items);
-	const waitTill = waitTillOf(context);
-	const plan = build(context, await resumeUrls(context));
+	const limit = limitWaitTimeOf(context);
+	const plan = build(context, resumeUrls(context));
 	const output = await plan.send();
 	const sent = output[0];
 	if (!sent || output.length !== 1 || sent.json.error !== undefined) return output;
+	const settled = await plan.settled?.(sent.json);
+	if (settled) return [{ json: settled, pairedItem: { item: 0 } }];
+	const waitTill = limit ?? plan.defaultWaitTill?.(sent.json) ?? WAIT_INDEFINITELY;
 	const timedOut = plan.timedOut(sent.json);
 	const until = waitTill.getTime() === WAIT_INDEFINITELY.getTime() ? null : waitTill.toISOString();
 	return await waitFor(context, timedOut, { ...sent.json, waitingFor: timedOut.waitingFor, waitTill: until }, waitTill);
@@ -347,8 +377,8 @@ export async function sendThenWait(
 
 /** The item a delivery wait outputs if it times out: the send's keys, no report. */
 export function deliveryTimedOut(sent: IDataObject): IDataObject {
-	const { messageSid = null, status = null, channel = null, to = null, from = null } = sent;
-	return { messageSid, status, channel, to, from, code: null, timedOut: true, waitingFor: 'delivery', timestamp: null, raw: null };
+	const { messageSid = null, channel = null, to = null, from = null } = sent;
+	return { messageSid, status: 'timedOut', channel, to, from, code: null, timedOut: true, waitingFor: 'delivery', resumedBy: 'timeout', timestamp: null, raw: null };
 }
 
 /**
@@ -364,6 +394,8 @@ export function waitingTwin(
 		drop?: string[];
 		overrides: (resumeUrl: string) => Parameters<typeof withParameters>[1];
 		timedOut: (sent: IDataObject) => IDataObject;
+		settled?: (context: IExecuteFunctions, sent: IDataObject) => Promise<IDataObject | undefined>;
+		defaultWaitTill?: (context: IExecuteFunctions, sent: IDataObject) => Date;
 	},
 ): OperationModule {
 	return {
@@ -373,6 +405,8 @@ export function waitingTwin(
 			return await sendThenWait(this, items, (context, resumeUrl) => ({
 				send: async () => await plain.execute.call(withParameters(context, twin.overrides(resumeUrl())), items),
 				timedOut: twin.timedOut,
+				settled: twin.settled && (async (sent) => await twin.settled!(context, sent)),
+				defaultWaitTill: twin.defaultWaitTill && ((sent) => twin.defaultWaitTill!(context, sent)),
 			}));
 		},
 	};

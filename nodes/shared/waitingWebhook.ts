@@ -2,18 +2,9 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventItems, objectAt, repliesIn, type Answer } from './messagingCallbacks';
-import {
-	answerPage,
-	bodyOf,
-	escapeHtml,
-	hasResumeToken,
-	keepWaiting,
-	resumeWith,
-	sameNumber,
-	signatureRefused,
-	waitingState,
-} from './sendAndWait';
-import { callStatusItem, textOf } from './vocabulary';
+import { answerPage, bodyOf, escapeHtml, isGenuineResumeUrl, keepWaiting, resumeWith, sameNumber, waitingState } from './sendAndWait';
+import { callStatusItem, textOf, v1CallItem } from './vocabulary';
+import { signatureRefused, unsignedFamilyOf } from './webhookSignature';
 
 /** A choice the person could make: the id sent in the message and the words shown for it. */
 export interface Choice {
@@ -39,9 +30,9 @@ export function choiceOf(answer: Pick<Answer, 'id' | 'text'>, choices: Choice[])
 }
 
 /** The item a reply resumes with: the message's keys, then what was answered, by whom, when. */
-function answeredItem(state: IDataObject, question: Question, answer: Omit<Answer, 'entry'>, raw: IDataObject | null): IDataObject {
+function answeredItem(state: IDataObject, question: Question, answer: Omit<Answer, 'entry' | 'inReplyTo'>, raw: IDataObject | null): IDataObject {
 	const { messageSid, channel, to, from } = state;
-	const item: IDataObject = { messageSid, status: 'answered', channel, to, from, code: null, timedOut: false, waitingFor: state.waitingFor };
+	const item: IDataObject = { messageSid, status: 'answered', channel, to, from, code: null, timedOut: false, waitingFor: state.waitingFor, resumedBy: 'callback' };
 	if (question.responseType === 'approval') item.approved = answer.id === 'approve';
 	return {
 		...item,
@@ -55,14 +46,31 @@ function answeredItem(state: IDataObject, question: Question, answer: Omit<Answe
 	};
 }
 
-async function onReply(context: IWebhookFunctions, state: IDataObject, question: Question, secret: string): Promise<IWebhookResponseData> {
-	if (context.getRequestObject().method !== 'POST') return keepWaiting(context, 405, { error: 'Replies arrive by POST' });
-	const body = bodyOf(context);
-	if (objectAt(body, 'chatapp') && (await signatureRefused(context, secret))) {
-		return keepWaiting(context, 401, { error: 'invalid or missing X-Service-Signature' });
-	}
+const STILL_WAITING = { received: true, resumed: false };
+
+/**
+ * What each waiting operation accepts, decided by the operation, never by the body: a chat-app wait
+ * only chat-app callbacks (signed, when the credential has a signing secret), an RCS wait only RCS
+ * callbacks, an SMS delivery wait only the SMS status callback, a call wait only the v1 call status
+ * callback, each of its own message or call.
+ */
+type Expected = 'chatAppReply' | 'rcsReply' | 'smsApprovalLink' | 'smsDelivery' | 'chatAppDelivery' | 'callEnd';
+
+function expectedOf(state: IDataObject): Expected | undefined {
+	const { waitingFor, channel } = state;
+	if (waitingFor === 'reply') return channel === 'chatapp' ? 'chatAppReply' : channel === 'rcs' ? 'rcsReply' : undefined;
+	if (waitingFor === 'approvalLink') return channel === 'sms' ? 'smsApprovalLink' : undefined;
+	if (waitingFor === 'delivery') return channel === 'sms' ? 'smsDelivery' : channel === 'chatapp' ? 'chatAppDelivery' : undefined;
+	return waitingFor === 'callEnd' ? 'callEnd' : undefined;
+}
+
+/** A chat-app reply (an `icm` entry under `chatapp`) or an RCS reply (`incoming_message` under `rcs`) resumes. */
+function onReply(context: IWebhookFunctions, state: IDataObject, question: Question, body: IDataObject): IWebhookResponseData {
+	const channel = state.channel === 'chatapp' ? 'chatapp' : 'rcs';
 	const allowed = question.approvers.length > 0 ? question.approvers : [String(state.to)];
-	for (const answer of repliesIn(body)) {
+	for (const answer of repliesIn({ [channel]: body[channel] })) {
+		// A reply routed here names the message it answers, when it names one (chat-app buttons and rows do).
+		if (answer.inReplyTo !== null && answer.inReplyTo !== state.messageSid) continue;
 		if (!allowed.some((number) => sameNumber(number, answer.number))) continue;
 		if (question.responseType === 'approval' || question.responseType === 'choice') {
 			const choice = choiceOf(answer, question.choices);
@@ -72,8 +80,8 @@ async function onReply(context: IWebhookFunctions, state: IDataObject, question:
 		if (question.responseType === 'freeText' && answer.text === null) continue;
 		return resumeWith(context, answeredItem(state, question, answer, answer.entry));
 	}
-	// A delivery report, a stranger's reply or an answer that is none of the choices: acknowledged, still waiting.
-	return keepWaiting(context, 200, { received: true, resumed: false });
+	// A delivery report, a stranger's reply, a reply to another message or an answer that is none of the choices.
+	return keepWaiting(context, 200, STILL_WAITING);
 }
 
 /** The confirmation page of an SMS approval link, and the page after the answer. */
@@ -84,18 +92,24 @@ function page(title: string, text: string, form?: { answer: string; label: strin
 	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1f2937}button{font-size:1.1rem;padding:.7rem 1.4rem;border:0;border-radius:.4rem;background:#2563eb;color:#fff;cursor:pointer}</style></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${action}</body></html>`;
 }
 
+/** The only fields the confirmation page's form posts. */
+const CONFIRM_FORM_FIELDS = ['answer', 'confirm'];
+
 /**
  * An SMS approval link. Opening it (GET) only shows a page with a button; the answer is taken when
  * that button is pressed (POST). Link-preview bots fetch a link without pressing anything, so they
- * never answer for the person.
+ * never answer for the person. The answer is the one the link carries (n8n signs it); a POST that is
+ * not the page's form (a callback of any shape) is acknowledged and resumes nothing.
  */
 function onApprovalLink(context: IWebhookFunctions, state: IDataObject, question: Question): IWebhookResponseData {
 	const req = context.getRequestObject();
-	const query = context.getQueryData() as IDataObject;
+	const linked = String((context.getQueryData() as IDataObject).answer ?? '');
 	const body = req.method === 'POST' ? bodyOf(context) : {};
-	if (body.SmsSid !== undefined) return keepWaiting(context, 200, { received: true, resumed: false });
-	const choice = question.choices.find((entry) => entry.id === String(body.answer ?? query.answer ?? ''));
-	if (!choice) return answerPage(context, 400, page('Link not recognised', 'This link does not carry an answer. Open the link from the message again.'));
+	if (Object.keys(body).some((key) => !CONFIRM_FORM_FIELDS.includes(key))) return keepWaiting(context, 200, STILL_WAITING);
+	const choice = question.choices.find((entry) => entry.id === linked);
+	if (!choice || (body.answer !== undefined && String(body.answer) !== linked)) {
+		return answerPage(context, 400, page('Link not recognised', 'This link does not carry an answer. Open the link from the message again.'));
+	}
 	if (req.method !== 'POST') {
 		return answerPage(context, 200, page(choice.title, question.text ?? '', { answer: choice.id, label: `Confirm: ${choice.title}` }));
 	}
@@ -108,17 +122,24 @@ function onApprovalLink(context: IWebhookFunctions, state: IDataObject, question
 	return answerPage(context, 200, page('Thank you', `Your answer was recorded: ${choice.title}.`), output);
 }
 
-/** A final delivery report of the message waited on resumes; `sent` and replies keep waiting. */
-async function onDelivery(context: IWebhookFunctions, state: IDataObject, secret: string): Promise<IWebhookResponseData> {
-	if (context.getRequestObject().method !== 'POST') return keepWaiting(context, 405, { error: 'Delivery reports arrive by POST' });
-	const body = bodyOf(context);
-	if (objectAt(body, 'chatapp') && (await signatureRefused(context, secret))) {
-		return keepWaiting(context, 401, { error: 'invalid or missing X-Service-Signature' });
-	}
-	for (const report of eventItems(body) ?? []) {
-		if (report.event !== 'chatAppStatus' && report.event !== 'smsStatus' && report.event !== 'rcsDeliveryReport') continue;
-		if (report.messageSid && state.messageSid && report.messageSid !== state.messageSid) continue;
-		if (report.status === 'sent' || report.status === null) continue;
+/** The statuses that end a delivery wait (the chat-app and SMS statuses folded onto the same words). */
+const FINAL_DELIVERY = ['delivered', 'seen', 'failed'];
+
+/**
+ * The final delivery report of the message waited on resumes: the SMS status callback of its SmsSid,
+ * or a chat-app report (`dlr`) of its sid. `sent`, pending statuses, replies and reports that name no
+ * message or another message keep it waiting.
+ */
+function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataObject): IWebhookResponseData {
+	const reports =
+		state.channel === 'sms'
+			? unsignedFamilyOf(body) === 'sms'
+				? (eventItems(body) ?? []).filter((report) => report.event === 'smsStatus')
+				: []
+			: (eventItems({ chatapp: objectAt(body, 'chatapp') ?? {} }) ?? []).filter((report) => report.event === 'chatAppStatus');
+	for (const report of reports) {
+		if (!state.messageSid || report.messageSid !== state.messageSid) continue;
+		if (!FINAL_DELIVERY.includes(String(report.status))) continue;
 		const { event, raw, messageSid, channel, to, from, status, code, timestamp, ...rest } = report;
 		return resumeWith(context, {
 			messageSid: state.messageSid,
@@ -129,52 +150,80 @@ async function onDelivery(context: IWebhookFunctions, state: IDataObject, secret
 			code,
 			timedOut: false,
 			waitingFor: 'delivery',
+			resumedBy: 'callback',
 			timestamp,
 			...rest,
 			raw,
 		});
 	}
-	return keepWaiting(context, 200, { received: true, resumed: false });
+	return keepWaiting(context, 200, STILL_WAITING);
 }
 
-/** The terminal status callback of the call waited on resumes; `answered` keeps waiting. */
-function onCallEnd(context: IWebhookFunctions, state: IDataObject): IWebhookResponseData {
-	if (context.getRequestObject().method !== 'POST') return keepWaiting(context, 405, { error: 'Call status arrives by POST' });
-	const payload = bodyOf(context);
-	const item = callStatusItem(payload);
-	const ours = !item.callSid || !state.callSid || item.callSid === state.callSid;
-	if (!ours || item.eventType === 'answered' || payload.CallSid === undefined) {
-		return keepWaiting(context, 200, { received: true, resumed: false });
-	}
+/** The v1 call Status values that end a call (the spec's). */
+const FINAL_CALL = ['completed', 'failed', 'busy', 'no-answer'];
+
+/** The terminal v1 status callback of the call waited on resumes; `answered`, other calls and other shapes keep it waiting. */
+function onCallEnd(context: IWebhookFunctions, state: IDataObject, body: IDataObject): IWebhookResponseData {
+	if (unsignedFamilyOf(body) !== 'call') return keepWaiting(context, 200, STILL_WAITING);
+	const item = callStatusItem(body);
+	const terminal = item.eventType === 'terminal' || (item.eventType === null && FINAL_CALL.includes(String(item.status)));
+	if (!state.callSid || item.callSid !== state.callSid || !terminal) return keepWaiting(context, 200, STILL_WAITING);
 	const { raw, ...fields } = item;
-	return resumeWith(context, { ...fields, timedOut: false, waitingFor: 'callEnd', raw });
+	return resumeWith(context, { ...fields, timedOut: false, waitingFor: 'callEnd', resumedBy: 'callback', raw });
+}
+
+/** A call's final state as the service gives it (GET Calls/<CallSid>.json?details=true), in the keys a call wait resumes with. */
+export function endedCallItem(call: IDataObject): IDataObject | undefined {
+	if (!FINAL_CALL.includes(String(call.Status))) return undefined;
+	const details = objectAt(call, 'Details');
+	const { raw, conversationDuration = null, ...fields } = v1CallItem(call);
+	return {
+		...fields,
+		eventType: null,
+		conversationDuration,
+		customField: null,
+		answeredBy: [],
+		legs: Array.isArray(details?.Legs) ? details.Legs : [],
+		timedOut: false,
+		waitingFor: 'callEnd',
+		resumedBy: 'statusCheck',
+		raw,
+	};
 }
 
 /**
- * The resume webhook of every waiting operation. A request without this execution's token is
- * refused (401) and resumes nothing; so is, when the credential has a signing secret, a chat-app
- * callback without a valid X-Service-Signature. Anything else is acknowledged at once (the service
- * retries what is not a 200 within 5 seconds) and resumes the execution only when it is the answer
- * waited for.
+ * The resume webhook of every waiting operation. A request to a URL this execution did not make is
+ * refused (401) and resumes nothing; so is, when the credential has a signing secret, any callback to
+ * a chat-app wait without a valid X-Service-Signature, and any unsigned callback to another wait that
+ * is not wholly one of the families the service posts unsigned. Anything else is acknowledged at once
+ * (the service retries what is not a 200 within 5 seconds) and resumes the execution only when it is
+ * what the operation waits for.
  */
 export async function resumeWaitingExecution(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	// One read of the credential: its API token keys our resume token, its signing secret the chat-app signatures.
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
-	if (!hasResumeToken(this, String(credentials.apiToken ?? ''))) return keepWaiting(this, 401, { error: 'Invalid token' });
-	const secret = String(credentials.webhookSigningSecret ?? '');
+	let credentials: ICredentialDataDecryptedObject | undefined;
+	const credential = async () => (credentials ??= await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi'));
+	if (!(await isGenuineResumeUrl(this, async () => String((await credential()).apiToken ?? '')))) {
+		return keepWaiting(this, 401, { error: 'Invalid token' });
+	}
 	const state = waitingState(this);
-	if (!state || state.timedOut !== true) return keepWaiting(this, 409, { error: 'Nothing is waiting at this URL' });
+	const expected = state?.timedOut === true ? expectedOf(state) : undefined;
+	if (!state || !expected) return keepWaiting(this, 409, { error: 'Nothing is waiting at this URL' });
 	const question = (state.question ?? { responseType: 'reply', text: null, choices: [], approvers: [] }) as unknown as Question;
-	switch (state.waitingFor) {
-		case 'reply':
-			return await onReply(this, state, question, secret);
-		case 'approvalLink':
-			return onApprovalLink(this, state, question);
-		case 'delivery':
-			return await onDelivery(this, state, secret);
+	if (expected === 'smsApprovalLink') return onApprovalLink(this, state, question);
+
+	if (this.getRequestObject().method !== 'POST') return keepWaiting(this, 405, { error: 'Callbacks arrive by POST' });
+	const body = bodyOf(this);
+	const secret = String((await credential()).webhookSigningSecret ?? '');
+	const chatApp = expected === 'chatAppReply' || expected === 'chatAppDelivery';
+	if (await signatureRefused(this, body, secret, chatApp)) return keepWaiting(this, 401, { error: 'invalid or missing X-Service-Signature' });
+	switch (expected) {
+		case 'chatAppReply':
+		case 'rcsReply':
+			return onReply(this, state, question, body);
+		case 'smsDelivery':
+		case 'chatAppDelivery':
+			return onDelivery(this, state, body);
 		case 'callEnd':
-			return onCallEnd(this, state);
-		default:
-			return keepWaiting(this, 409, { error: 'Nothing is waiting at this URL' });
+			return onCallEnd(this, state, body);
 	}
 }

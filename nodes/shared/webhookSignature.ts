@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'crypto';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 export const SIGNATURE_HEADER = 'x-service-signature';
 
@@ -13,4 +14,48 @@ export function isValidSignature(rawBody: Buffer | string, header: unknown, secr
 	const expected = Buffer.from(signPayload(rawBody, secret));
 	const given = Buffer.from(header.trim());
 	return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** The callback families the service posts unsigned (the spec signs chat-app webhooks only). */
+export type UnsignedFamily = 'sms' | 'rcs' | 'call';
+
+const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+const isRecord = (value: unknown): value is IDataObject => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Which unsigned family a body is wholly made of, or undefined when it is anything else (a chat-app
+ * payload, a mix, an unknown shape). A body (its bracket keys nested) counts only when nothing but
+ * that family's fields is in it, so no chat-app payload can ride along in another envelope:
+ * - `rcs`: only `rcs` (and the fallback's `sms`) objects at the top;
+ * - `sms`: an SMS status or click callback, `SmsSid` and flat fields only;
+ * - `call`: a v1 call status callback, `CallSid` and flat fields, its `Legs` a list of flat objects.
+ */
+export function unsignedFamilyOf(body: IDataObject): UnsignedFamily | undefined {
+	const keys = Object.keys(body);
+	if (keys.length > 0 && isRecord(body.rcs) && keys.every((key) => (key === 'rcs' || key === 'sms') && isRecord(body[key]))) return 'rcs';
+	if (body.SmsSid !== undefined && keys.every((key) => isScalar(body[key]))) return 'sms';
+	const flatLeg = (leg: unknown) => isRecord(leg) && Object.values(leg).every(isScalar);
+	if (
+		body.CallSid !== undefined &&
+		keys.every((key) => isScalar(body[key]) || (key === 'Legs' && Array.isArray(body.Legs) && body.Legs.every(flatLeg)))
+	) {
+		return 'call';
+	}
+	return undefined;
+}
+
+/**
+ * Whether a request fails the credential's signing secret (`secret`). Without a secret nothing is
+ * checked. With one, a request must carry a valid X-Service-Signature when it carries any signature,
+ * when `always` (a chat-app wait: only signed callbacks reach it), or when its body is not wholly one
+ * of the unsigned families (`body`, bracket keys nested): so a chat-app payload, in whatever envelope,
+ * is never taken unsigned.
+ */
+export async function signatureRefused(context: IWebhookFunctions, body: IDataObject, secret: string, always = false): Promise<boolean> {
+	if (!secret) return false;
+	const req = context.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
+	const header = req.headers[SIGNATURE_HEADER];
+	if (header === undefined && !always && unsignedFamilyOf(body) !== undefined) return false;
+	if (!req.rawBody && req.readRawBody) await req.readRawBody();
+	return !isValidSignature(req.rawBody ?? Buffer.alloc(0), header, secret);
 }

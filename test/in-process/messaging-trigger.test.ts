@@ -254,7 +254,7 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 				channel: 'sms',
 				to: '+919876543210',
 				from: null,
-				code: '20005',
+				code: 20005,
 				timestamp: '2026-11-22 10:15:00',
 				customData: 'order-9',
 				raw: Object.fromEntries(new URLSearchParams(form)),
@@ -304,15 +304,19 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf());
 	});
 
-	it('unrecognised JSON objects are passed through as "unknown" when selected, and ignored otherwise', async () => {
+	it('unrecognised JSON objects are passed through as "unknown" when selected, and ignored otherwise; with a secret only signed', async () => {
 		const body = { something: 'new', nested: { a: 1 } };
-		const answer = await post(body, { signature: null });
+		const answer = await post(body, { signature: null, secret: '' });
 		expect(answer.workflowData).toEqual([
 			{ event: 'unknown', messageSid: null, status: null, channel: 'unknown', to: null, from: null, code: null, timestamp: null, customData: null, raw: body },
 		]);
 		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf());
-		const ignored = await post(body, { signature: null, parameters: { events: ['smsStatus'] } });
+		const ignored = await post(body, { signature: null, secret: '', parameters: { events: ['smsStatus'] } });
 		expect([ignored.status, ignored.workflowData]).toEqual([200, undefined]);
+		// With a signing secret, only SMS and RCS callbacks (which the service does not sign) may come unsigned.
+		const unsigned = await post(body, { signature: null });
+		expect([unsigned.status, unsigned.workflowData]).toEqual([401, undefined]);
+		expect((await post(body)).workflowData).toEqual(answer.workflowData);
 	});
 
 	it('a body that is not an object gets 400 and starts nothing', async () => {

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { numbersIn, resumeUrls, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait';
 import { repliesIn } from '../../nodes/shared/messagingCallbacks';
 import { choiceOf } from '../../nodes/shared/waitingWebhook';
+import { unsignedFamilyOf } from '../../nodes/shared/webhookSignature';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 
@@ -86,35 +87,76 @@ describe('the waiting operations in the panel', () => {
 	});
 });
 
-describe('resume URLs on every n8n release', () => {
-	function context(operation: string, withValidation: boolean) {
+describe('resume URLs on every n8n release: keyed with what n8n keeps, never with a credential secret', () => {
+	function context(operation: string, options: { withValidation: boolean; resumeUrl: string }) {
 		const calls: string[] = [];
 		const ctx: Record<string, unknown> = {
 			getNode: () => ({ id: 'node-7', name: 'Exotel', parameters: {} }),
-			getCredentials: async () => ({ apiToken: 'token' }),
+			getCredentials: async () => {
+				calls.push('credentials');
+				return { apiToken: 'token' };
+			},
 			getExecutionId: () => '42',
 			getNodeParameter: () => operation,
-			getSignedResumeUrl: (params: Record<string, string>) => `http://n8n.local/webhook-waiting/42/node-7?${new URLSearchParams(params).toString()}&signature=s`,
-			getWorkflowDataProxy: () => ({ $execution: { resumeUrl: 'http://n8n.local/webhook-waiting/42?signature=resume-token' } }),
+			getSignedResumeUrl: (params: Record<string, string>) => {
+				const url = new URL('http://n8n.local/webhook-waiting/42/node-7');
+				for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+				url.searchParams.set('signature', `sig(${url.search})`);
+				return url.toString();
+			},
+			evaluateExpression: (expression: string) => {
+				expect(expression).toBe('{{ $execution.resumeUrl }}');
+				return options.resumeUrl;
+			},
 		};
-		if (withValidation) ctx.setSignatureValidationRequired = () => calls.push('validate');
+		if (options.withValidation) ctx.setSignatureValidationRequired = () => calls.push('validate');
 		return { ctx: ctx as never, calls };
 	}
+	const N8N_28 = { withValidation: true, resumeUrl: 'http://n8n.local/webhook-waiting/42' };
+	const N8N_241 = { withValidation: false, resumeUrl: 'http://n8n.local/webhook-waiting/42?signature=resume-token' };
 
-	it('sendAndWait: n8n’s signed URL; asks 2.8 to check it, and works where the method is gone (2.41)', async () => {
-		const old = context('sendAndWait', true);
-		expect((await resumeUrls(old.ctx))({ answer: 'approve' })).toMatch(/^http:\/\/n8n\.local\/webhook-waiting\/42\/node-7\?answer=approve&exotelToken=[0-9a-f]{32}&signature=s$/);
+	it('sendAndWait: n8n’s signed URL; asks 2.8 to check it, and works where the method is gone (2.41)', () => {
+		const old = context('sendAndWait', N8N_28);
+		expect(resumeUrls(old.ctx)({ answer: 'approve' })).toBe('http://n8n.local/webhook-waiting/42/node-7?answer=approve&signature=sig%28%3Fanswer%3Dapprove%29');
 		expect(old.calls).toEqual(['validate']);
-		const newest = context('sendAndWait', false);
-		expect((await resumeUrls(newest.ctx))()).toMatch(/node-7\?exotelToken=/);
+		const newest = context('sendAndWait', N8N_241);
+		expect(resumeUrls(newest.ctx)()).toBe('http://n8n.local/webhook-waiting/42/node-7?signature=sig%28%29');
+		expect(newest.calls).toEqual([]);
 	});
 
-	it('other waits: n8n’s resume URL (its resume token kept) with the node’s path and our token', async () => {
-		const { ctx, calls } = context('connectAndWait', true);
-		const url = new URL((await resumeUrls(ctx))());
-		expect(url.pathname).toBe('/webhook-waiting/42/node-7');
-		expect(url.searchParams.get('signature')).toBe('resume-token');
-		expect(url.searchParams.get('exotelToken')).toMatch(/^[0-9a-f]{32}$/);
+	it('other waits on 2.41: n8n’s resume URL, its resume token kept, with the node’s path; no credential read', () => {
+		const { ctx, calls } = context('connectAndWait', N8N_241);
+		expect(resumeUrls(ctx)()).toBe('http://n8n.local/webhook-waiting/42/node-7?signature=resume-token');
 		expect(calls).toEqual([]);
+	});
+
+	it('other waits on 2.8 (no resume token): n8n’s signed URL, which the webhook checks itself', () => {
+		const { ctx, calls } = context('sendAndWaitForDelivery', N8N_28);
+		expect(resumeUrls(ctx)()).toBe('http://n8n.local/webhook-waiting/42/node-7?signature=sig%28%29');
+		expect(calls).toEqual([]);
+	});
+});
+
+describe('unsignedFamilyOf: a body counts as a family the service posts unsigned only when wholly that family', () => {
+	const SMS = { SmsSid: 'sid-1', To: '+919876543210', Status: 'sent', DetailedStatusCode: '20005' };
+	const CALL = { CallSid: 'call-1', Status: 'completed', EventType: 'terminal', Legs: [{ Status: 'completed', OnCallDuration: '12' }] };
+	const RCS = { rcs: { messages: [{ callback_type: 'dlr', sid: 'r-1' }] } };
+	const CHAT = { chatapp: { messages: [{ callback_type: 'icm', sid: 'c-1' }] } };
+
+	it.each([
+		['an SMS status callback', SMS, 'sms'],
+		['a v1 call status callback with its legs', CALL, 'call'],
+		['an RCS callback', RCS, 'rcs'],
+		['an RCS callback with the SMS fallback', { ...RCS, sms: { messages: [] } }, 'rcs'],
+		['a chat-app callback', CHAT, undefined],
+		['a chat-app incoming message', { event: 'incoming_message', message: { from: '+91' } }, undefined],
+		['an RCS callback carrying a chat-app payload beside it', { ...RCS, ...CHAT }, undefined],
+		['an SMS form carrying a chat-app payload (bracket keys nested)', { ...SMS, ...CHAT }, undefined],
+		['a call form carrying a chat-app payload', { ...CALL, ...CHAT }, undefined],
+		['a call form whose legs hide an object', { ...CALL, Legs: [{ Status: 'completed', chatapp: {} }] }, undefined],
+		['the call management shape', { call_sid: 'call-1', event_type: 'terminal' }, undefined],
+		['an empty body', {}, undefined],
+	])('%s', (_what, body, family) => {
+		expect(unsignedFamilyOf(body as never)).toBe(family);
 	});
 });

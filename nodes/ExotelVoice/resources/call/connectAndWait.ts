@@ -1,7 +1,37 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { LIMITS } from '../../../shared/limits';
 import { waitingTwin } from '../../../shared/sendAndWait';
+import { exotelRequest } from '../../../shared/transport';
+import { endedCallItem } from '../../../shared/waitingWebhook';
 import * as connect from './connect';
+
+/** Without Limit Wait Time the wait ends this long after the call's own Time Limit and Time Out. */
+const MARGIN_SECONDS = 600;
+/** Ringing bound when Time Out is not set (the spec gives no default). */
+const RING_SECONDS = 120;
+
+/**
+ * The call's final state, asked of the service once before waiting: a call that ended while it was
+ * being placed sent its terminal callback before n8n saved the wait, n8n answered it 409, and the
+ * service does not send call callbacks again. A failed check only means waiting for the callback.
+ */
+async function endedAlready(context: IExecuteFunctions, call: IDataObject): Promise<IDataObject | undefined> {
+	if (typeof call.callSid !== 'string' || !call.callSid) return undefined;
+	try {
+		const response = await exotelRequest.call(context, {
+			base: 'base',
+			method: 'GET',
+			path: `/v1/Accounts/{accountSid}/Calls/${encodeURIComponent(call.callSid)}.json`,
+			qs: { details: 'true' },
+			itemIndex: 0,
+		});
+		const body = response.body as IDataObject;
+		return endedCallItem((body.Call ?? body) as IDataObject);
+	} catch {
+		return undefined;
+	}
+}
 
 /** Call → Connect to Flow (same checks, same request), its terminal status posted to the resume URL. */
 export const { option, description, execute } = waitingTwin(connect, {
@@ -11,7 +41,8 @@ export const { option, description, execute } = waitingTwin(connect, {
 		action: 'Connect a number to a call flow and wait for the call to end',
 		description: 'Place the call and continue when it ends, with its final status, legs and recording',
 	},
-	notice: 'The execution continues on the call’s terminal status callback.',
+	notice:
+		'The execution continues on the call’s terminal status callback. Without Limit Wait Time it stops waiting 10 minutes after the call’s Time Limit and Time Out at the latest.',
 	drop: ['statusCallbackEvents'],
 	overrides: (resumeUrl) => ({
 		statusCallback: resumeUrl,
@@ -20,8 +51,26 @@ export const { option, description, execute } = waitingTwin(connect, {
 			return { ...extra, statusCallbackEvents: ['terminal'] };
 		},
 	}),
+	settled: endedAlready,
+	defaultWaitTill: (context) => {
+		const extra = (context.getNodeParameter('additionalFields', 0, {}) ?? {}) as IDataObject;
+		const seconds = Number(extra.timeLimit ?? LIMITS.voice.timeLimitSeconds) + Number(extra.timeOut ?? RING_SECONDS) + MARGIN_SECONDS;
+		return new Date(Date.now() + seconds * 1000);
+	},
 	timedOut: (call) => {
 		const { raw, ...fields } = call;
-		return { ...fields, eventType: null, conversationDuration: null, customField: null, answeredBy: [], legs: [], timedOut: true, waitingFor: 'callEnd', raw: null };
+		return {
+			...fields,
+			status: 'timedOut',
+			eventType: null,
+			conversationDuration: null,
+			customField: null,
+			answeredBy: [],
+			legs: [],
+			timedOut: true,
+			waitingFor: 'callEnd',
+			resumedBy: 'timeout',
+			raw: null,
+		};
 	},
 });
