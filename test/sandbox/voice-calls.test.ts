@@ -301,6 +301,47 @@ describe('POST Calls/connect', () => {
 		expect([after.Status, after.Duration, after.Price, after.RecordingUrl]).toEqual([status, duration, '0.00', null]);
 	});
 
+	it('From ending 0044 fails at once, and its terminal callback is posted and answered before the connect is', async () => {
+		const res = await connect([['From', '+919876500044'], ...base.slice(1), ['StatusCallback', `${receiver.origin}/race`]]);
+		// no waiting: the callback was received before the connect's answer came back
+		expect(receiver.received.map((r) => r.path)).toEqual(['/race']);
+		const t = Object.fromEntries(receiver.received[0].pairs);
+		expect([t.CallSid, t.EventType, t.Status]).toEqual([res.body.Call.Sid, 'terminal', 'failed']);
+		expect(res.body.Call.Status).toBe('in-progress');
+		const after = (await get(CALL(res.body.Call.Sid))).body.Call;
+		expect([after.Status, after.Duration]).toEqual(['failed', '0']);
+	});
+
+	it('From ending 0055 is completed as usual, but its status callbacks are lost', async () => {
+		const res = await connect([['From', '+919876500055'], ...base.slice(1), ['StatusCallback', `${receiver.origin}/lost`], ['StatusCallbackEvents[]', 'answered'], ['StatusCallbackEvents[]', 'terminal']]);
+		const sid = res.body.Call.Sid;
+		for (const deadline = Date.now() + 2000; (await get(CALL(sid))).body.Call.Status !== 'completed'; ) {
+			if (Date.now() > deadline) throw new Error('the call did not end');
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+		expect(sandbox.pendingCallbacks).toBe(0);
+		expect(sandbox.callbacks({ messageSid: sid })).toEqual([]);
+		expect(receiver.received).toEqual([]);
+	});
+
+	it('a call status callback not answered 200 is not posted again (nothing promises call callbacks again)', async () => {
+		const refusing = http.createServer((req, res) => {
+			req.resume();
+			req.on('end', () => res.writeHead(409, { connection: 'close' }).end('running already'));
+		});
+		await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', () => resolve()));
+		try {
+			const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/refused`;
+			const sid = (await connect([['From', '+919876500033'], ...base.slice(1), ['StatusCallback', url]])).body.Call.Sid;
+			await waitFor(() => sandbox.callbacks({ kind: 'call-status', messageSid: sid }).length === 1);
+			expect(sandbox.callbacks({ kind: 'call-status', messageSid: sid })).toEqual([expect.objectContaining({ status: 409, outcome: 'failed', attempt: 1 })]);
+			expect(sandbox.callbacks({ kind: 'call-status', messageSid: sid })[0].nextAttemptInMs).toBeUndefined();
+		} finally {
+			refusing.closeAllConnections();
+			await new Promise<void>((resolve) => refusing.close(() => resolve()));
+		}
+	});
+
 	it('never posts to a non-loopback StatusCallback', async () => {
 		const res = await connect([...base, ['StatusCallback', 'https://example.com/webhook/voice']]);
 		await waitFor(() => sandbox.callbacks({ kind: 'call-status' }).length === 1);

@@ -446,7 +446,8 @@ export class CallbackDispatcher implements CallbackHooks {
 		}
 		if (result.status !== 200 || result.error) {
 			entry.error = result.error ?? `HTTP ${result.status}`;
-			const delay = CALLBACK_TIMING.retryDelaysMs[attempt - 1];
+			// Nothing public promises call status callbacks again (service-facts.md): one attempt each.
+			const delay = request.kind === 'call-status' ? undefined : CALLBACK_TIMING.retryDelaysMs[attempt - 1];
 			if (delay !== undefined) {
 				entry.outcome = 'retry-scheduled';
 				entry.nextAttemptInMs = delay * this.options.timeScale;

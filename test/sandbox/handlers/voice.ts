@@ -98,8 +98,12 @@ export const SANDBOX_CALL_CUSTOMERS: readonly string[] = Array.from({ length: 12
  * Outcome of a call placed with Calls/connect, by the last four digits of From (whitespace removed):
  * `0011` → no-answer (rings TimeOut seconds, default 30), `0022` → busy (after 3 s), `0033` → failed
  * (after 1 s); any other → answered after 5 s, talks min(30, TimeLimit) seconds, completed, recorded.
+ * Two more play the callbacks' edge cases: `0044` fails at once and posts its terminal status
+ * callback before the connect is answered (so it reaches a waiting execution before n8n has saved
+ * it, and n8n answers 409); `0055` is completed as usual but its status callbacks are lost (never
+ * posted). The service does not send call callbacks again in either case.
  */
-export const SANDBOX_CALL_RULES = { noAnswerSuffix: '0011', busySuffix: '0022', failedSuffix: '0033' } as const;
+export const SANDBOX_CALL_RULES = { noAnswerSuffix: '0011', busySuffix: '0022', failedSuffix: '0033', racingSuffix: '0044', lostSuffix: '0055' } as const;
 
 /** Simulated seconds of a placed call (multiplied by timeScale for the real clock and the callbacks). */
 export const CALL_TIMING = { answerAfterS: 5, talkS: 30, defaultRingS: 30, busyAfterS: 3, failedAfterS: 1 } as const;
@@ -130,7 +134,7 @@ export function callOutcomeFor(from: string): CallOutcome {
 	const n = from.replace(/\s+/g, '');
 	if (n.endsWith(SANDBOX_CALL_RULES.noAnswerSuffix)) return 'no-answer';
 	if (n.endsWith(SANDBOX_CALL_RULES.busySuffix)) return 'busy';
-	if (n.endsWith(SANDBOX_CALL_RULES.failedSuffix)) return 'failed';
+	if (n.endsWith(SANDBOX_CALL_RULES.failedSuffix) || n.endsWith(SANDBOX_CALL_RULES.racingSuffix)) return 'failed';
 	return 'completed';
 }
 
@@ -515,6 +519,8 @@ function placeCall(input: ConnectInput, now: number, timeScale: number): StoredC
 		endedAfter = answeredAfter + Math.min(CALL_TIMING.talkS, input.timeLimit ?? Infinity);
 	} else if (outcome === 'no-answer') {
 		endedAfter = input.timeOut ?? CALL_TIMING.defaultRingS;
+	} else if (input.from.endsWith(SANDBOX_CALL_RULES.racingSuffix)) {
+		endedAfter = 0;
 	} else {
 		endedAfter = outcome === 'busy' ? CALL_TIMING.busyAfterS : CALL_TIMING.failedAfterS;
 	}
@@ -615,15 +621,25 @@ export function endCallNow(call: StoredCall, status: CallOutcome, now: number, t
 	call.legs = [{ status, onCallDuration: conversation, answeredBy: 'NA' }];
 }
 
-/** Hook of the callback dispatcher (callbacks/dispatcher.ts; the posts: callbacks/voice.ts) for call status reports. */
+/** Hooks of the callback dispatcher (callbacks/dispatcher.ts; the posts: callbacks/voice.ts) for call status reports. */
 interface CallStatusHooks {
 	callStatusScheduled(reports: readonly CallStatusReport[]): void;
+	postCallStatus(report: { url: string; callSid: string; fields: Array<[string, string]> }): Promise<unknown>;
+}
+
+/** The `0044` call: its terminal status callback, posted now and answered before the connect is. */
+async function raceTerminal(ctx: RequestContext, call: StoredCall): Promise<void> {
+	const url = call.connect?.statusCallback;
+	const hooks = ctx.callbacks as Partial<CallStatusHooks> | undefined;
+	if (!url || !hooks?.postCallStatus || !callStatusEventsOf(call).includes('terminal')) return;
+	await hooks.postCallStatus({ url, callSid: call.sid, fields: callStatusFields(call, 'terminal', ctx.origin) });
 }
 
 function scheduleCallbacks(ctx: RequestContext, call: StoredCall): void {
 	const url = call.connect?.statusCallback;
 	const hooks = ctx.callbacks as Partial<CallStatusHooks> | undefined;
 	if (!url || !hooks?.callStatusScheduled) return;
+	if (call.from.endsWith(SANDBOX_CALL_RULES.lostSuffix) || call.from.endsWith(SANDBOX_CALL_RULES.racingSuffix)) return;
 	const events = callStatusEventsOf(call);
 	const reports: CallStatusReport[] = [];
 	if (events.includes('answered') && call.answeredAfter !== null) {
@@ -857,7 +873,7 @@ export const voiceRoutes: RouteDefinition[] = [
 		method: 'POST',
 		path: '/v1/Accounts/:sid/Calls/connect',
 		auth: 'basic',
-		handler: (ctx) => {
+		handler: async (ctx) => {
 			let input: ConnectInput;
 			try {
 				input = readConnect(ctx);
@@ -869,6 +885,7 @@ export const voiceRoutes: RouteDefinition[] = [
 			const call = placeCall(input, now, ctx.timeScale);
 			callsOf(ctx.state).set(call.sid, call);
 			scheduleCallbacks(ctx, call);
+			if (call.from.endsWith(SANDBOX_CALL_RULES.racingSuffix)) await raceTerminal(ctx, call);
 			// The answer always reads in-progress, also when timeScale 0 ends the call at once.
 			const view = v1CallView(call, Math.min(now, call.endsAt - 1), { origin: ctx.origin, validityMinutes: RECORDING_URL_VALIDITY.default, uri: true });
 			return json(200, { Call: view });
