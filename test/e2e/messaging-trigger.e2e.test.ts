@@ -217,7 +217,7 @@ test(
 			]),
 		);
 		expect(items.filter((item) => item.event === 'smsStatus')).toEqual([
-			expect.objectContaining({ channel: 'sms', to: '+919876543210', status: 'delivered', code: '20005' }),
+			expect.objectContaining({ channel: 'sms', to: '+919876543210', status: 'delivered', code: 20005 }),
 		]);
 		// every callback was acknowledged with 200 at once, none retried
 		const toTrigger = sandbox.callbacks().filter((c) => c.url === triggerUrl);

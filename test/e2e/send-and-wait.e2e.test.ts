@@ -129,6 +129,14 @@ const FLOW_NODES: Record<string, WorkflowNode> = {
 		url: FLOW_URL,
 		additionalFields: { customField: 'order-9' },
 	}),
+	callEndLimited: exotelNode('exotelVoice', {
+		resource: 'call',
+		operation: 'connectAndWait',
+		from: '={{ $json.body.to }}',
+		callerId: BUSINESS,
+		url: FLOW_URL,
+		additionalFields: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 3, resumeUnit: 'seconds' } } },
+	}),
 };
 
 /** A production Webhook trigger that answers at once (the execution goes on to wait). */
@@ -320,8 +328,8 @@ describe('Chat App: Send and Wait for Response', () => {
 			});
 			const resumeUrl = message.statusCallback!;
 			expect(resumeUrl.startsWith(resumePrefix(executionId, flow))).toBe(true);
-			const query = new URL(resumeUrl).searchParams;
-			expect([query.has('exotelToken'), query.has('signature')]).toEqual([true, true]);
+			// n8n's signed resume URL: nothing in it is keyed with the credential's secrets
+			expect([...new URL(resumeUrl).searchParams.keys()]).toEqual(['signature']);
 
 			// the service's own delivery reports (sent, delivered, seen) are acknowledged and resume nothing
 			const reports = await waitForAnswered(resumeUrl, 'chatapp-status', 3);
@@ -350,6 +358,23 @@ describe('Chat App: Send and Wait for Response', () => {
 			// and the same through the sandbox: a reply carrying a wrong X-Service-Signature
 			const unsigned = await sandbox.reply({ sid: message.sid, button: 'approve', signature: 'sha256=' + '0'.repeat(64) });
 			expect(unsigned.status).toBe(401);
+			// unsigned, shaped as an RCS suggested reply "approve" from the recipient: a chat-app wait takes
+			// only chat-app callbacks, and with a secret only signed ones
+			const rcsShaped = {
+				rcs: {
+					messages: [
+						{
+							callback_type: 'incoming_message',
+							sid: `rcs-${Date.now()}`,
+							from: to,
+							to: 'acme_orders_bot',
+							content: { type: 'suggested', suggested: { response: { reply: { text: 'Approve', postback_data: 'approve' } } } },
+						},
+					],
+				},
+			};
+			const disguised = await instance.request('POST', resumeUrl, { data: JSON.stringify(rcsShaped), headers: { 'Content-Type': 'application/json' } });
+			expect([disguised.status, disguised.data]).toEqual([401, { error: 'invalid or missing X-Service-Signature' }]);
 			await expectStillWaiting(executionId);
 
 			// the recipient taps Approve
@@ -366,6 +391,7 @@ describe('Chat App: Send and Wait for Response', () => {
 					code: null,
 					timedOut: false,
 					waitingFor: 'reply',
+					resumedBy: 'callback',
 					approved: true,
 					answer: 'approve',
 					answerText: 'Approve',
@@ -436,25 +462,29 @@ describe('Chat App: Send and Wait for Response', () => {
 	);
 
 	test(
-		'Limit Wait Time: the execution resumes without an answer and the node outputs timedOut: true',
+		'Limit Wait Time: a reply wait and a call whose callbacks are lost (sandbox rule 0055) resume without them, status timedOut',
 		async () => {
 			const to = '+919876500104';
 			const executionId = await startWaiting(flows.chatTimeout, { to });
+			const lostFrom = '+919876500055';
+			const callRun = await startWaiting(flows.callEndLimited, { to: lostFrom });
 			const [message] = sandbox.chatAppMessages().filter((m) => m.to === to);
 			// n8n's wait tracker looks for due executions once a minute (and at start), then resumes them:
 			// a 3 s limit is noticed within about 60 s of the wait starting; 120 s bounds it on a busy machine.
+			// Both waits are due at the same tick.
 			const run = await waitForStatus(executionId, 'success', 120_000);
 			const { items, after } = outputOf(run);
 			expect(items).toEqual([
 				{
 					messageSid: message.sid,
-					status: expect.any(String),
+					status: 'timedOut',
 					channel: 'chatapp',
 					to,
 					from: expect.any(String),
 					code: null,
 					timedOut: true,
 					waitingFor: 'reply',
+					resumedBy: 'timeout',
 					approved: null,
 					answer: null,
 					answerText: null,
@@ -466,6 +496,11 @@ describe('Chat App: Send and Wait for Response', () => {
 				},
 			]);
 			expect(after).toEqual(items);
+
+			const call = outputOf(await waitForStatus(callRun, 'success', 120_000));
+			expect(call.items).toEqual([expect.objectContaining({ from: lostFrom, status: 'timedOut', timedOut: true, waitingFor: 'callEnd', resumedBy: 'timeout', raw: null })]);
+			expect(sandbox.callbacks({ kind: 'call-status', messageSid: call.items[0].callSid })).toEqual([]);
+			expect(call.after).toEqual(call.items);
 		},
 		240_000,
 	);
@@ -617,7 +652,7 @@ describe('Send and Wait for Delivery', () => {
 			const [report] = sandbox.callbacks({ url: sms.statusCallback!, kind: 'sms-status' });
 			expect([report.status, report.time >= started]).toEqual([200, true]);
 			expect(items).toEqual([
-				expect.objectContaining({ messageSid: sms.sid, status: 'delivered', channel: 'sms', to, timedOut: false, waitingFor: 'delivery', code: '20005' }),
+				expect.objectContaining({ messageSid: sms.sid, status: 'delivered', channel: 'sms', to, timedOut: false, waitingFor: 'delivery', resumedBy: 'callback', code: 20005 }),
 			]);
 			expect(items[0].raw).toMatchObject({ SmsSid: sms.sid, Status: 'sent', DetailedStatus: 'DELIVERED_TO_HANDSET' });
 			expect(after).toEqual(items);
@@ -681,9 +716,9 @@ test(
 		const answered = await sandbox.postCallback({ url: resumeUrl, payload: answeredFields, contentType: 'application/x-www-form-urlencoded', kind: 'call-status' });
 		expect(answered.status).toBe(200);
 		await expectStillWaiting(executionId);
-		// the right execution and node with another token (and, where n8n has one, another resume token) is refused
+		// the right execution and node with another signature (n8n 2.8) or resume token (2.41) is refused
 		const forged = new URL(resumeUrl);
-		forged.searchParams.set('exotelToken', '0'.repeat(32));
+		forged.searchParams.set('signature', '0'.repeat(64));
 		const refused = await instance.request('POST', forged.toString(), { data: answeredFields.replace('answered', 'terminal'), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
 		expect(refused.status).toBe(401);
 		await expectStillWaiting(executionId);
@@ -701,6 +736,7 @@ test(
 				customField: 'order-9',
 				timedOut: false,
 				waitingFor: 'callEnd',
+				resumedBy: 'callback',
 				recordingUrl: expect.stringMatching(new RegExp(`^${sandbox.origin.replace(/[.]/g, '\\.')}/`)),
 				// the legs as the callback gives them (the Voice Trigger outputs them the same way)
 				legs: [{ Status: 'completed', OnCallDuration: expect.any(String), AnsweredBy: 'NA' }],
@@ -708,12 +744,70 @@ test(
 		]);
 		expect(Object.keys(items[0])).toEqual([
 			'callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl',
-			'eventType', 'conversationDuration', 'customField', 'answeredBy', 'legs', 'timedOut', 'waitingFor', 'raw',
+			'eventType', 'conversationDuration', 'customField', 'answeredBy', 'legs', 'timedOut', 'waitingFor', 'resumedBy', 'raw',
 		]);
 		expect(items[0].raw).toMatchObject({ CallSid: callSid, EventType: 'terminal', Status: 'completed' });
 		expect(after).toEqual(items);
 	},
 	120_000,
+);
+
+test(
+	'Connect and Wait for Call End: a terminal that beat the save (sandbox rule 0044) got n8n’s 409; the wait ends at once from the call’s own record',
+	async () => {
+		const from = '+919876500044';
+		const executionId = await startExecution(flows.callEnd, { to: from });
+		const run = await waitForStatus(executionId, 'success');
+		const { items, after } = outputOf(run);
+		const callSid = items[0]?.callSid as string;
+		// the service's only terminal callback reached n8n while the execution was still running
+		expect(sandbox.callbacks({ kind: 'call-status', messageSid: callSid }).map((c) => [c.status, c.outcome])).toEqual([[409, 'failed']]);
+		expect(sandbox.requests({ method: 'GET', pathIncludes: `/Calls/${callSid}.json` }).map((r) => r.query)).toEqual([{ details: 'true' }]);
+		expect(items).toEqual([expect.objectContaining({ callSid, status: 'failed', from, timedOut: false, waitingFor: 'callEnd', resumedBy: 'statusCheck' })]);
+		expect(after).toEqual(items);
+	},
+	120_000,
+);
+
+test(
+	'rotating the API token and renaming the credential (public API) strands nothing: the genuine callbacks resume; a URL without the execution’s key still gets 401',
+	async () => {
+		const textTo = '+919876500112';
+		const chatRun = await startWaiting(flows.chatFreeText, { to: textTo });
+		const [question] = sandbox.chatAppMessages().filter((m) => m.to === textTo);
+		const callFrom = '+919876500113';
+		const callRun = await startWaiting(flows.callEnd, { to: callFrom });
+		const callSid = nodeJson(await execution(callRun), 'Exotel')[0].callSid as string;
+		const [connect] = sandbox.requests({ method: 'POST', pathIncludes: '/Calls/connect' }).filter((r) => r.form?.some(([k, v]) => k === 'From' && v === callFrom));
+		const callUrl = Object.fromEntries(connect.form!).StatusCallback;
+
+		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+		const rotate = async (apiToken: string, name: string) =>
+			// n8n adds its HTTP-request domain fields to every credential type; its schema wants one of them
+			await instance.publicApi('PATCH', `/credentials/${CREDENTIALS.exotelApi.id}`, {
+				name,
+				type: 'exotelApi',
+				data: { ...data.exotelApi, apiToken, allowedHttpRequestDomains: 'all' },
+			});
+		await rotate('a-rotated-api-token-0001', 'Exotel (token rotated)');
+		try {
+			// a request to the call's URL without its key: refused, still waiting
+			const keyless = new URL(callUrl);
+			keyless.searchParams.delete('signature');
+			const terminal = new URLSearchParams([['CallSid', callSid], ['Status', 'completed'], ['EventType', 'terminal']]).toString();
+			const refused = await instance.request('POST', keyless.toString(), { data: terminal, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+			expect(refused.status).toBe(401);
+			await expectStillWaiting(callRun);
+
+			expect((await sandbox.reply({ sid: question.sid, text: 'Answered after the rotation' })).status).toBe(200);
+			expect(outputOf(await waitForStatus(chatRun, 'success')).items).toEqual([expect.objectContaining({ answer: 'Answered after the rotation', resumedBy: 'callback' })]);
+			expect((await sandbox.endCall({ callSid }))?.status).toBe(200);
+			expect(outputOf(await waitForStatus(callRun, 'success')).items).toEqual([expect.objectContaining({ callSid, status: 'completed', resumedBy: 'callback' })]);
+		} finally {
+			await rotate(String(data.exotelApi.apiToken), CREDENTIALS.exotelApi.name);
+		}
+	},
+	180_000,
 );
 
 test('the editor lists the package’s human-review tool (HITL) variant wherever n8n makes them for its own nodes', async () => {
