@@ -332,9 +332,6 @@ export function escapeHtml(text: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // The whole operation
 
-/** How a waiting execution resumed: by a callback to its resume URL, by asking the service, or by Limit Wait Time. */
-export type ResumedBy = 'callback' | 'statusCheck' | 'timeout';
-
 /** How a waiting operation sends, and the item it outputs if the wait times out. */
 export interface SendThenWait {
 	/** The plain send, with the resume URL as its callback; one output item. */
