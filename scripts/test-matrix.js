@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 /**
- * Runs a jest suite on every n8n release of test/harness/targets.ts: first everything on 2.8.4 (the
- * in-process, sandbox and unit tests need no n8n and run once, there), then the real-n8n tests
- * again on the newest n8n. The newest n8n and its Node are installed in the background while the
- * first run goes (a cold install takes minutes), and the second run starts once they are there.
+ * Runs the suite in stages that fail fast, then prints a timing table of the stages.
  *
- *   node scripts/test-matrix.js [--config jest.system.config.js]
+ *   node scripts/test-matrix.js                                  (npm test, after build and lint)
+ *   node scripts/test-matrix.js --config jest.system.config.js  (npm run test:system)
  *
- * With --config (the system stage) the two releases run side by side once the newest is installed:
- * most of that stage waits on the sandbox's rate limit, not the CPU. Their lines are prefixed with
- * the release. Exits non-zero when either run fails, after both have run; prints each run's wall time.
+ * `npm test`: unit, in-process (n8n-core), sandbox, then the real-n8n tests on n8n 2.8.4 and again on
+ * the newest n8n (test/harness/targets.ts), each its own jest run; the first stage that fails ends
+ * the run, so a broken unit test costs a minute, not the whole suite. The newest n8n (and Node 24)
+ * install in the background from the start (a cold install takes minutes) and the last stage waits
+ * for them. Every test file must belong to a stage: one that does not fails the run before any starts.
+ *
+ * The system stage runs both releases side by side once the newest is installed (most of it waits
+ * on the sandbox's rate limit, not the CPU), their lines prefixed with the release.
+ *
+ * Exits non-zero when a stage fails.
  */
-const { spawn } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -21,53 +26,122 @@ const config = configAt >= 0 ? ['--config', args[configAt + 1]] : [];
 
 const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 
-/** Copies a child's output line by line, each line prefixed, so two runs side by side stay readable. */
-function prefixLines(stream, prefix, out) {
+/** The stages of `npm test`, in the order they run: the quickest to fail first. */
+const STAGES = [
+	{ label: 'unit', folder: 'test/unit', target: '2.8.4' },
+	{ label: 'in-process (n8n-core)', folder: 'test/in-process', target: '2.8.4' },
+	{ label: 'sandbox', folder: 'test/sandbox', target: '2.8.4' },
+	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4' },
+	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', needsNewest: true },
+];
+
+/** Copies a child's output line by line, each line prefixed when `prefix` is given; calls `onLine` with each. */
+function copyLines(stream, out, prefix, onLine) {
 	let rest = '';
+	const emit = (line) => {
+		onLine(line);
+		out.write(prefix ? `${prefix} ${line}\n` : `${line}\n`);
+	};
 	stream.on('data', (chunk) => {
 		const lines = (rest + chunk.toString('utf8')).split('\n');
 		rest = lines.pop();
-		for (const line of lines) out.write(`${prefix} ${line}\n`);
+		for (const line of lines) emit(line);
 	});
-	stream.on('end', () => rest && out.write(`${prefix} ${rest}\n`));
+	stream.on('end', () => rest && emit(rest));
 }
 
+const results = [];
+
+/** Runs one child; resolves with whether it passed. Its closing `Tests:` line goes into the table. */
 function run(label, command, commandArgs, env, prefix) {
 	const started = Date.now();
 	process.stdout.write(`[test-matrix] ${label}: starting\n`);
-	return new Promise((resolve) => {
-		const child = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-		if (prefix) {
-			prefixLines(child.stdout, prefix, process.stdout);
-			prefixLines(child.stderr, prefix, process.stderr);
-		}
+	const result = { label, tests: '', minutes: '' };
+	let child;
+	const done = new Promise((resolve) => {
+		child = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+		const onLine = (line) => {
+			// eslint-disable-next-line no-control-regex
+			const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
+			if (/^Tests: \d+ passed/.test(plain)) result.tests = plain.slice('Tests: '.length);
+		};
+		copyLines(child.stdout, process.stdout, prefix, onLine);
+		copyLines(child.stderr, process.stderr, prefix, onLine);
 		child.on('exit', (code, signal) => {
-			const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-			process.stdout.write(`[test-matrix] ${label}: ${code === 0 ? 'passed' : `failed (${code ?? signal})`} in ${minutes} min\n`);
+			result.minutes = ((Date.now() - started) / 60_000).toFixed(1);
+			result.outcome = code === 0 ? 'passed' : `failed (${code ?? signal})`;
+			process.stdout.write(`[test-matrix] ${label}: ${result.outcome} in ${result.minutes} min\n`);
+			results.push(result);
 			resolve(code === 0);
 		});
 	});
+	return { done, kill: () => child.kill('SIGTERM') };
 }
 
-async function main() {
-	// The newest n8n (and Node 24) install beside the first run; its output goes to the cache's install.log.
-	const prepared = run(
+function printTable(skipped) {
+	const rows = [...results.map((r) => [r.label, r.outcome, r.minutes, r.tests || '-']), ...skipped.map((label) => [label, 'not run', '-', '-'])];
+	const head = ['stage', 'outcome', 'minutes', 'tests'];
+	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
+	const line = (cells) => `| ${cells.map((cell, i) => String(cell).padEnd(widths[i])).join(' | ')} |`;
+	process.stdout.write(`\n[test-matrix] stages:\n${line(head)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}\n`);
+	// The plain closing line CI reads stays the very last line: the stages' counts summed.
+	const sum = [0, 0, 0];
+	for (const r of results) {
+		const m = /(\d+) passed, (\d+) failed, (\d+) skipped/.exec(r.tests);
+		if (m) [1, 2, 3].forEach((i) => (sum[i - 1] += Number(m[i])));
+	}
+	process.stdout.write(`\nTests: ${sum[0]} passed, ${sum[1]} failed, ${sum[2]} skipped\n`);
+}
+
+/** Every test file jest would run belongs to a stage (a file outside them would silently never run). */
+function checkStagesCoverEveryFile() {
+	const listed = spawnSync(process.execPath, [jest, '--listTests'], { cwd: ROOT, encoding: 'utf8' });
+	if (listed.status !== 0) throw new Error(`jest --listTests failed: ${listed.stderr}`);
+	const files = listed.stdout.split('\n').filter(Boolean).map((file) => path.relative(ROOT, file).split(path.sep).join('/'));
+	const outside = files.filter((file) => !STAGES.some((stage) => file.startsWith(`${stage.folder}/`)));
+	if (outside.length) {
+		process.stderr.write(`[test-matrix] these test files belong to no stage of scripts/test-matrix.js, so they would never run:\n${outside.join('\n')}\n`);
+		process.exit(1);
+	}
+	return files.length;
+}
+
+function installNewest() {
+	// The newest n8n (and Node 24) install beside the first stages; its output goes to the cache's install.log.
+	return run(
 		'installing the newest n8n if not cached',
 		process.execPath,
 		['-r', 'ts-node/register/transpile-only', '-e', "require('./test/harness').ensureN8n().then((n) => console.log(`[test-matrix] newest n8n: ${n.version} (${n.installed ? 'installed' : 'cached'})`))"],
 		{ N8N_E2E_TARGET: 'newest', TS_NODE_TRANSPILE_ONLY: 'true' },
 	);
-	const legacy = () => run('n8n 2.8.4', process.execPath, [jest, '--runInBand', ...config], { N8N_E2E_TARGET: '2.8.4' }, config.length ? '[2.8.4]' : undefined);
-	const newest = () =>
-		run('newest n8n', process.execPath, [jest, '--runInBand', ...config, ...(config.length ? [] : ['test/e2e'])], { N8N_E2E_TARGET: 'newest' }, config.length ? '[newest]' : undefined);
+}
+
+async function main() {
 	if (config.length) {
 		// The system stage: both releases at once, the newest once it is installed.
-		const [first, second] = await Promise.all([legacy(), prepared.then((ready) => (ready ? newest() : false))]);
+		const prepared = installNewest();
+		const side = (target) => run(`system ${target}`, process.execPath, [jest, '--runInBand', ...config], { N8N_E2E_TARGET: target }, `[${target}]`).done;
+		const [first, second] = await Promise.all([side('2.8.4'), prepared.done.then((ready) => (ready ? side('newest') : false))]);
+		printTable([]);
 		process.exit(first && second ? 0 : 1);
 	}
-	const first = await legacy();
-	const second = (await prepared) ? await newest() : false;
-	process.exit(first && second ? 0 : 1);
+	const files = checkStagesCoverEveryFile();
+	process.stdout.write(`[test-matrix] ${files} test files in ${STAGES.length} stages\n`);
+	const prepared = installNewest();
+	for (const [index, stage] of STAGES.entries()) {
+		if (stage.needsNewest && !(await prepared.done)) {
+			printTable(STAGES.slice(index).map((s) => s.label));
+			process.exit(1);
+		}
+		const passed = await run(stage.label, process.execPath, [jest, '--runInBand', stage.folder], { N8N_E2E_TARGET: stage.target }).done;
+		if (!passed) {
+			prepared.kill();
+			printTable(STAGES.slice(index + 1).map((s) => s.label));
+			process.exit(1);
+		}
+	}
+	printTable([]);
+	process.exit(0);
 }
 
 main();
