@@ -23,7 +23,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
 
 console.log(`under-load: ${burners} CPU-burning processes beside \`${[command, ...commandArgs].join(' ')}\``);
 const started = Date.now();
-const child = spawn(command, commandArgs, { stdio: 'inherit' });
+// The tests' timing budgets (test/harness/timeouts.ts, budget()) stretch by the burners' share of the CPUs.
+const cores = require('os').cpus().length;
+const factor = ((cores + burners) / cores).toFixed(2);
+const child = spawn(command, commandArgs, { stdio: 'inherit', env: { ...process.env, TEST_TIME_FACTOR: factor } });
 child.on('exit', (code, signal) => {
 	const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 	console.log(`under-load: finished in ${minutes} min with ${burners} burners, exit ${code ?? signal}`);

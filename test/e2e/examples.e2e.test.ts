@@ -18,7 +18,7 @@ import {
 	sandboxCredentialData,
 } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { JEST_TIMEOUTS, N8nInstance, nodeJson, packPackage, REPO_ROOT, removeTempDir } from '../harness';
+import { budget, JEST_TIMEOUTS, N8nInstance, nodeJson, packPackage, REPO_ROOT, removeTempDir } from '../harness';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Where the examples expect n8n: `npm run dev` (scripts/dev.ts). */
@@ -89,7 +89,7 @@ function itemsOf(executions: any[], nodeName: string, output = 0): Array<Record<
  */
 async function newestExecution(workflowId: string, statuses: string[], timeoutMs = 60_000): Promise<any> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const deadline = Date.now() + timeoutMs;
+	const deadline = Date.now() + budget(timeoutMs);
 	let seen: Array<{ id: string; status: string }> = [];
 	while (Date.now() < deadline) {
 		const res = await instance.rest('GET', `/executions?filter=${filter}`);
@@ -97,7 +97,7 @@ async function newestExecution(workflowId: string, statuses: string[], timeoutMs
 		if (seen[0] && statuses.includes(seen[0].status)) return await instance.publicApi('GET', `/executions/${seen[0].id}?includeData=true`);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
-	throw new Error(`No ${statuses.join('/')} execution of ${workflowId} after ${timeoutMs} ms: ${JSON.stringify(seen)}`);
+	throw new Error(`No ${statuses.join('/')} execution of ${workflowId} after ${budget(timeoutMs)} ms: ${JSON.stringify(seen)}`);
 }
 
 let sandbox: ExotelSandbox;
@@ -226,7 +226,7 @@ describe('examples on a real n8n against the sandbox', () => {
 				customData: 'ORD-10482',
 			});
 
-			await sandbox.waitForCallbacks((log) => log.some((c) => c.url === trackingUrl && c.outcome === 'delivered'), 30_000);
+			await sandbox.waitForCallbacks((log) => log.some((c) => c.url === trackingUrl && c.outcome === 'delivered'), budget(30_000));
 			const executions = await instance.waitForExecutions(examples['delivery-tracking'].id, 1, 60_000);
 			expect(executions.every((e) => e.status === 'success')).toBe(true);
 			// the failed RCS report names the message the send answered with; the report as received is under raw
@@ -300,7 +300,7 @@ describe('examples on a real n8n against the sandbox', () => {
 				}),
 			]);
 			// the reply's status callbacks reach the same (account-wide) URL but start nothing: only incoming messages are wanted
-			await sandbox.waitForCallbacks((log) => log.filter((c) => c.kind === 'chatapp-status' && c.url === triggerUrl).length >= 3, 30_000);
+			await sandbox.waitForCallbacks((log) => log.filter((c) => c.kind === 'chatapp-status' && c.url === triggerUrl).length >= 3, budget(30_000));
 			expect(await instance.executions(examples['chat-app-auto-reply'].id, { includeData: false })).toHaveLength(1);
 		},
 		JEST_TIMEOUTS.execute + 90_000,
@@ -329,7 +329,7 @@ describe('examples on a real n8n against the sandbox', () => {
 			// The sandbox's campaign clock moves when the campaign is read: read it until it completes.
 			const contacts = SANDBOX_LISTS.find((list) => list.sid === 'list-1')!.contacts;
 			const campaignUrl = `${sandbox.origin}/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/campaigns/${campaign.id}`;
-			const deadline = Date.now() + 60_000;
+			const deadline = Date.now() + budget(60_000);
 			let status = '';
 			while (status !== 'Completed' && Date.now() < deadline) {
 				await new Promise((resolve) => setTimeout(resolve, 300));

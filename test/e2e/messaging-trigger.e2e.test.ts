@@ -10,7 +10,7 @@ import path from 'path';
 import { signPayload } from '../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e1';
@@ -205,7 +205,7 @@ test(
 		await instance.executeOk(senderId);
 
 		// chat app: sent, delivered, seen (3 callbacks); RCS: one body with rcs + sms; SMS: one status callback
-		await sandbox.waitForCallbacks((log) => log.filter((c) => c.url === triggerUrl && c.outcome === 'delivered').length >= 5, 30_000);
+		await sandbox.waitForCallbacks((log) => log.filter((c) => c.url === triggerUrl && c.outcome === 'delivered').length >= 5, budget(30_000));
 		const items = (await triggerItems(before + 5)).slice();
 		const chatStatuses = items.filter((item) => item.event === 'chatAppStatus').map((item) => item.status).sort();
 		expect(chatStatuses).toEqual(['delivered', 'seen', 'sent']);

@@ -20,7 +20,7 @@ import { signPayload } from '../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import type { CallbackAttempt } from '../sandbox/server';
-import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, packPackage, removeTempDir, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, packPackage, pollFor as pollUntil, removeTempDir, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const BUSINESS = '+918047112233';
@@ -152,24 +152,13 @@ function webhookTrigger(webhookPath: string): WorkflowNode {
 // ---------------------------------------------------------------------------------------------
 // Reading executions (public API) with bounded polls that say what they waited for
 
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-
 async function execution(id: string): Promise<any> {
 	return await instance.publicApi('GET', `/executions/${id}?includeData=true`);
 }
 
-/** Polls until `check` returns a value (not undefined); throws naming `what` and the last state. */
+/** The harness's pollFor (its budget stretched on a busy machine), its failure followed by n8n's log. */
 async function pollFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, describe?: () => Promise<string>): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) {
-			const state = describe ? await describe().catch((error: unknown) => String(error)) : '';
-			throw new Error(`Waited ${timeoutMs} ms for ${what}; gave up. ${state}\n--- n8n log (tail) ---\n${instance.serverLog(3000)}`);
-		}
-		await sleep(250);
-	}
+	return await pollUntil(what, timeoutMs, check, async () => `${describe ? await describe() : ''}\n--- n8n log (tail) ---\n${instance.serverLog(3000)}`);
 }
 
 function summary(run: any): string {
@@ -246,7 +235,7 @@ function resumePrefix(executionId: string, flow: Flow): string {
 /** Waits until `count` callbacks of `kind` to `url` were answered 200 (retries of an earlier miss included). */
 async function waitForAnswered(url: string, kind: CallbackAttempt['kind'], count: number, timeoutMs = 120_000): Promise<CallbackAttempt[]> {
 	// A report that raced n8n saving the waiting execution gets 409 and is retried 60 s later (30 s × timeScale 2).
-	await sandbox.waitForCallbacks((log) => log.filter((c) => c.url === url && c.kind === kind && c.status === 200 && c.outcome === 'delivered').length >= count, timeoutMs);
+	await sandbox.waitForCallbacks((log) => log.filter((c) => c.url === url && c.kind === kind && c.status === 200 && c.outcome === 'delivered').length >= count, budget(timeoutMs));
 	return sandbox.callbacks({ url, kind });
 }
 
@@ -536,7 +525,7 @@ test(
 		const [message] = sandbox.rcsMessages().filter((m) => m.to === to);
 		expect(message).toMatchObject({ from: 'acme_orders_bot', template: expect.objectContaining({ name: 'order_update' }) });
 		expect(message.statusCallback!.startsWith(resumePrefix(executionId, flows.rcsReply))).toBe(true);
-		await sandbox.waitForCallbacks((log) => log.some((c) => c.url === message.statusCallback && c.kind === 'rcs-dlr' && c.status === 200), 120_000);
+		await sandbox.waitForCallbacks((log) => log.some((c) => c.url === message.statusCallback && c.kind === 'rcs-dlr' && c.status === 200), budget(120_000));
 		await expectStillWaiting(executionId);
 
 		const reply = await sandbox.reply({ sid: message.sid, suggestion: { reply: { text: 'Reschedule', postback_data: 'reschedule_order' } } });
@@ -681,7 +670,7 @@ describe('Send and Wait for Delivery', () => {
 			]);
 			// The `seen` report that follows reaches a finished execution: n8n answers 409 itself (the node
 			// no longer runs), so the service retries it on its schedule. Measured the same on 2.8.4 and 2.41.
-			const seen = await sandbox.waitForCallbacks((log) => log.some((c) => c.url === message.statusCallback && c.body.includes('30003')), 60_000);
+			const seen = await sandbox.waitForCallbacks((log) => log.some((c) => c.url === message.statusCallback && c.body.includes('30003')), budget(60_000));
 			expect(seen.filter((c) => c.url === message.statusCallback && c.body.includes('30003')).map((c) => [c.status, c.outcome])[0]).toEqual([409, 'retry-scheduled']);
 		},
 		120_000,

@@ -21,7 +21,7 @@
  *   instance.ts   `N8nInstance`: one isolated n8n, its CLI, processes and REST client
  *   timeouts.ts   every bound the harness waits by, and the jest timeouts that fit them
  */
-export { JEST_TIMEOUTS, TIMEOUTS } from './timeouts';
+export { budget, JEST_TIMEOUTS, loadFactor, pollFor, TIMEOUTS } from './timeouts';
 export {
 	DEFAULT_CACHE_DIR,
 	ensureN8n,

@@ -27,7 +27,7 @@ import {
 } from './process';
 import { executeOutcome, type ExecuteResult } from './results';
 import { publishesAsynchronously, releaseEnv, webhookUrlVariable } from './targets';
-import { TIMEOUTS } from './timeouts';
+import { budget, TIMEOUTS } from './timeouts';
 import { newWorkflowId, type CredentialSpec } from './workflows';
 
 /** Fixed so credentials imported by one process can be decrypted by the next. */
@@ -587,14 +587,14 @@ export class N8nInstance {
 
 	/** Polls `executions()` until at least `count` finished ones exist (webhook runs are saved asynchronously). */
 	async waitForExecutions(workflowId: string, count = 1, timeoutMs: number = TIMEOUTS.executionWait): Promise<any[]> {
-		const deadline = Date.now() + timeoutMs;
+		const deadline = Date.now() + budget(timeoutMs);
 		let last: any[] = [];
 		while (Date.now() < deadline) {
 			last = await this.executions(workflowId);
 			if (last.filter((e) => e.finished || (e.status && e.status !== 'running' && e.status !== 'new')).length >= count) return last;
 			await sleep(300);
 		}
-		throw new Error(`Only ${last.length} execution(s) of ${workflowId} after ${timeoutMs} ms: ${JSON.stringify(last).slice(0, 2000)}`);
+		throw new Error(`Only ${last.length} execution(s) of ${workflowId} after ${budget(timeoutMs)} ms: ${JSON.stringify(last).slice(0, 2000)}`);
 	}
 
 	/** Stops everything and removes the temp user folder. Safe to call twice. */

@@ -1,7 +1,43 @@
 /**
  * Every bound the real-n8n harness waits by: each wait of install.ts, process.ts and instance.ts is
  * one of these, and JEST_TIMEOUTS gives the hooks and tests that use the harness room for them.
+ * A test's own timing budget comes from `budget()`, which stretches it on a busy machine.
  */
+import * as os from 'os';
+
+/**
+ * How much slower than a quiet machine this one is now: the 1-minute load average per core when it
+ * is above 1, or `TEST_TIME_FACTOR` (set by `npm run test:load` to the CPU burners' share), whichever
+ * is higher; at most 8.
+ */
+export function loadFactor(): number {
+	const perCore = os.loadavg()[0] / Math.max(1, os.cpus().length);
+	const declared = Number(process.env.TEST_TIME_FACTOR ?? 1);
+	return Math.min(8, Math.max(1, perCore, Number.isFinite(declared) ? declared : 1));
+}
+
+/** A timing budget of a wait in a test: `ms` on a quiet machine, stretched by loadFactor() on a busy one. */
+export function budget(ms: number): number {
+	return Math.round(ms * loadFactor());
+}
+
+/**
+ * Polls `check` every `intervalMs` until it returns a value (not undefined), within budget(`timeoutMs`);
+ * then throws naming `what`, the budget, and `describe()` of the last state when given.
+ */
+export async function pollFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, describe?: () => Promise<string>, intervalMs = 250): Promise<T> {
+	const allowed = budget(timeoutMs);
+	const deadline = Date.now() + allowed;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) {
+			const state = describe ? await describe().catch((error: unknown) => String(error)) : '';
+			throw new Error(`Waited ${allowed} ms for ${what}; gave up.${state ? ` ${state}` : ''}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+	}
+}
 
 /** All timeouts in milliseconds. Generous, but every wait is bounded. */
 export const TIMEOUTS = {

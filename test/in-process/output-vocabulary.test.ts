@@ -17,6 +17,7 @@ import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
 import { callWebhook } from '../helpers/webhook-context';
 import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../sandbox/fixtures';
 import type { CallbackAttempt, ExotelSandbox } from '../sandbox/server';
+import { budget } from '../harness/timeouts';
 
 const MESSAGE_KEYS = ['messageSid', 'status', 'channel', 'to', 'from', 'code'];
 const CALL_KEYS = ['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl'];
@@ -55,7 +56,7 @@ async function send(node: string, parameters: Record<string, unknown>, items: ID
 
 /** Every delivered callback of a kind, as the trigger of that family turns it into items. */
 async function triggerItems(kind: CallbackAttempt['kind'], count: number): Promise<IDataObject[]> {
-	const log = await sandbox.waitForCallbacks((l) => l.filter((a) => a.kind === kind && a.outcome === 'delivered').length >= count, 30_000);
+	const log = await sandbox.waitForCallbacks((l) => l.filter((a) => a.kind === kind && a.outcome === 'delivered').length >= count, budget(30_000));
 	const items: IDataObject[] = [];
 	for (const attempt of log.filter((a) => a.kind === kind && a.outcome === 'delivered')) {
 		const contentType = (attempt.headers['content-type'] ?? 'application/json').split(';')[0].trim();

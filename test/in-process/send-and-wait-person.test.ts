@@ -9,6 +9,7 @@ import type { AddressInfo } from 'net';
 
 import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
 import type { RunResult } from '../helpers/n8n-core-harness';
+import { budget } from '../harness/timeouts';
 
 const sandbox = useSandbox();
 
@@ -77,7 +78,7 @@ it('chat app: the sandbox’s delivery reports and a stranger’s tap leave it w
 		responseType: 'approval',
 		approvalOptions: { values: { approvalType: 'double', approveLabel: 'Approve refund' } },
 	});
-	const log = await sandbox.waitForCallbacks((entries) => entries.filter((entry) => entry.kind === 'chatapp-status').length >= 3, 30_000);
+	const log = await sandbox.waitForCallbacks((entries) => entries.filter((entry) => entry.kind === 'chatapp-status').length >= 3, budget(30_000));
 	expect(log.filter((entry) => entry.kind === 'chatapp-status').map((entry) => [entry.status, entry.signed])).toEqual([
 		[200, true],
 		[200, true],

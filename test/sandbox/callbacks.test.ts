@@ -12,6 +12,7 @@ import { SANDBOX_ACCOUNT } from './fixtures';
 import { Receiver, sandboxCall, sandboxControl } from './receiver';
 import { ExotelSandbox } from './server';
 import type { CallbackAttempt } from './server';
+import { budget } from '../harness/timeouts';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
@@ -42,7 +43,7 @@ const call = (method: string, path: string, body?: unknown, form?: Array<[string
 const control = (path: string, body?: unknown, at = origin) => sandboxControl(at, path, body);
 
 async function until<T>(get: () => T[], n: number, timeoutMs = 3000): Promise<T[]> {
-	const deadline = Date.now() + timeoutMs;
+	const deadline = Date.now() + budget(timeoutMs);
 	while (get().length < n) {
 		if (Date.now() > deadline) throw new Error(`expected ${n} items, got ${get().length}`);
 		await new Promise((r) => setTimeout(r, 5));

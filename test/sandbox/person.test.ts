@@ -13,6 +13,7 @@ import { Receiver, sandboxCall, sandboxControl } from './receiver';
 import type { Answer, Received } from './receiver';
 import { ExotelSandbox } from './server';
 import type { CallbackAttempt, OpenLinkResult } from './server';
+import { budget } from '../harness/timeouts';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
@@ -51,7 +52,7 @@ const control = (path: string, body: unknown, at = origin) => sandboxControl(at,
 
 /** The attempt the sandbox logged for a delivery (the receiver answers before the sandbox logs). */
 const logged = (attempt: CallbackAttempt) =>
-	sandbox.waitForCallbacks((log) => log.some((a) => a.id === attempt.id && a.attempt === 1), 5000);
+	sandbox.waitForCallbacks((log) => log.some((a) => a.id === attempt.id && a.attempt === 1), budget(5000));
 
 const buttons = {
 	type: 'interactive',
@@ -583,7 +584,7 @@ describe('openLink', () => {
 				['GET', 0, 'timeout after 50 ms'],
 				['HEAD', 0, 'timeout after 50 ms'],
 			]);
-			await quick.waitForCallbacks(() => quick.pendingCallbacks === 0, 5000); // the destroyed requests close
+			await quick.waitForCallbacks(() => quick.pendingCallbacks === 0, budget(5000)); // the destroyed requests close
 		} finally {
 			await quick.stop();
 		}
@@ -632,7 +633,7 @@ describe('endCall', () => {
 	};
 	const pairsOf = (r: Received) => [...new URLSearchParams(r.text)];
 	/** Resolves once nothing is scheduled or in flight; a report left scheduled (35 s away) would time this out. */
-	const idle = (sb: ExotelSandbox) => sb.waitForCallbacks(() => sb.pendingCallbacks === 0, 5000);
+	const idle = (sb: ExotelSandbox) => sb.waitForCallbacks(() => sb.pendingCallbacks === 0, budget(5000));
 
 	it('posts the terminal callback at once, cancels the rest, and the call reads ended (JS method, timeScale 1)', async () => {
 		const slow = new ExotelSandbox({ timeScale: 1 });

@@ -19,6 +19,7 @@ import {
 import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from './handlers/users';
 import { call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
+import { budget } from '../harness/timeouts';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
@@ -135,7 +136,7 @@ beforeEach(() => {
 });
 
 const waitFor = async (predicate: () => boolean, ms = 2000) => {
-	const deadline = Date.now() + ms;
+	const deadline = Date.now() + budget(ms);
 	while (!predicate()) {
 		if (Date.now() > deadline) throw new Error('timed out');
 		await new Promise((resolve) => setTimeout(resolve, 5));
@@ -315,7 +316,7 @@ describe('POST Calls/connect', () => {
 	it('From ending 0055 is completed as usual, but its status callbacks are lost', async () => {
 		const res = await connect([['From', '+919876500055'], ...base.slice(1), ['StatusCallback', `${receiver.origin}/lost`], ['StatusCallbackEvents[]', 'answered'], ['StatusCallbackEvents[]', 'terminal']]);
 		const sid = res.body.Call.Sid;
-		for (const deadline = Date.now() + 2000; (await get(CALL(sid))).body.Call.Status !== 'completed'; ) {
+		for (const deadline = Date.now() + budget(2000); (await get(CALL(sid))).body.Call.Status !== 'completed'; ) {
 			if (Date.now() > deadline) throw new Error('the call did not end');
 			await new Promise((resolve) => setTimeout(resolve, 5));
 		}

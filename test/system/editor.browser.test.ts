@@ -22,7 +22,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { JEST_TIMEOUTS, makeWorkflow, N8N_TARGET, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8N_TARGET, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../harness';
 import { launchChromium, newEditorContext } from './browser';
 
 const PACKAGE = 'n8n-nodes-exotel';
@@ -32,12 +32,12 @@ const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Shown in the trigger panels' webhook URLs instead of a random loopback port. */
 const PUBLIC_WEBHOOK_URL = 'https://n8n.example.com/';
 
-/** Waits; the machine has 2 cores shared with other n8n instances, so they are generous. */
+/** Waits; the machine has 2 cores shared with other n8n instances, so they are generous, and stretched on a busy one. */
 const WAIT = {
 	/** First editor load: measured 9 to 18 s. */
-	editorLoad: 90_000,
-	element: 30_000,
-	test: 180_000,
+	editorLoad: budget(90_000),
+	element: budget(30_000),
+	test: budget(180_000),
 } as const;
 
 interface NodeCase {

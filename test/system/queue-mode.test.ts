@@ -27,6 +27,7 @@ import {
 	type N8nProcess,
 	nodeJson,
 	packPackage,
+	pollFor,
 	REPO_ROOT,
 	removeTempDir,
 	type WorkflowNode,
@@ -61,16 +62,6 @@ function enqueued(log: string, id: string): number {
 }
 
 /** Polls `check` every 250 ms until it returns a value; throws naming what it waited for. */
-async function pollFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}; gave up`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
 /**
  * Ids of a workflow's executions, waiting ones included: the editor's list (`GET /rest/executions`),
  * since the public API's list leaves out executions n8n still tracks as active, waiting ones among them.
@@ -83,14 +74,13 @@ async function executionIds(workflowId: string): Promise<string[]> {
 
 /** Waits until execution `id` has `status` (read through the public API, with its data). */
 async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<any> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
+	let last = '';
+	return await pollFor(`execution ${id} to be ${status}`, timeoutMs, async () => {
 		const run = await instance.publicApi('GET', `/executions/${id}?includeData=true`);
-		if (run.status === status) return run;
 		if (run.status === 'error' || run.status === 'crashed') throw new Error(`execution ${id} is ${run.status}: ${JSON.stringify(run.data?.resultData?.error).slice(0, 1000)}`);
-		if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for execution ${id} to be ${status}; it is ${run.status}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+		last = run.status;
+		return run.status === status ? run : undefined;
+	}, async () => `It is ${last}.`);
 }
 
 beforeAll(async () => {
