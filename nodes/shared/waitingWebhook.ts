@@ -131,13 +131,10 @@ const FINAL_DELIVERY = ['delivered', 'seen', 'failed'];
  * message or another message keep it waiting.
  */
 function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataObject): IWebhookResponseData {
-	const reports =
-		state.channel === 'sms'
-			? unsignedFamilyOf(body) === 'sms'
-				? (eventItems(body) ?? []).filter((report) => report.event === 'smsStatus')
-				: []
-			: (eventItems({ chatapp: objectAt(body, 'chatapp') ?? {} }) ?? []).filter((report) => report.event === 'chatAppStatus');
-	for (const report of reports) {
+	const sms = state.channel === 'sms';
+	const read = sms ? (unsignedFamilyOf(body) === 'sms' ? eventItems(body) : []) : eventItems({ chatapp: objectAt(body, 'chatapp') ?? {} });
+	for (const report of read ?? []) {
+		if (report.event !== (sms ? 'smsStatus' : 'chatAppStatus')) continue;
 		if (!state.messageSid || report.messageSid !== state.messageSid) continue;
 		if (!FINAL_DELIVERY.includes(String(report.status))) continue;
 		const { event, raw, messageSid, channel, to, from, status, code, timestamp, ...rest } = report;
@@ -168,27 +165,23 @@ function onCallEnd(context: IWebhookFunctions, state: IDataObject, body: IDataOb
 	const item = callStatusItem(body);
 	const terminal = item.eventType === 'terminal' || (item.eventType === null && FINAL_CALL.includes(String(item.status)));
 	if (!state.callSid || item.callSid !== state.callSid || !terminal) return keepWaiting(context, 200, STILL_WAITING);
-	const { raw, ...fields } = item;
-	return resumeWith(context, { ...fields, timedOut: false, waitingFor: 'callEnd', resumedBy: 'callback', raw });
+	return resumeWith(context, callWaitItem(item, 'callback'));
+}
+
+/**
+ * The item a call wait ends with, however it ended: the call keys, then the call-end keys (empty
+ * where `call` does not know them), how it ended, and the service's object (`raw`).
+ */
+export function callWaitItem(call: IDataObject, resumedBy: 'callback' | 'statusCheck' | 'timeout'): IDataObject {
+	const { raw = null, eventType = null, conversationDuration = null, customField = null, answeredBy = [], legs = [], ...fields } = call;
+	return { ...fields, eventType, conversationDuration, customField, answeredBy, legs, timedOut: resumedBy === 'timeout', waitingFor: 'callEnd', resumedBy, raw };
 }
 
 /** A call's final state as the service gives it (GET Calls/<CallSid>.json?details=true), in the keys a call wait resumes with. */
 export function endedCallItem(call: IDataObject): IDataObject | undefined {
 	if (!FINAL_CALL.includes(String(call.Status))) return undefined;
-	const details = objectAt(call, 'Details');
-	const { raw, conversationDuration = null, ...fields } = v1CallItem(call);
-	return {
-		...fields,
-		eventType: null,
-		conversationDuration,
-		customField: null,
-		answeredBy: [],
-		legs: Array.isArray(details?.Legs) ? details.Legs : [],
-		timedOut: false,
-		waitingFor: 'callEnd',
-		resumedBy: 'statusCheck',
-		raw,
-	};
+	const legs = objectAt(call, 'Details')?.Legs;
+	return callWaitItem({ ...v1CallItem(call), legs: Array.isArray(legs) ? legs : [] }, 'statusCheck');
 }
 
 /**

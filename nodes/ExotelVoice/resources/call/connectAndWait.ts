@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { LIMITS } from '../../../shared/limits';
 import { waitingTwin } from '../../../shared/sendAndWait';
 import { exotelRequest } from '../../../shared/transport';
-import { endedCallItem } from '../../../shared/waitingWebhook';
+import { callWaitItem, endedCallItem } from '../../../shared/waitingWebhook';
 import * as connect from './connect';
 
 /** Without Limit Wait Time the wait ends this long after the call's own Time Limit and Time Out. */
@@ -57,20 +57,5 @@ export const { option, description, execute } = waitingTwin(connect, {
 		const seconds = Number(extra.timeLimit ?? LIMITS.voice.timeLimitSeconds) + Number(extra.timeOut ?? RING_SECONDS) + MARGIN_SECONDS;
 		return new Date(Date.now() + seconds * 1000);
 	},
-	timedOut: (call) => {
-		const { raw, ...fields } = call;
-		return {
-			...fields,
-			status: 'timedOut',
-			eventType: null,
-			conversationDuration: null,
-			customField: null,
-			answeredBy: [],
-			legs: [],
-			timedOut: true,
-			waitingFor: 'callEnd',
-			resumedBy: 'timeout',
-			raw: null,
-		};
-	},
+	timedOut: (call) => callWaitItem({ ...call, status: 'timedOut', raw: null }, 'timeout'),
 });
