@@ -5,9 +5,10 @@
  *   node scripts/test-matrix.js                                  (npm test, after build and lint)
  *   node scripts/test-matrix.js --config jest.system.config.js  (npm run test:system)
  *
- * `npm test`: unit, in-process (n8n-core), sandbox, then the real-n8n tests on n8n 2.8.4 and again on
- * the newest n8n (test/harness/targets.ts), each its own jest run; the first stage that fails ends
- * the run, so a broken unit test costs a minute, not the whole suite. The newest n8n (and Node 24)
+ * `npm test`: unit, in-process (n8n-core), sandbox, then the real-n8n tests on n8n 2.8.4 and on the
+ * newest n8n (test/harness/targets.ts) side by side, each its own jest run with one long-lived n8n
+ * (jest.e2e.config.js); the first stage that fails ends the run, so a broken unit test costs a
+ * minute, not the whole suite. The newest n8n (and Node 24)
  * install in the background from the start (a cold install takes minutes) and the last stage waits
  * for them. Every test file must belong to a stage: one that does not fails the run before any starts.
  *
@@ -26,13 +27,17 @@ const config = configAt >= 0 ? ['--config', args[configAt + 1]] : [];
 
 const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 
-/** The stages of `npm test`, in the order they run: the quickest to fail first. */
+/**
+ * The stages of `npm test`, in the order they run: the quickest to fail first. Stages with the same
+ * `group` run side by side (the two releases of real n8n: each stage has one long-lived n8n that
+ * mostly waits on webhooks and timers, so two share the machine well).
+ */
 const STAGES = [
 	{ label: 'unit', folder: 'test/unit', target: '2.8.4' },
 	{ label: 'in-process (n8n-core)', folder: 'test/in-process', target: '2.8.4' },
 	{ label: 'sandbox', folder: 'test/sandbox', target: '2.8.4' },
-	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4' },
-	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', needsNewest: true },
+	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4', config: 'jest.e2e.config.js', group: 'real n8n' },
+	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', group: 'real n8n', needsNewest: true },
 ];
 
 /** Copies a child's output line by line, each line prefixed when `prefix` is given; calls `onLine` with each. */
@@ -128,15 +133,41 @@ async function main() {
 	const files = checkStagesCoverEveryFile();
 	process.stdout.write(`[test-matrix] ${files} test files in ${STAGES.length} stages\n`);
 	const prepared = installNewest();
-	for (const [index, stage] of STAGES.entries()) {
-		if (stage.needsNewest && !(await prepared.done)) {
-			printTable(STAGES.slice(index).map((s) => s.label));
-			process.exit(1);
-		}
-		const passed = await run(stage.label, process.execPath, [jest, '--runInBand', stage.folder], { N8N_E2E_TARGET: stage.target }).done;
-		if (!passed) {
+	const steps = [];
+	for (const stage of STAGES) {
+		const last = steps[steps.length - 1];
+		if (stage.group && last && last[0].group === stage.group) last.push(stage);
+		else steps.push([stage]);
+	}
+	let failed = false;
+	for (const [index, step] of steps.entries()) {
+		const running = step.map((stage) => {
+			const jestArgs = [jest, '--runInBand', ...(stage.config ? ['--config', stage.config] : []), stage.folder];
+			const prefix = step.length > 1 ? `[${stage.target}]` : undefined;
+			const start = async () => {
+				if (stage.needsNewest && !(await prepared.done)) return { passed: false, kill: () => {} };
+				if (failed) return { passed: false, kill: () => {} };
+				const child = run(stage.label, process.execPath, jestArgs, { N8N_E2E_TARGET: stage.target }, prefix);
+				return { passed: await child.done, kill: child.kill };
+			};
+			return start();
+		});
+		// the first stage of a step to fail ends the others: nobody waits minutes for a known result
+		const outcomes = await new Promise((resolve) => {
+			const settled = [];
+			running.forEach((promise, i) =>
+				promise.then((outcome) => {
+					settled[i] = outcome;
+					if (!outcome.passed) failed = true;
+					if (!outcome.passed) for (const other of running) other.then((o) => o.kill());
+					if (settled.filter(Boolean).length === running.length) resolve(settled);
+				}),
+			);
+		});
+		if (outcomes.some((outcome) => !outcome.passed)) {
 			prepared.kill();
-			printTable(STAGES.slice(index + 1).map((s) => s.label));
+			const ran = new Set(results.map((r) => r.label));
+			printTable(steps.slice(index).flat().map((s) => s.label).filter((label) => !ran.has(label)));
 			process.exit(1);
 		}
 	}

@@ -18,7 +18,7 @@ import {
 	sandboxCredentialData,
 } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { budget, JEST_TIMEOUTS, N8nInstance, nodeJson, packPackage, REPO_ROOT, removeTempDir } from '../harness';
+import { budget, JEST_TIMEOUTS, N8nInstance, nodeJson, REPO_ROOT, sharedN8n } from '../harness';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Where the examples expect n8n: `npm run dev` (scripts/dev.ts). */
@@ -102,7 +102,6 @@ async function newestExecution(workflowId: string, statuses: string[], timeoutMs
 
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
-let tarball: string;
 
 // ------------------------------------------------------------------ static checks (no n8n)
 
@@ -153,8 +152,7 @@ describe('examples on a real n8n against the sandbox', () => {
 	beforeAll(async () => {
 		sandbox = new ExotelSandbox({ timeScale: 0.005 });
 		await sandbox.start();
-		tarball = await packPackage();
-		instance = await N8nInstance.create({ tarball });
+		instance = await sharedN8n();
 		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 		await instance.importCredentials(Object.entries(CREDENTIAL_IDS).map(([type, ref]) => ({ ...ref, type, data: data[type] })));
 		const rewritten = Object.values(examples).map(
@@ -162,13 +160,11 @@ describe('examples on a real n8n against the sandbox', () => {
 		);
 		await instance.importWorkflows(rewritten);
 		for (const name of published) await instance.publish(examples[name].id);
-		await instance.start();
 		await instance.setupOwnerAndApiKey();
 	}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 6 * 120_000);
 
 	afterAll(async () => {
 		await instance?.dispose();
-		if (tarball) await removeTempDir(path.dirname(tarball));
 		await sandbox?.stop();
 	}, JEST_TIMEOUTS.dispose);
 

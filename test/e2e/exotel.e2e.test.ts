@@ -1,10 +1,9 @@
 /**
- * The package as users get it: packed, installed into a real n8n 2.8.4's nodes folder, its
- * credentials imported and tested through n8n's own credential tester, and a workflow executed
- * by the n8n CLI against the sandbox.
+ * The package as users get it: packed, installed into a real n8n's nodes folder (the stage's
+ * shared n8n), its credentials created and tested through n8n's own credential tester, and
+ * workflows run as the editor runs them, against the sandbox.
  */
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
@@ -14,9 +13,8 @@ import {
 	makeWorkflow,
 	N8nInstance,
 	nodeJson,
-	packPackage,
-	removeTempDir,
 	setNode,
+	sharedN8n,
 	type CredentialSpec,
 	type WorkflowNode,
 } from '../harness';
@@ -25,7 +23,6 @@ const PACKAGE = 'n8n-nodes-exotel';
 
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
-let tarball: string;
 let filesDir: string;
 
 const credentialData = () => sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
@@ -39,17 +36,14 @@ const credentialRef = (type: string) => ({ [type]: { id: `cred-${type}`, name: `
 beforeAll(async () => {
 	sandbox = new ExotelSandbox();
 	await sandbox.start();
-	tarball = await packPackage();
-	filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exotel-e2e-files-'));
-	instance = await N8nInstance.create({ tarball, env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
+	instance = await sharedN8n();
+	filesDir = instance.filesDir!;
 	await instance.importCredentials(credentialSpecs());
-}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + 60_000);
+}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server);
 
 afterAll(async () => {
 	await instance?.dispose();
-	if (tarball) await removeTempDir(path.dirname(tarball));
 	await sandbox?.stop();
-	if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
 }, JEST_TIMEOUTS.dispose);
 
 beforeEach(() => sandbox.reset());
@@ -325,17 +319,9 @@ test(
 );
 
 describe('credential tests through n8n’s own tester', () => {
-	beforeAll(async () => {
-		await instance.start();
-	}, JEST_TIMEOUTS.server);
-
-	afterAll(async () => {
-		await instance.stop();
-	}, JEST_TIMEOUTS.dispose);
-
 	async function testCredential(type: string, data: Record<string, unknown>) {
 		const res = await instance.rest<{ data: { status: string; message: string } }>('POST', '/credentials/test', {
-			credentials: { id: `cred-${type}`, name: `Sandbox ${type}`, type, data },
+			credentials: { id: instance.credentialId(`cred-${type}`), name: `Sandbox ${type}`, type, data },
 		});
 		expect(res.status).toBe(200);
 		return res.data.data;

@@ -25,6 +25,7 @@ import {
 	removeTempDir,
 	WorkflowNode,
 	setNode,
+	sharedN8n,
 	webhookNode,
 } from '../harness';
 import { PROBE_CREDENTIAL, PROBE_NODE_TYPE, writeProbePackage } from './probe-package';
@@ -223,23 +224,20 @@ function exportedNames(file: string, kind: 'node' | 'credential'): string[] {
 const built = builtPackageFiles();
 (built ? describe : describe.skip)('real n8n: this repo\'s packed package loads (needs dist/)', () => {
 	let instance: N8nInstance | undefined;
-	let tarball: string | undefined;
 	const pkgName = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string }).name;
 
+	// the stage's n8n, which has this repo's packed package installed as users get it
 	beforeAll(async () => {
-		tarball = await packPackage(REPO_ROOT);
-		instance = await N8nInstance.create({ tarball });
-	}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance);
+		instance = await sharedN8n();
+	}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server);
 
 	afterAll(async () => {
 		await instance?.dispose();
-		if (tarball) await removeTempDir(path.dirname(tarball));
 	}, JEST_TIMEOUTS.dispose);
 
 	test(
 		'every node and credential in the n8n block appears in the editor type lists',
 		async () => {
-			await instance!.start();
 			type TypeEntry = { name: string; iconUrl?: string | { light: string; dark: string } };
 			const nodeTypes = await instance!.fetchJson<TypeEntry[]>('/types/nodes.json');
 			const credTypes = await instance!.fetchJson<TypeEntry[]>('/types/credentials.json');
@@ -268,7 +266,6 @@ const built = builtPackageFiles();
 					expect({ type: entry.name, url, status: res.status }).toEqual({ type: entry.name, url, status: 200 });
 				}
 			}
-			await instance!.stop();
 		},
 		JEST_TIMEOUTS.server,
 	);

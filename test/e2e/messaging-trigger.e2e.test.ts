@@ -5,12 +5,10 @@
  * "Listen for test event" (driven through the editor's REST calls) registers nothing at the
  * service; activating afterwards registers the production URL.
  */
-import path from 'path';
-
 import { signPayload } from '../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e1';
@@ -20,7 +18,6 @@ const TRIGGER = 'Exotel Messaging Trigger';
 
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
-let tarball: string;
 let triggerWorkflowId: string;
 let triggerUrl: string;
 /** A second, not yet active workflow with the same trigger, for the test listens. */
@@ -46,8 +43,7 @@ async function executionCount(): Promise<number> {
 beforeAll(async () => {
 	sandbox = new ExotelSandbox({ timeScale: 0.005 });
 	await sandbox.start();
-	tarball = await packPackage();
-	instance = await N8nInstance.create({ tarball });
+	instance = await sharedN8n();
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await instance.importCredentials([{ id: 'cred-exotelApi', name: 'Sandbox exotelApi', type: 'exotelApi', data: data.exotelApi }]);
 
@@ -71,14 +67,12 @@ beforeAll(async () => {
 	});
 	[triggerWorkflowId, listenWorkflowId] = await instance.importWorkflows([workflow, listenWorkflow]);
 	await instance.publish(triggerWorkflowId);
-	await instance.start();
 	await instance.setupOwnerAndApiKey();
 	triggerUrl = instance.webhookUrl(`${WEBHOOK_ID}/webhook`);
 }, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server);
 
 afterAll(async () => {
 	await instance?.dispose();
-	if (tarball) await removeTempDir(path.dirname(tarball));
 	await sandbox?.stop();
 }, JEST_TIMEOUTS.dispose);
 

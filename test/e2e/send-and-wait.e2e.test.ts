@@ -14,13 +14,11 @@
  * report then comes well after n8n has saved the execution as waiting, even on a busy machine (a
  * report that came earlier would get 409 "running already" and be retried 60 s later).
  */
-import path from 'path';
-
 import { signPayload } from '../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import type { CallbackAttempt } from '../sandbox/server';
-import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, packPackage, pollFor as pollUntil, removeTempDir, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, pollFor as pollUntil, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const BUSINESS = '+918047112233';
@@ -29,7 +27,6 @@ const FLOW_URL = `http://my.exotel.com/${SANDBOX_ACCOUNT.accountSid}/exoml/start
 
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
-let tarball: string;
 
 /** One workflow per waiting operation: Webhook (path) → Exotel node (`Exotel`) → NoOp (`After`). */
 interface Flow {
@@ -270,8 +267,7 @@ function buttonReply(sid: string, from: string, button: { payload: string; text:
 beforeAll(async () => {
 	sandbox = new ExotelSandbox({ timeScale: 2 });
 	await sandbox.start();
-	tarball = await packPackage();
-	instance = await N8nInstance.create({ tarball });
+	instance = await sharedN8n();
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await instance.importCredentials([{ ...CREDENTIALS.exotelApi, type: 'exotelApi', data: data.exotelApi }]);
 
@@ -285,13 +281,11 @@ beforeAll(async () => {
 	});
 	await instance.importWorkflows(workflows);
 	for (const flow of Object.values(flows)) await instance.publish(flow.id);
-	await instance.start();
 	await instance.setupOwnerAndApiKey();
 }, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 10 * JEST_TIMEOUTS.execute);
 
 afterAll(async () => {
 	await instance?.dispose();
-	if (tarball) await removeTempDir(path.dirname(tarball));
 	await sandbox?.stop();
 }, JEST_TIMEOUTS.dispose);
 
@@ -773,7 +767,7 @@ test(
 		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 		const rotate = async (apiToken: string, name: string) =>
 			// n8n adds its HTTP-request domain fields to every credential type; its schema wants one of them
-			await instance.publicApi('PATCH', `/credentials/${CREDENTIALS.exotelApi.id}`, {
+			await instance.publicApi('PATCH', `/credentials/${instance.credentialId(CREDENTIALS.exotelApi.id)}`, {
 				name,
 				type: 'exotelApi',
 				data: { ...data.exotelApi, apiToken, allowedHttpRequestDomains: 'all' },

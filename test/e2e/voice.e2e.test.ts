@@ -2,18 +2,15 @@
  * Exotel Voice on a real n8n 2.8.4 with the packed package: a call connected to a flow reports its
  * status to an active Exotel Voice Trigger, and a CSV contact upload waits for completion.
  */
-import path from 'path';
-
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
-import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, packPackage, removeTempDir, type WorkflowNode } from '../harness';
+import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000voice';
 
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
-let tarball: string;
 let triggerWorkflowId: string;
 let triggerUrl: string;
 
@@ -25,8 +22,7 @@ const credentials = {
 beforeAll(async () => {
 	sandbox = new ExotelSandbox({ timeScale: 0.005 });
 	await sandbox.start();
-	tarball = await packPackage();
-	instance = await N8nInstance.create({ tarball });
+	instance = await sharedN8n();
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await instance.importCredentials(
 		Object.entries(credentials).map(([type, ref]) => ({ ...ref, type, data: data[type] })),
@@ -41,14 +37,12 @@ beforeAll(async () => {
 	const noOp: WorkflowNode = { name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
 	[triggerWorkflowId] = await instance.importWorkflows([makeWorkflow([noOp], { name: 'Voice trigger e2e', trigger })]);
 	await instance.publish(triggerWorkflowId);
-	await instance.start();
 	await instance.setupOwnerAndApiKey();
 	triggerUrl = instance.webhookUrl(`${WEBHOOK_ID}/webhook`);
 }, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server);
 
 afterAll(async () => {
 	await instance?.dispose();
-	if (tarball) await removeTempDir(path.dirname(tarball));
 	await sandbox?.stop();
 }, JEST_TIMEOUTS.dispose);
 

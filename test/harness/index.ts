@@ -19,6 +19,7 @@
  *   workflows.ts  workflow JSON and builders (linear chains, Set, Webhook)
  *   results.ts    parsing `n8n execute --rawOutput`, a node's items in a run
  *   instance.ts   `N8nInstance`: one isolated n8n, its CLI, processes and REST client
+ *   stage.ts      the real-n8n stage's one long-lived n8n (jest globalSetup) and `sharedN8n`
  *   timeouts.ts   every bound the harness waits by, and the jest timeouts that fit them
  */
 export { budget, JEST_TIMEOUTS, loadFactor, pollFor, TIMEOUTS } from './timeouts';
@@ -71,7 +72,8 @@ export {
 	type ExecuteResult,
 	type OutputItem,
 } from './results';
-export { E2E_ENCRYPTION_KEY, N8nInstance, type CreateInstanceOptions, type N8nProcess } from './instance';
+export { E2E_ENCRYPTION_KEY, N8nInstance, type CreateInstanceOptions, type N8nProcess, type SharedInstanceState } from './instance';
+export { sharedN8n } from './stage';
 export {
 	cacheRoot,
 	compareVersions,

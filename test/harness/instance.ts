@@ -13,6 +13,7 @@ import axios, { AxiosRequestConfig, AxiosResponse, Method } from 'axios';
 
 import { ensureN8n, nodeEnv, type EnsureN8nResult } from './install';
 import {
+	adoptServer,
 	baseEnv,
 	describeRun,
 	freePort,
@@ -47,6 +48,22 @@ export interface CreateInstanceOptions {
 }
 
 export type N8nProcess = ServerProcess;
+
+/**
+ * What a test file needs to reach the stage's shared n8n that jest's globalSetup started
+ * (`N8nInstance.attach`): written to the file named by `N8N_E2E_SHARED`.
+ */
+export interface SharedInstanceState {
+	userFolder: string;
+	port: number;
+	brokerPort: number;
+	webhookBase: string;
+	env: Record<string, string>;
+	pid: number;
+	logFile: string;
+	/** The folder n8n may read and write files in (N8N_RESTRICT_FILE_ACCESS_TO). */
+	filesDir: string;
+}
 
 /** `node <n8n> ...args` in the instance's user folder, its output also written to a log file there. */
 async function spawnN8nProcess(
@@ -85,6 +102,14 @@ export class N8nInstance {
 	private ownsUserFolder = true;
 	private cliCount = 0;
 	private disposed = false;
+	/** The state file of the stage's shared n8n this instance is attached to (`attach`). */
+	private sharedStateFile?: string;
+	/** Credentials created through the REST API: the id a spec named → the id n8n gave it. */
+	private credentialIds = new Map<string, string>();
+	/** Workflows this file activated on a shared n8n: deactivated when it detaches. */
+	private activatedHere = new Set<string>();
+	/** The folder n8n may read and write files in, when the instance was given one. */
+	filesDir?: string;
 
 	private constructor(
 		readonly n8n: EnsureN8nResult,
@@ -116,6 +141,40 @@ export class N8nInstance {
 			throw error;
 		}
 		return instance;
+	}
+
+	/**
+	 * The stage's shared n8n, started once by jest's globalSetup (test/harness/stage.ts) and described
+	 * by the state file `N8N_E2E_SHARED` names: an instance that talks to the running server and
+	 * never stops it or removes its folder on dispose (it deactivates what it activated). A test
+	 * that restarts it writes the new server's pid back, so the teardown stops the right one.
+	 */
+	static async attach(stateFile: string): Promise<N8nInstance> {
+		const state = JSON.parse(await fsp.readFile(stateFile, 'utf8')) as SharedInstanceState;
+		const n8n = await ensureN8n();
+		const instance = new N8nInstance(n8n, state.userFolder, { port: state.port, brokerPort: state.brokerPort }, state.env);
+		instance.webhookBase = state.webhookBase;
+		instance.ownsUserFolder = false;
+		instance.sharedStateFile = stateFile;
+		instance.filesDir = state.filesDir;
+		instance.server = adoptServer(state.pid, state.logFile);
+		if (!instance.running) throw new Error(`The stage's shared n8n (pid ${state.pid}) is not running; log ${state.logFile}\n${instance.serverLog(4000)}`);
+		return instance;
+	}
+
+	/** What `attach` needs, for the state file of the stage's shared n8n. */
+	sharedState(): SharedInstanceState {
+		if (!this.server?.logFile) throw new Error('No running server to share (call start())');
+		return {
+			userFolder: this.userFolder,
+			port: this.port,
+			brokerPort: this.brokerPort,
+			webhookBase: this.webhookBase,
+			env: this.extraEnv,
+			pid: this.server.pid,
+			logFile: this.server.logFile,
+			filesDir: this.filesDir ?? this.userFolder,
+		};
 	}
 
 	/** `npm install --omit=peer <tarball>` in `<userFolder>/.n8n/nodes`, as users get it. */
@@ -208,8 +267,22 @@ export class N8nInstance {
 		return file;
 	}
 
-	/** `n8n import:credentials`; the plain `data` is encrypted on import. */
+	/**
+	 * Credentials into the instance: through the REST API while the server runs (n8n gives them ids
+	 * of its own; `importWorkflows` and `credentialId` translate the spec's), else
+	 * `n8n import:credentials`. The plain `data` is encrypted by n8n either way.
+	 */
 	async importCredentials(creds: CredentialSpec[]): Promise<void> {
+		if (this.running) {
+			for (const spec of creds) {
+				const res = await this.rest('POST', '/credentials', { name: spec.name, type: spec.type, data: spec.data });
+				const id = res.data?.data?.id as string | undefined;
+				// never the body: it may echo the credential's secrets
+				if (res.status !== 200 || !id) throw new Error(`POST /rest/credentials (${spec.type} "${spec.name}") → ${res.status}`);
+				this.credentialIds.set(spec.id, id);
+			}
+			return;
+		}
 		const file = await this.writeTempJson('credentials', creds);
 		const r = await this.cli(['import:credentials', `--input=${file}`]);
 		if (r.code !== 0 || r.timedOut || !/Successfully imported/.test(r.stdout + r.stderr)) {
@@ -230,7 +303,16 @@ export class N8nInstance {
 			.map((match) => ({ id: match[1], name: match[2] }));
 	}
 
-	/** `n8n import:workflow`; ids are generated where missing. Returns the ids in order. */
+	/** The id n8n gave the credential a spec named `specId` (the spec's own id when imported by the CLI). */
+	credentialId(specId: string): string {
+		return this.credentialIds.get(specId) ?? specId;
+	}
+
+	/**
+	 * Workflows into the instance, with their ids (generated where missing): through the REST API
+	 * while the server runs (`POST /rest/workflows`, which keeps a given id; credential references
+	 * translated to the ids n8n gave them), else `n8n import:workflow`. Returns the ids in order.
+	 */
 	async importWorkflows(workflows: object[]): Promise<string[]> {
 		const withIds = workflows.map((wf) => {
 			const w = { ...(wf as Record<string, unknown>) };
@@ -241,6 +323,13 @@ export class N8nInstance {
 			w.settings ??= { executionOrder: 'v1' };
 			return w;
 		});
+		if (this.running) {
+			for (const workflow of withIds) {
+				const res = await this.rest('POST', '/workflows', this.withCredentialIds(workflow));
+				if (res.status !== 200) throw new Error(`POST /rest/workflows (${workflow.id as string}) → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
+			}
+			return withIds.map((w) => w.id as string);
+		}
 		const file = await this.writeTempJson('workflows', withIds);
 		const r = await this.cli(['import:workflow', `--input=${file}`]);
 		if (r.code !== 0 || r.timedOut || !/Successfully imported/.test(r.stdout + r.stderr)) {
@@ -249,8 +338,29 @@ export class N8nInstance {
 		return withIds.map((w) => w.id as string);
 	}
 
-	/** `n8n execute --id=<id> --rawOutput`, read by `executeOutcome`. Never throws for a failed run: see `ok`/`error`. */
+	private withCredentialIds(workflow: Record<string, unknown>): Record<string, unknown> {
+		const nodes = (workflow.nodes as Array<Record<string, any>> | undefined) ?? [];
+		return {
+			...workflow,
+			nodes: nodes.map((node) => {
+				if (!node.credentials) return node;
+				const credentials = Object.fromEntries(
+					Object.entries(node.credentials as Record<string, { id: string; name: string }>).map(([type, ref]) => [type, { ...ref, id: this.credentialId(ref.id) }]),
+				);
+				return { ...node, credentials };
+			}),
+		};
+	}
+
+	/**
+	 * Runs a workflow to its end and reads the run. While the server runs, as the editor's Execute
+	 * Workflow does (`POST /rest/workflows/{id}/run` from its Manual Trigger, then the saved
+	 * execution; `stdout` holds that execution, `stderr` the server's log of the run); else
+	 * `n8n execute --id=<id> --rawOutput`, read by `executeOutcome`. Never throws for a failed run:
+	 * see `ok`/`error`.
+	 */
 	async execute(workflowId: string): Promise<ExecuteResult> {
+		if (this.running) return await this.runManually(workflowId);
 		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], TIMEOUTS.execute, { runAgainOnCrash: false });
 		const outcome = executeOutcome(r, TIMEOUTS.execute);
 		if (outcome.crashedOnExit) {
@@ -270,8 +380,54 @@ export class N8nInstance {
 		return r.result;
 	}
 
-	/** `n8n publish:workflow --id=<id>`. Takes effect at the next `start()` (restart if running). */
+	private async runManually(workflowId: string): Promise<ExecuteResult> {
+		const started = Date.now();
+		const logFrom = await this.serverLogSize();
+		const stored = await this.rest('GET', `/workflows/${workflowId}`);
+		if (stored.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} → ${stored.status}: ${JSON.stringify(stored.data).slice(0, 1000)}`);
+		const workflowData = stored.data.data;
+		const trigger = (workflowData.nodes as Array<{ name: string; type: string }>).find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		const res = await this.rest('POST', `/workflows/${workflowId}/run`, { workflowData, ...(trigger ? { triggerToStartFrom: { name: trigger.name } } : {}) });
+		const executionId = res.data?.data?.executionId as string | undefined;
+		if (res.status !== 200 || !executionId) {
+			throw new Error(`POST /rest/workflows/${workflowId}/run → ${res.status}: ${JSON.stringify(res.data).slice(0, 2000)}\n${this.serverLog(4000)}`);
+		}
+		await this.setupOwnerAndApiKey();
+		const limit = budget(TIMEOUTS.execute);
+		let execution: any;
+		for (;;) {
+			execution = await this.publicApi('GET', `/executions/${executionId}?includeData=true`).catch(() => undefined);
+			if (execution && !['new', 'running'].includes(execution.status as string)) break;
+			if (Date.now() - started > limit) {
+				const stdout = JSON.stringify(execution ?? null);
+				const stderr = await this.serverLogSince(logFrom);
+				return { ok: false, error: `execution ${executionId} still ${execution?.status as string} after ${limit} ms`, result: execution, stdout, stderr, exitCode: null, durationMs: Date.now() - started };
+			}
+			await sleep(200);
+		}
+		const runError = execution.data?.resultData?.error;
+		const ok = execution.status === 'success' && !runError;
+		return {
+			ok,
+			result: execution,
+			...(ok ? {} : { error: (runError?.message as string | undefined) ?? `execution ${executionId} ended ${execution.status as string}` }),
+			stdout: JSON.stringify(execution),
+			stderr: await this.serverLogSince(logFrom),
+			exitCode: null,
+			durationMs: Date.now() - started,
+		};
+	}
+
+	/**
+	 * Publishes a workflow: through the public API while the server runs (`activate`), else
+	 * `n8n publish:workflow --id=<id>`, which takes effect at the next `start()`.
+	 */
 	async publish(workflowId: string): Promise<void> {
+		if (this.running) {
+			await this.setupOwnerAndApiKey();
+			await this.activate(workflowId);
+			return;
+		}
 		const r = await this.cli(['publish:workflow', `--id=${workflowId}`]);
 		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`n8n publish:workflow --id=${workflowId}`, r));
 		this.published.add(workflowId);
@@ -286,9 +442,22 @@ export class N8nInstance {
 		return this.running ? this.server?.pid : undefined;
 	}
 
+	private async serverLogSize(): Promise<number> {
+		const file = this.server?.logFile;
+		return file ? (await fsp.stat(file).catch(() => ({ size: 0 }))).size : 0;
+	}
+
+	/** What the server wrote to its log file since `offset` bytes. */
+	private async serverLogSince(offset: number): Promise<string> {
+		const file = this.server?.logFile;
+		if (!file) return '';
+		const text = await fsp.readFile(file).catch(() => Buffer.alloc(0));
+		return text.subarray(offset).toString('utf8');
+	}
+
 	/** The server log so far (tail), for diagnostics. */
 	serverLog(chars = 20_000): string {
-		return this.server?.output.tail(chars) ?? '';
+		return this.server?.log(chars) ?? '';
 	}
 
 	/**
@@ -299,6 +468,7 @@ export class N8nInstance {
 		this.assertNotDisposed();
 		if (this.running) return { url: this.baseUrl };
 		this.server = await spawnN8nProcess(this, ['start'], this.env(), 'Editor is now accessible', 'n8n-start');
+		if (this.sharedStateFile) await fsp.writeFile(this.sharedStateFile, JSON.stringify(this.sharedState()));
 		await this.waitForPublication();
 		return { url: this.baseUrl };
 	}
@@ -560,6 +730,7 @@ export class N8nInstance {
 	async activate(workflowId: string): Promise<any> {
 		const activated = await this.publicApi('POST', `/workflows/${workflowId}/activate`, {});
 		this.published.add(workflowId);
+		this.activatedHere.add(workflowId);
 		if (this.running) await this.waitForPublication([workflowId]);
 		return activated;
 	}
@@ -567,6 +738,7 @@ export class N8nInstance {
 	/** `POST /api/v1/workflows/{id}/deactivate`. */
 	async deactivate(workflowId: string): Promise<any> {
 		this.published.delete(workflowId);
+		this.activatedHere.delete(workflowId);
 		return await this.publicApi('POST', `/workflows/${workflowId}/deactivate`, {});
 	}
 
@@ -600,6 +772,12 @@ export class N8nInstance {
 	/** Stops everything and removes the temp user folder. Safe to call twice. */
 	async dispose(): Promise<void> {
 		if (this.disposed) return;
+		if (this.sharedStateFile) {
+			// the stage's n8n goes on for the next file: only what this file published goes quiet
+			for (const id of [...this.activatedHere]) if (this.running) await this.deactivate(id);
+			this.disposed = true;
+			return;
+		}
 		this.disposed = true;
 		try {
 			await this.stop();

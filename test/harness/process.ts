@@ -458,3 +458,42 @@ export async function spawnServer(command: string, args: string[], opts: SpawnSe
 	}
 	return server;
 }
+
+/**
+ * A server another process of this run started (the stage's shared n8n, started by jest's
+ * globalSetup): known by its pid and log file only. `stop` ends its process group as
+ * `spawnServer`'s does; the log is read from the file.
+ */
+export function adoptServer(pid: number, logFile: string): ServerProcess {
+	const hasExited = () => !pidAlive(pid);
+	const log = (chars = 20_000) => {
+		try {
+			return tailOf(fs.readFileSync(logFile, 'utf8'), chars);
+		} catch {
+			return '';
+		}
+	};
+	const output = new OutputTail();
+	output.append(log());
+	return {
+		pid,
+		output,
+		// only read by callers that spawned the server themselves; never left polling here
+		exited: Promise.resolve(),
+		hasExited,
+		logFile,
+		log,
+		stop: async () => {
+			if (!hasExited()) {
+				try {
+					process.kill(pid, 'SIGTERM');
+				} catch {
+					// already gone
+				}
+				await waitUntil(hasExited, TIMEOUTS.stopGrace, 100);
+			}
+			await killGroup(pid);
+			if (processGroupAlive(pid)) throw new Error(`process group ${pid} (adopted server) survived SIGKILL`);
+		},
+	};
+}

@@ -1,0 +1,3 @@
+import { startStage } from './stage';
+
+export default startStage;

@@ -1,0 +1,3 @@
+import { stopStage } from './stage';
+
+export default stopStage;
