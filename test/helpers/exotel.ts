@@ -104,3 +104,12 @@ export async function runNode(
 		...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
 	});
 }
+
+/**
+ * `run(parameters, items, store, overrides)` for the Contact Center node against the sandbox: on a
+ * credential store of the test's own when given (its session), else on the sandbox's credentials.
+ */
+export function contactCenterRunner(sandbox: ExotelSandbox) {
+	return (parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], store?: CredentialStore, overrides = {}) =>
+		runNode(sandbox, 'exotelContactCenter', parameters, items, { credentialStore: store, credentialOverrides: overrides });
+}

@@ -6,8 +6,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, startSandbox } from '../helpers/exotel';
-import type { ExotelSandbox } from '../sandbox/server';
+import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, list, refused } from '../../helpers/bad-input';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, startSandbox } from '../../helpers/exotel';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import type { ExotelSandbox } from '../../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CAMPAIGNS = `/v2/accounts/${SID}/campaigns`;
@@ -474,3 +478,74 @@ describe('Exotel Voice → Campaign → Get Call Details', () => {
 		expect(result.error?.httpCode).toBe('404');
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const manyNumbers = (n: number) => Array.from({ length: n }, (_, i) => `+9198${String(45000000 + i)}`);
+const CREATE = { resource: 'campaign', operation: 'create', recipientSource: 'numbers', from: '+919845000001', callerId: '+918047112233' };
+const UPDATE = { resource: 'campaign', operation: 'update', campaignId: 'cmp-created' };
+const CALL_DETAILS = { resource: 'campaign', operation: 'getCallDetails', campaignId: 'cmp-inprogress' };
+
+const REFUSED: RefusedCase[] = [
+	refused('campaign name under 3', 'exotelVoice', { ...CREATE, additionalFields: { name: 'ab' } }, 'Name is 2 characters; it needs at least 3'),
+	refused('campaign 5001 numbers', 'exotelVoice', { ...CREATE, from: manyNumbers(5001).join(',') }, 'Numbers has 5001 entries; the limit is 5000'),
+	refused('campaign 6 static lists', 'exotelVoice', { ...CREATE, recipientSource: 'lists', lists: list(6, (i) => `list-${i}`) }, 'List IDs (static campaign) has 6 entries; the limit is 5'),
+	refused('campaign 2 dynamic lists', 'exotelVoice', { ...CREATE, recipientSource: 'lists', campaignType: 'dynamic', lists: 'list-1,list-2' }, 'List IDs (dynamic campaign) has 2 entries; the limit is 1'),
+	refused('campaign 4 retries', 'exotelVoice', { ...CREATE, additionalFields: { retries: { settings: { numberOfRetries: 4 } } } }, 'Number of Retries is 4; the maximum is 3'),
+	refused('campaign throttle without custom mode', 'exotelVoice', { ...CREATE, additionalFields: { throttle: 5 } }, 'Throttle needs Mode set to Custom'),
+	refused('campaign no caller ID', 'exotelVoice', { ...CREATE, callerId: '={{ "" }}' }, 'Caller ID is required'),
+	refused('campaign no numbers', 'exotelVoice', { ...CREATE, from: '={{ "" }}' }, 'Numbers is required'),
+	refused('campaign update with nothing', 'exotelVoice', { resource: 'campaign', operation: 'update', campaignId: 'cmp-created', updateFields: {} }, 'Add at least one field to update', { readsFirst: true }),
+	refused('campaign update name under 3', 'exotelVoice', { resource: 'campaign', operation: 'update', campaignId: 'cmp-created', updateFields: { name: 'ab' } }, 'Name is 2 characters; it needs at least 3', { readsFirst: true }),
+	refused('campaign update 2 dynamic lists', 'exotelVoice', { resource: 'campaign', operation: 'update', campaignId: 'cmp-created', updateFields: { campaignType: 'dynamic', lists: 'list-1, list-2' } }, 'List IDs (dynamic campaign) has 2 entries; the limit is 1', { readsFirst: true }),
+	refused('campaign pause from Completed', 'exotelVoice', { resource: 'campaign', operation: 'pause', campaignId: 'cmp-completed' }, 'Cannot pause campaign cmp-completed: its status is Completed; pause is allowed only from Created or InProgress', { readsFirst: true }),
+	refused('campaign non-phone number', 'exotelVoice', { ...CREATE, from: '+919845000001, call me' }, 'Numbers [1] must be a phone number such as +919876543210 (got "callme")'),
+	refused('campaign no lists', 'exotelVoice', { ...CREATE, recipientSource: 'lists', lists: '={{ "" }}' }, 'List IDs (static campaign) is required'),
+	refused('campaign bad Campaign Type (expression)', 'exotelVoice', { ...CREATE, campaignType: '={{ "weekly" }}' }, 'Campaign Type must be one of dynamic, static (got "weekly")'),
+	refused('campaign bad Flow Type (expression)', 'exotelVoice', { ...CREATE, additionalFields: { flowType: '={{ "sms" }}' } }, 'Flow Type must be one of greeting, ivr (got "sms")'),
+	refused('campaign bad Flow URL', 'exotelVoice', { ...CREATE, additionalFields: { url: 'start_voice/926' } }, 'Flow URL must be an http(s) URL (got "start_voice/926")'),
+	refused('campaign bad Mode (expression)', 'exotelVoice', { ...CREATE, additionalFields: { mode: '={{ "fast" }}' } }, 'Mode must be one of auto, custom (got "fast")'),
+	refused('campaign throttle 0', 'exotelVoice', { ...CREATE, additionalFields: { mode: 'custom', throttle: 0 } }, 'Throttle is 0; the minimum is 1'),
+	refused('campaign custom mode without throttle', 'exotelVoice', { ...CREATE, additionalFields: { mode: 'custom' } }, 'Mode Custom needs Throttle (calls per minute)'),
+	refused('campaign -1 retries', 'exotelVoice', { ...CREATE, additionalFields: { retries: { settings: { numberOfRetries: -1 } } } }, 'Number of Retries is -1; the minimum is 0'),
+	refused('campaign fractional retry interval', 'exotelVoice', { ...CREATE, additionalFields: { retries: { settings: { numberOfRetries: 1, intervalMins: 2.5 } } } }, 'Retry Interval (Minutes) must be a whole number (got 2.5)'),
+	refused('campaign bad retry mechanism (expression)', 'exotelVoice', { ...CREATE, additionalFields: { retries: { settings: { numberOfRetries: 1, mechanism: '={{ "Random" }}' } } } }, 'Retry Mechanism must be one of Linear, Exponential (got "Random")'),
+	refused('campaign bad retry status (expression)', 'exotelVoice', { ...CREATE, additionalFields: { retries: { settings: { numberOfRetries: 1, onStatus: '={{ ["answered"] }}' } } } }, 'Retry On [0] must be one of busy, no-answer, failed (got "answered")'),
+	refused('campaign Send At not a date (expression)', 'exotelVoice', { ...CREATE, additionalFields: { sendAt: '={{ "next monday" }}' } }, 'Send At must be a date and time such as 2026-03-01T10:00:00+05:30 (got "next monday")'),
+	refused('campaign End At not a date (expression)', 'exotelVoice', { ...CREATE, additionalFields: { endAt: '={{ "soon" }}' } }, 'End At must be a date and time such as 2026-03-01T10:00:00+05:30 (got "soon")'),
+	refused('campaign bad Status Callback URL', 'exotelVoice', { ...CREATE, additionalFields: { statusCallback: 'done' } }, 'Status Callback URL must be an http(s) URL (got "done")'),
+	refused('campaign bad Call Status Callback URL', 'exotelVoice', { ...CREATE, additionalFields: { callStatusCallback: 'each' } }, 'Call Status Callback URL must be an http(s) URL (got "each")'),
+	refused('campaign bad Call Schedule Callback URL', 'exotelVoice', { ...CREATE, additionalFields: { callScheduleCallback: 'after' } }, 'Call Schedule Callback URL must be an http(s) URL (got "after")'),
+	refused('campaign fractional Repeat Menu Attempts', 'exotelVoice', { ...CREATE, additionalFields: { repeatMenuAttempts: 1.5 } }, 'Repeat Menu Attempts must be a whole number (got 1.5)'),
+	refused('campaign update numbers and lists together', 'exotelVoice', { ...UPDATE, updateFields: { from: '+919845000001', lists: 'list-1' } }, 'Give Numbers or List IDs, not both', { readsFirst: true }),
+	refused('campaign update 6 static lists', 'exotelVoice', { ...UPDATE, updateFields: { lists: list(6, (i) => `list-${i}`) } }, 'List IDs (static campaign) has 6 entries; the limit is 5', { readsFirst: true }),
+	refused('campaign update 5001 numbers', 'exotelVoice', { ...UPDATE, updateFields: { from: manyNumbers(5001).join(',') } }, 'Numbers has 5001 entries; the limit is 5000', { readsFirst: true }),
+	refused('campaign update 4 retries', 'exotelVoice', { ...UPDATE, updateFields: { retries: { settings: { numberOfRetries: 4 } } } }, 'Number of Retries is 4; the maximum is 3', { readsFirst: true }),
+	refused('campaign update throttle without custom mode', 'exotelVoice', { ...UPDATE, updateFields: { throttle: 5 } }, 'Throttle needs Mode set to Custom', { readsFirst: true }),
+	refused('campaign update name past send time', 'exotelVoice', { ...UPDATE, campaignId: 'cmp-inprogress', updateFields: { name: 'Renamed' } }, 'Campaign cmp-inprogress is past its send time, so only the callback URLs can change; not updatable now: Name', { readsFirst: true }),
+	refused('campaign resume from Created', 'exotelVoice', { resource: 'campaign', operation: 'resume', campaignId: 'cmp-created' }, 'Cannot resume campaign cmp-created: its status is Created; resume is allowed only from Paused', { readsFirst: true }),
+	refused('campaign complete from Created', 'exotelVoice', { resource: 'campaign', operation: 'complete', campaignId: 'cmp-created' }, 'Cannot complete campaign cmp-created: its status is Created; complete is allowed only from Paused', { readsFirst: true }),
+	refused('campaign archive from Paused', 'exotelVoice', { resource: 'campaign', operation: 'archive', campaignId: 'cmp-paused' }, 'Cannot archive campaign cmp-paused: its status is Paused; archive is allowed only from Completed', { readsFirst: true }),
+	refused('campaign get empty ID', 'exotelVoice', { resource: 'campaign', operation: 'get', campaignId: '={{ "" }}' }, 'Campaign ID is required'),
+	refused('campaign list bad Sort By (expression)', 'exotelVoice', { resource: 'campaign', operation: 'getMany', filters: { sortBy: '={{ "status:asc" }}' } }, 'Sort By must be one of date_created:desc, date_created:asc, name:asc, name:desc (got "status:asc")'),
+	refused('campaign call details bad Status (expression)', 'exotelVoice', { ...CALL_DETAILS, filters: { status: '={{ "answered" }}' } }, 'Status must be one of busy, completed, failed, no-answer (got "answered")'),
+	refused('campaign call details bad Sort By (expression)', 'exotelVoice', { ...CALL_DETAILS, filters: { sortBy: '={{ "name:asc" }}' } }, 'Sort By must be one of date_created:desc, date_created:asc (got "name:asc")'),
+];
+
+const CONTINUED: ContinueCase[] = [
+	{ family: 'campaign', node: 'exotelVoice', parameters: { ...CREATE, additionalFields: { name: '={{ $json.name }}' } }, items: [{ name: 'ab' }, { name: 'Spring sale' }], bad: 0, message: 'Name is 2 characters; it needs at least 3 (item 0)' },
+];
+
+describeBadInput(REFUSED, CONTINUED);
+
+// ---- No secret in output, errors or logs ----
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'Campaign create: service 400 (unknown list)', node: 'exotelVoice', parameters: { resource: 'campaign', operation: 'create', recipientSource: 'lists', lists: 'list-404', callerId: '+918047112233' }, outcome: 'error', httpCode: '400' },
+	{ name: 'Campaign get: 404', node: 'exotelVoice', parameters: { resource: 'campaign', operation: 'get', campaignId: 'cmp-nope' }, outcome: 'error', httpCode: '404' },
+	{ name: 'Campaign pause: refused transition', node: 'exotelVoice', parameters: { resource: 'campaign', operation: 'pause', campaignId: 'cmp-completed' }, outcome: 'error' },
+	{ name: 'Campaign get many: wrong API token (401)', node: 'exotelVoice', parameters: { resource: 'campaign', operation: 'getMany' }, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'Campaign get many: success', node: 'exotelVoice', parameters: { resource: 'campaign', operation: 'getMany', returnAll: true }, outcome: 'ok' },
+];
+
+describeNoSecrets(SECRET_CASES);

@@ -1,8 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
-import { SANDBOX_CHATAPP_UNREACHABLE } from '../sandbox/fixtures';
-import { MESSAGE_FAILURES } from '../sandbox/handlers/messages';
+import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, emoji, refused, x } from '../../helpers/bad-input';
+import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, echo, giveUpSoon, limitStorm, resetAfter, resetBefore, status, storm, VERIFY_TOKEN, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { SANDBOX_CHATAPP_UNREACHABLE } from '../../sandbox/fixtures';
+import { MESSAGE_FAILURES } from '../../sandbox/handlers/messages';
 
 const sandbox = useSandbox();
 
@@ -276,3 +280,111 @@ describe('Exotel Messaging → Chat App → Set Webhooks', () => {
 		expect(sandbox.requests()).toHaveLength(0);
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const CHAT = { resource: 'chatApp', operation: 'send', from: '+918047112233', to: '+919876543210', messageType: 'text', text: 'Hi' };
+const listRows = (count: number, section = '') => Array.from({ length: count }, (_, i) => ({ sectionTitle: section, id: `r${i}`, title: `Row ${i}` }));
+const BUTTON = { ...CHAT, messageType: 'button', bodyText: 'Pick', buttons: { button: [{ id: 'a', title: 'A' }] } };
+const LIST_MESSAGE = { ...CHAT, messageType: 'list', bodyText: 'Pick', listButton: 'Choose', rows: { row: listRows(2) } };
+const WEBHOOK_FLOW = 'http://my.exotel.com/exotelsandbox1/exoml/start_voice/926';
+const jsonContent = (content: IDataObject) => ({ ...CHAT, contentMode: 'json', contentJson: JSON.stringify(content) });
+const interactive = (body: IDataObject) => jsonContent({ type: 'interactive', interactive: { type: 'button', body: { text: 'P' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'A' } }] }, ...body } });
+
+const REFUSED: RefusedCase[] = [
+	refused('chat 4 reply buttons', 'exotelMessaging', { ...BUTTON, buttons: { button: Array.from({ length: 4 }, (_, i) => ({ id: `b${i}`, title: `B${i}` })) } }, 'Reply buttons has 4 entries; the limit is 3'),
+	refused('chat button title of 21', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: 'a', title: x(21) }] } }, 'Button 1 title is 21 characters; the limit is 20'),
+	refused('chat button id of 257', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: x(257), title: 'A' }] } }, 'Button 1 ID is 257 characters; the limit is 256'),
+	refused('chat button title of 21 ending in emoji', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: 'a', title: emoji(21) }] } }, 'Button 1 title is 21 characters; the limit is 20'),
+	refused('chat list button label of 21', 'exotelMessaging', { ...LIST_MESSAGE, listButton: x(21) }, 'List button label is 21 characters; the limit is 20'),
+	refused('chat 11 sections', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: Array.from({ length: 11 }, (_, i) => ({ sectionTitle: `S${i}`, id: `r${i}`, title: 'T' })) } }, 'List sections has 11 entries; the limit is 10'),
+	refused('chat 11 rows', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: listRows(11) } }, 'List rows (all sections together) has 11 entries; the limit is 10'),
+	refused('chat row title of 25', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: [{ id: 'a', title: x(25) }] } }, 'Row title (section 1, row 1) is 25 characters; the limit is 24'),
+	refused('chat row description of 73', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: [{ id: 'a', title: 'A', description: x(73) }] } }, 'Row description (section 1, row 1) is 73 characters; the limit is 72'),
+	refused('chat row title of 25 ending in emoji', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: [{ id: 'a', title: emoji(25) }] } }, 'Row title (section 1, row 1) is 25 characters; the limit is 24'),
+	refused('chat row id of 201', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: [{ id: x(201), title: 'A' }] } }, 'Row ID (section 1, row 1) is 201 characters; the limit is 200'),
+	refused('chat section title missing with several sections', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: [...listRows(1, 'Monday'), { sectionTitle: '', id: 'z', title: 'Z' }] } }, 'Section 2 title is required'),
+	refused('chat section title of 25', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: listRows(1, x(25)) } }, 'Section 1 title is 25 characters; the limit is 24'),
+	refused('chat header of 61', 'exotelMessaging', { ...BUTTON, headerType: 'text', headerText: x(61) }, 'Header text is 61 characters; the limit is 60'),
+	refused('chat body of 1025', 'exotelMessaging', { ...BUTTON, bodyText: x(1025) }, 'Body text is 1025 characters; the limit is 1024'),
+	refused('chat footer of 61', 'exotelMessaging', { ...BUTTON, footerText: x(61) }, 'Footer text is 61 characters; the limit is 60'),
+	refused('chat header of 61 ending in emoji', 'exotelMessaging', { ...BUTTON, headerType: 'text', headerText: emoji(61) }, 'Header text is 61 characters; the limit is 60'),
+	refused('chat body of 1025 ending in emoji', 'exotelMessaging', { ...BUTTON, bodyText: emoji(1025) }, 'Body text is 1025 characters; the limit is 1024'),
+	refused('chat footer of 61 ending in emoji', 'exotelMessaging', { ...BUTTON, footerText: emoji(61) }, 'Footer text is 61 characters; the limit is 60'),
+	refused('chat JSON row id of 201 ending in emoji', 'exotelMessaging', jsonContent({ type: 'interactive', interactive: { type: 'list', body: { text: 'P' }, action: { button: 'Choose', sections: [{ rows: [{ id: emoji(201), title: 'A' }] }] } } }), 'Row ID (section 1, row 1) is 201 characters; the limit is 200'),
+	refused('chat bad media URL', 'exotelMessaging', { ...CHAT, messageType: 'image', mediaUrl: 'not a url' }, /^Media URL must be an http\(s\) URL/),
+	refused('chat missing media URL', 'exotelMessaging', { ...CHAT, messageType: 'image', mediaUrl: '={{ "" }}' }, 'Media URL is required'),
+	refused('chat latitude 91', 'exotelMessaging', { ...CHAT, messageType: 'location', latitude: 91, longitude: 0 }, 'Latitude is 91; the maximum is 90'),
+	refused('chat non-E.164 To', 'exotelMessaging', { ...CHAT, to: '09876543210' }, 'To must be an E.164 number such as +919876543210 (got "09876543210")'),
+	refused('chat JSON content not an object', 'exotelMessaging', { ...CHAT, contentMode: 'json', contentJson: '[1, 2]' }, 'Content (JSON) is not a JSON object'),
+	refused('chat JSON content with 4 buttons', 'exotelMessaging', { ...CHAT, contentMode: 'json', contentJson: JSON.stringify({ type: 'interactive', interactive: { type: 'button', body: { text: 'P' }, action: { buttons: Array.from({ length: 4 }, (_, i) => ({ type: 'reply', reply: { id: `b${i}`, title: 'B' } })) } } }) }, 'Reply buttons has 4 entries; the limit is 3'),
+	refused('Set Webhooks missing incoming URL', 'exotelMessaging', { resource: 'chatApp', operation: 'setWebhooks', incomingMessageUrl: '={{ "" }}' }, 'Incoming Message URL is required'),
+	refused('chat empty From', 'exotelMessaging', { ...CHAT, from: '={{ "" }}' }, 'From is required'),
+	refused('chat non-E.164 From', 'exotelMessaging', { ...CHAT, from: '08047112233' }, 'From must be an E.164 number such as +919876543210 (got "08047112233")'),
+	refused('chat empty To', 'exotelMessaging', { ...CHAT, to: '={{ "" }}' }, 'To is required'),
+	refused('chat bad Status Callback URL', 'exotelMessaging', { ...CHAT, statusCallback: 'receipts' }, 'Status Callback URL must be an http(s) URL (got "receipts")'),
+	refused('chat empty text', 'exotelMessaging', { ...CHAT, text: '={{ "" }}' }, 'Text is required'),
+	refused('chat latitude -91', 'exotelMessaging', { ...CHAT, messageType: 'location', latitude: -91, longitude: 0 }, 'Latitude is -91; the minimum is -90'),
+	refused('chat longitude 181', 'exotelMessaging', { ...CHAT, messageType: 'location', latitude: 0, longitude: 181 }, 'Longitude is 181; the maximum is 180'),
+	refused('chat longitude -181', 'exotelMessaging', { ...CHAT, messageType: 'location', latitude: 0, longitude: -181 }, 'Longitude is -181; the minimum is -180'),
+	refused('chat no contacts', 'exotelMessaging', { ...CHAT, messageType: 'contacts', contacts: {} }, 'Contacts is required'),
+	refused('chat contact without a name', 'exotelMessaging', { ...CHAT, messageType: 'contacts', contacts: { contact: [{ phone: '+919876543210' }] } }, 'Contact 1 name is required'),
+	refused('chat JSON unknown content type', 'exotelMessaging', jsonContent({ type: 'poll', poll: {} }), 'Content type must be one of audio, contacts, document, image, interactive, location, sticker, text, video (got "poll")'),
+	refused('chat JSON recipient type not individual', 'exotelMessaging', jsonContent({ recipient_type: 'group', type: 'text', text: { body: 'Hi' } }), 'Recipient type must be one of individual (got "group")'),
+	refused('chat JSON interactive type not button or list', 'exotelMessaging', interactive({ type: 'carousel' }), 'Interactive type must be one of button, list (got "carousel")'),
+	refused('chat JSON header type audio', 'exotelMessaging', interactive({ header: { type: 'audio' } }), 'Header type must be one of document, image, text, video (got "audio")'),
+	refused('chat JSON button type not reply', 'exotelMessaging', interactive({ action: { buttons: [{ type: 'url', reply: { id: 'a', title: 'A' } }] } }), 'Button 1 type must be one of reply (got "url")'),
+	refused('chat empty header text', 'exotelMessaging', { ...BUTTON, headerType: 'text', headerText: '={{ "" }}' }, 'Header text is required'),
+	refused('chat bad header media URL', 'exotelMessaging', { ...BUTTON, headerType: 'image', headerMediaUrl: 'offer.jpg' }, 'Header media URL must be an http(s) URL (got "offer.jpg")'),
+	refused('chat empty body text', 'exotelMessaging', { ...BUTTON, bodyText: '={{ "" }}' }, 'Body text is required'),
+	refused('chat no reply buttons', 'exotelMessaging', { ...BUTTON, buttons: {} }, 'Reply buttons is required'),
+	refused('chat button without ID', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: '', title: 'A' }] } }, 'Button 1 ID is required'),
+	refused('chat button without title', 'exotelMessaging', { ...BUTTON, buttons: { button: [{ id: 'a', title: '' }] } }, 'Button 1 title is required'),
+	refused('chat list without button label', 'exotelMessaging', { ...LIST_MESSAGE, listButton: '={{ "" }}' }, 'List button label is required'),
+	refused('chat list without rows', 'exotelMessaging', { ...LIST_MESSAGE, rows: {} }, 'List sections is required'),
+	refused('chat row without ID', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: [{ id: '', title: 'A' }] } }, 'Row ID (section 1, row 1) is required'),
+	refused('chat row without title', 'exotelMessaging', { ...LIST_MESSAGE, rows: { row: [{ id: 'a', title: '' }] } }, 'Row title (section 1, row 1) is required'),
+	refused('Set Webhooks bad incoming URL', 'exotelMessaging', { resource: 'chatApp', operation: 'setWebhooks', incomingMessageUrl: 'hooks' }, 'Incoming Message URL must be an http(s) URL (got "hooks")'),
+	refused('Set Webhooks bad status callback URL', 'exotelMessaging', { resource: 'chatApp', operation: 'setWebhooks', incomingMessageUrl: WEBHOOK_FLOW, statusCallbackUrl: 'receipts' }, 'Status Callback URL must be an http(s) URL (got "receipts")'),
+];
+
+const CONTINUED: ContinueCase[] = [
+	{ family: 'chat app', node: 'exotelMessaging', parameters: { ...BUTTON, bodyText: '={{ $json.body }}' }, items: [{ body: x(1025) }, { body: 'Pick' }], bad: 0, message: 'Body text is 1025 characters; the limit is 1024 (item 0)' },
+];
+
+describeBadInput(REFUSED, CONTINUED);
+
+// ---- No secret in output, errors or logs ----
+
+const setWebhooks = {
+	resource: 'chatApp',
+	operation: 'setWebhooks',
+	incomingMessageUrl: 'https://n8n.example.com/webhook/in',
+	statusCallbackUrl: 'https://n8n.example.com/webhook/status',
+	verifyToken: VERIFY_TOKEN,
+};
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'Chat app: success', node: 'exotelMessaging', parameters: CHAT, outcome: 'ok' },
+	{ name: 'Chat app: 202 failed entry (not on the chat app)', node: 'exotelMessaging', parameters: { ...CHAT, to: '+919800000000' }, outcome: 'error' },
+	{ name: 'Chat app: wrong API token (401)', node: 'exotelMessaging', parameters: CHAT, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'Chat app: 429s past Rate Limit → Max Wait', node: 'exotelMessaging', parameters: { ...CHAT, ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
+	{ name: 'Chat app: reset after, continue', node: 'exotelMessaging', parameters: CHAT, faults: [[resetAfter, 1]], onError: 'continueRegularOutput', outcome: 'any' },
+	{ name: 'Set Webhooks with a verify token: success', node: 'exotelMessaging', parameters: setWebhooks, outcome: 'ok' },
+	{ name: 'Set Webhooks: wrong API token (401)', node: 'exotelMessaging', parameters: setWebhooks, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'Set Webhooks: 503 past the retry limit', node: 'exotelMessaging', parameters: setWebhooks, faults: [storm(503)], outcome: 'error' },
+	{ name: 'Set Webhooks: reset before, continue', node: 'exotelMessaging', parameters: setWebhooks, faults: [[resetBefore, 6]], onError: 'continueRegularOutput', outcome: 'any' },
+];
+
+const ECHO_CASES: SecretCase[] = [
+	{
+		name: 'verify token echoed in a 400 (Set Webhooks)',
+		node: 'exotelMessaging',
+		parameters: setWebhooks,
+		faults: [[status(400, echo(`verify_token=${VERIFY_TOKEN}`)), 1]],
+		outcome: 'error',
+		httpCode: '400',
+	},
+];
+
+describeNoSecrets(SECRET_CASES, ECHO_CASES);

@@ -13,11 +13,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execution-context/node-execution-context';
 
-import * as expressions from '../../nodes/shared/expressions';
-import { compileParameter, compileTemplate } from '../../nodes/shared/expressions';
-import { parameterReader } from '../../nodes/shared/operation';
-import { chain, packageNodeType, packageNodeTypes, runWorkflow } from '../helpers/n8n-core-harness';
-import { formFields, packageNode, sandboxCredentials, useSandbox } from '../helpers/exotel';
+import * as expressions from '../../../nodes/shared/expressions';
+import { compileParameter, compileTemplate } from '../../../nodes/shared/expressions';
+import { parameterReader } from '../../../nodes/shared/operation';
+import { chain, packageNodeType, packageNodeTypes, runWorkflow } from '../../helpers/n8n-core-harness';
+import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 
 type Outcome = { value: unknown } | { error: { name: string; message: string } };
 

@@ -3,9 +3,12 @@
  * integrations API: bearer auth on the integrations base, the exact JSON body, the "at least one
  * device" rule before sending and from the service, and the error paths.
  */
-
-import { packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
-import { userPhone } from '../sandbox/handlers/users';
+import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, refused } from '../../helpers/bad-input';
+import { packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, echo, giveUpSoon, limitStorm, status, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { userPhone } from '../../sandbox/handlers/users';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const devicesPath = (user: string, customer = 'cust-7', app = 'app-3') => `/v2/integrations/${customer}/apps/${app}/users/${user}/devices`;
@@ -126,3 +129,47 @@ describe('Exotel Voice → User Device → Update', () => {
 		expect(result.error?.message).toMatch(/\(code UNAUTHORIZED\)$/);
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const DEVICE = { resource: 'userDevice', customerId: 'cust-7', appId: 'app-3', userId: 'user-1', operation: 'update' };
+
+const REFUSED: RefusedCase[] = [
+	refused('both devices disabled', 'exotelVoice', { ...DEVICE, phone: 'disable', sip: 'disable' }, 'Phone and SIP cannot both be disabled: at least one device stays enabled'),
+	refused('device update with nothing', 'exotelVoice', { ...DEVICE }, 'Choose a change for Phone or SIP'),
+	refused('device Phone not a choice (boolean from an expression)', 'exotelVoice', { ...DEVICE, phone: '={{ true }}' }, 'Phone (PSTN) must be one of disable, enable, unchanged (got "true")'),
+	refused('device SIP not a choice', 'exotelVoice', { ...DEVICE, phone: 'enable', sip: '={{ "off" }}' }, 'SIP (WebRTC) must be one of disable, enable, unchanged (got "off")'),
+	refused('device update empty Customer ID', 'exotelVoice', { ...DEVICE, customerId: '={{ "" }}', phone: 'enable' }, 'Customer ID is required'),
+	refused('device update empty App ID', 'exotelVoice', { ...DEVICE, appId: '={{ "" }}', phone: 'enable' }, 'App ID is required'),
+	refused('device update empty User ID', 'exotelVoice', { ...DEVICE, userId: '={{ "" }}', phone: 'enable' }, 'User ID is required'),
+];
+
+const CONTINUED: ContinueCase[] = [
+	{ family: 'user device', node: 'exotelVoice', parameters: { ...DEVICE, phone: '={{ $json.phone }}', sip: 'disable' }, items: [{ phone: 'enable' }, { phone: 'disable' }], bad: 1, message: 'Phone and SIP cannot both be disabled: at least one device stays enabled (item 1)' },
+];
+
+describeBadInput(REFUSED, CONTINUED);
+
+// ---- No secret in output, errors or logs ----
+
+const device = { resource: 'userDevice', customerId: 'cust-7', appId: 'app-3', userId: 'user-1' };
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'User device get: success', node: 'exotelVoice', parameters: { ...device, operation: 'getStatus' }, outcome: 'ok' },
+	{ name: 'User device get: wrong bearer token (401)', node: 'exotelVoice', parameters: { ...device, operation: 'getStatus' }, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'User device update: unknown user (404)', node: 'exotelVoice', parameters: { ...device, userId: 'user-404', operation: 'update', sip: 'enable' }, outcome: 'error', httpCode: '404' },
+	{ name: 'User device update: 429s past Rate Limit → Max Wait', node: 'exotelVoice', parameters: { ...device, operation: 'update', sip: 'enable', ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
+];
+
+const ECHO_CASES: SecretCase[] = [
+	{
+		name: 'bearer token echoed in a 403 (user device)',
+		node: 'exotelVoice',
+		parameters: { ...device, operation: 'getStatus' },
+		faults: [[status(403, echo(`Bearer ${SANDBOX_ACCOUNT.bearerToken}`)), 1]],
+		outcome: 'error',
+		httpCode: '403',
+	},
+];
+
+describeNoSecrets(SECRET_CASES, ECHO_CASES);

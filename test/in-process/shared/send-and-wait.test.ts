@@ -7,9 +7,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { signPayload } from '../../nodes/shared/webhookSignature';
-import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
-import type { ResumeRequest, RunResult } from '../helpers/n8n-core-harness';
+import { signPayload } from '../../../nodes/shared/webhookSignature';
+import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
+import type { ResumeRequest, RunResult } from '../../helpers/n8n-core-harness';
 
 const sandbox = useSandbox();
 

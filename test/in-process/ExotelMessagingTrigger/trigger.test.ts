@@ -1,11 +1,13 @@
 import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
-import { signPayload } from '../../nodes/shared/webhookSignature';
-import { SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
-import { callWebhook, hookContext } from '../helpers/webhook-context';
-import { sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
+import { signPayload } from '../../../nodes/shared/webhookSignature';
+import { SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import { dump, GOOD, SECRETS, SIGNING_SECRET, VERIFY_TOKEN } from '../../helpers/secrets';
+import { callWebhook, hookContext } from '../../helpers/webhook-context';
+import { sandboxCredentialData } from '../../sandbox/fixtures';
+import type { ExotelSandbox } from '../../sandbox/server';
 
 const trigger = new ExotelMessagingTrigger();
 const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;
@@ -478,5 +480,49 @@ describe('Exotel Messaging Trigger: registration on activation', () => {
 			},
 		});
 		await expect(trigger.webhookMethods.default.create.call(context)).rejects.toMatchObject({ httpCode: '401' });
+	});
+});
+
+describe('Messaging Trigger: no secret in what it answers or emits', () => {
+	const trigger = new ExotelMessagingTrigger();
+	const body = JSON.stringify({
+		event: 'incoming_message',
+		timestamp: '2026-11-22T10:15:00+05:30',
+		account_sid: SANDBOX_ACCOUNT.accountSid,
+		message: { id: 'wamid.1', from: '+919876543210', to: '+918047112233', timestamp: '2026-11-22T10:14:59+05:30', type: 'text', text: { body: 'hi' } },
+		contact: { wa_id: '919876543210', profile: { name: 'Asha Rao' } },
+	});
+	const credentials = { ...sandboxCredentials({ origin: 'http://127.0.0.1:1' } as ExotelSandbox, GOOD)[0].data };
+	const post = (signature: string | null) =>
+		callWebhook(trigger, {
+			rawBody: body,
+			headers: signature === null ? {} : { 'X-Service-Signature': signature },
+			parameters: { events: ['chatAppIncoming', 'chatAppStatus', 'rcsDeliveryReport', 'rcsIncoming', 'smsClick', 'smsStatus', 'unknown'], statuses: [], verifyToken: VERIFY_TOKEN },
+			credentials,
+		});
+	const good = signPayload(body, SIGNING_SECRET);
+
+	it.each([
+		['a valid signature', good, 200],
+		['a forged signature', signPayload(body, 'another-secret'), 401],
+		['a missing signature', null, 401],
+		['a malformed signature', 'sha256=zz', 401],
+	])('%s', async (_name, signature, expected) => {
+		const answer = await post(signature);
+		expect(answer.status).toBe(expected);
+		const text = dump({ body: answer.body, workflowData: answer.workflowData, response: answer.response });
+		for (const secret of SECRETS) expect(text).not.toContain(secret);
+		// Nor the signature the secret would give: that would let anyone replay this body.
+		if (expected !== 200) expect(text).not.toContain(good.slice('sha256='.length));
+	});
+
+	it.each([
+		['a wrong verify token', { 'hub.mode': 'subscribe', 'hub.verify_token': 'nope', 'hub.challenge': '42' }, 403],
+		['no verify token', { 'hub.challenge': '42' }, 403],
+		['the right verify token', { 'hub.mode': 'subscribe', 'hub.verify_token': VERIFY_TOKEN, 'hub.challenge': '42' }, 200],
+	])('handshake with %s', async (_name, query, expected) => {
+		const answer = await callWebhook(trigger, { method: 'GET', query, parameters: { verifyToken: VERIFY_TOKEN }, credentials });
+		expect(answer.status).toBe(expected);
+		expect(dump({ body: answer.body, workflowData: answer.workflowData })).not.toContain(VERIFY_TOKEN);
 	});
 });

@@ -10,14 +10,14 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
-import { ExotelVoiceTrigger } from '../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
-import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import { callWebhook } from '../helpers/webhook-context';
-import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../sandbox/fixtures';
-import type { CallbackAttempt, ExotelSandbox } from '../sandbox/server';
-import { budget } from '../harness/timeouts';
+import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
+import { ExotelVoiceTrigger } from '../../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
+import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
+import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
+import { callWebhook } from '../../helpers/webhook-context';
+import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../../sandbox/fixtures';
+import type { CallbackAttempt, ExotelSandbox } from '../../sandbox/server';
+import { budget } from '../../harness/timeouts';
 
 const MESSAGE_KEYS = ['messageSid', 'status', 'channel', 'to', 'from', 'code'];
 const CALL_KEYS = ['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl'];

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ExotelVoiceTrigger } from '../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
-import { callWebhook } from '../helpers/webhook-context';
+import { ExotelVoiceTrigger } from '../../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
+import { callWebhook } from '../../helpers/webhook-context';
 
 const trigger = new ExotelVoiceTrigger();
 const ALL = ['callStatus', 'callStatusManagement', 'campaignCallSchedule', 'campaignCallStatus', 'campaignStatus', 'unknown'];

@@ -7,9 +7,9 @@
 import { createServer, type IncomingMessage, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
-import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
-import type { RunResult } from '../helpers/n8n-core-harness';
-import { budget } from '../harness/timeouts';
+import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
+import type { RunResult } from '../../helpers/n8n-core-harness';
+import { budget } from '../../harness/timeouts';
 
 const sandbox = useSandbox();
 

@@ -2,10 +2,13 @@
  * Exotel Voice → Voice Log → Get through n8n-core against the sandbox: the v3 query, the output,
  * the recording downloaded from its signed URL into a binary property, and the error paths.
  */
-
-import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../helpers/exotel';
-import { recordingBytes } from '../sandbox/handlers/voice';
-import type { ExotelSandbox } from '../sandbox/server';
+import type { RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, refused } from '../../helpers/bad-input';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { recordingBytes, seededCallSid } from '../../sandbox/handlers/voice';
+import type { ExotelSandbox } from '../../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -137,3 +140,24 @@ describe('Exotel Voice → Voice Log → Get', () => {
 		expect(denied.error?.message).toBe('Authentication failed (code 1010)');
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const VOICE_LOG = { resource: 'voiceLog', operation: 'get', callSid: 'c9f3a1d2e4b5a6c7d8e9f0a1b2c3d4e5' };
+
+const REFUSED: RefusedCase[] = [
+	refused('voice log empty SID', 'exotelVoice', { ...VOICE_LOG, callSid: '={{ "" }}' }, 'Call SID is required'),
+	refused('voice log bad format (expression)', 'exotelVoice', { ...VOICE_LOG, format: '={{ "ogg" }}' }, 'Format must be one of mp3, wav (got "ogg")'),
+	refused('voice log bad channel (expression)', 'exotelVoice', { ...VOICE_LOG, channel: '={{ "stereo" }}' }, 'Channel must be one of single, dual (got "stereo")'),
+];
+
+describeBadInput(REFUSED);
+
+// ---- No secret in output, errors or logs ----
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'Voice log get: download success', node: 'exotelVoice', parameters: { resource: 'voiceLog', operation: 'get', callSid: seededCallSid(0), download: true }, outcome: 'any' },
+	{ name: 'Voice log get: wrong API token (401)', node: 'exotelVoice', parameters: { resource: 'voiceLog', operation: 'get', callSid: seededCallSid(0) }, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+];
+
+describeNoSecrets(SECRET_CASES);

@@ -6,11 +6,15 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CsvFileNode } from '../helpers/csv-file-node';
-import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
-import { parseMultipart } from '../sandbox/http';
-import type { RecordedRequest } from '../sandbox/server';
+import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, refused } from '../../helpers/bad-input';
+import { CsvFileNode } from '../../helpers/csv-file-node';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { parseMultipart } from '../../sandbox/http';
+import type { RecordedRequest } from '../../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const UPLOAD = `/v2/accounts/${SID}/contacts/upload`;
@@ -311,3 +315,41 @@ describe('Exotel Voice → Contact → Get Upload Status', () => {
 		expect(result.error?.httpCode).toBe('404');
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const UPLOAD_ITEMS = { resource: 'contact', operation: 'upload', source: 'items' };
+const UPLOAD_FILE = { resource: 'contact', operation: 'upload', source: 'binary' };
+
+const REFUSED: RefusedCase[] = [
+	refused('upload non-.csv file', 'exotelVoice', UPLOAD_FILE, 'The file must be a .csv file (got "contacts.xlsx")', { csv: true, items: [{ csv: 'phone_number\n+919811100001\n', fileName: 'contacts.xlsx' }] }),
+	refused('upload file over 10 MB', 'exotelVoice', UPLOAD_FILE, /^The file is 10\.0 MB \(\d+ bytes\); the limit is 10\.0 MB \(10485760 bytes\)$/, { csv: true, items: [{ bytes: 10 * 1024 * 1024 + 1 }] }),
+	refused('upload over 50,000 records', 'exotelVoice', UPLOAD_FILE, 'The CSV has 50001 records; the limit is 50000', { csv: true, items: [{ records: 50_001 }] }),
+	refused('upload without phone_number column', 'exotelVoice', UPLOAD_FILE, 'The CSV header row has no phone_number column', { csv: true, items: [{ csv: 'phone,name\n+919811100001,A\n' }] }),
+	refused('upload items non-E.164 phone_number', 'exotelVoice', UPLOAD_ITEMS, 'Phone number (field "phone_number") must be an E.164 number such as +919876543210 (got "09811100001")', { items: [{ phone_number: '+919811100001' }, { phone_number: '09811100001' }], item: 1 }),
+	refused('upload items without phone_number', 'exotelVoice', UPLOAD_ITEMS, 'Phone number (field "phone_number") is required', { items: [{ phone_number: '+919811100001' }, { first_name: 'Nobody' }], item: 1 }),
+	refused('upload items file name not .csv', 'exotelVoice', { ...UPLOAD_ITEMS, options: { fileName: 'contacts.txt' } }, 'The file must be a .csv file (got "contacts.txt")', { items: [{ phone_number: '+919811100001' }], item: null }),
+	refused('upload without a file', 'exotelVoice', UPLOAD_FILE, 'The input item has no binary field "data"', { items: [{ phone_number: '+919811100001' }] }),
+	refused('upload file bad Duplicate Action (expression)', 'exotelVoice', { ...UPLOAD_FILE, duplicateAction: '={{ "merge" }}' }, 'Duplicate Action must be one of create_new, skip, update (got "merge")', { csv: true, items: [{ csv: 'phone_number\n+919811100001\n' }] }),
+	refused('upload items bad Duplicate Action (expression)', 'exotelVoice', { ...UPLOAD_ITEMS, duplicateAction: '={{ "merge" }}' }, 'Duplicate Action must be one of create_new, skip, update (got "merge")', { items: [{ phone_number: '+919811100001' }], item: null }),
+	refused('upload items over 50,000 records', 'exotelVoice', UPLOAD_ITEMS, '50001 input items make 50001 CSV records; the limit is 50000', { items: Array.from({ length: 50_001 }, (_, i) => ({ phone_number: `+9198${String(11000000 + i)}` })), item: null }),
+	refused('upload status empty ID', 'exotelVoice', { resource: 'contact', operation: 'getUploadStatus', uploadId: '={{ "" }}' }, 'Upload ID is required'),
+];
+
+const CONTINUED: ContinueCase[] = [
+	{ family: 'contact upload', node: 'exotelVoice', parameters: UPLOAD_FILE, items: [{ csv: 'phone_number\n+919811100001\n' }, { csv: 'x', fileName: 'notes.txt' }], bad: 1, message: 'The file must be a .csv file (got "notes.txt") (item 1)', csv: true },
+];
+
+describeBadInput(REFUSED, CONTINUED);
+
+// ---- No secret in output, errors or logs ----
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'Contact upload (items): success', node: 'exotelVoice', parameters: { resource: 'contact', operation: 'upload', source: 'items' }, items: [{ phone_number: '+919811100001' }], outcome: 'ok' },
+	{ name: 'Contact upload (items): wrong API token (401)', node: 'exotelVoice', parameters: { resource: 'contact', operation: 'upload', source: 'items' }, items: [{ phone_number: '+919811100001' }], credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'Contact upload (bearer): wrong bearer token (401)', node: 'exotelVoice', parameters: { resource: 'contact', operation: 'upload', source: 'items', authentication: 'bearerToken' }, items: [{ phone_number: '+919811100001' }], credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'Contact upload (bearer): unknown list (400)', node: 'exotelVoice', parameters: { resource: 'contact', operation: 'upload', source: 'items', authentication: 'bearerToken', listId: 'list-404' }, items: [{ phone_number: '+919811100001' }], outcome: 'error', httpCode: '400' },
+	{ name: 'Contact upload status: 404', node: 'exotelVoice', parameters: { resource: 'contact', operation: 'getUploadStatus', uploadId: 'upl_missing' }, outcome: 'error' },
+];
+
+describeNoSecrets(SECRET_CASES);

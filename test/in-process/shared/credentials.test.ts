@@ -6,9 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { type ExotelBase, exotelRequest } from '../../nodes/shared/transport';
-import { basicAuthHeader, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
-import { chain, CredentialStore, itemsNode, runWorkflow } from '../helpers/n8n-core-harness';
+import { type ExotelBase, exotelRequest } from '../../../nodes/shared/transport';
+import { basicAuthHeader, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import { chain, CredentialStore, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 
 class TransportProbe implements INodeType {
 	description: INodeTypeDescription = {

@@ -6,8 +6,12 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
-import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../sandbox/handlers/voice';
+import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, list, refused } from '../../helpers/bad-input';
+import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, giveUpSoon, limitStorm, resetAfter, resetBefore, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../../sandbox/handlers/voice';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CONNECT_PATH = `/v1/Accounts/${SID}/Calls/connect`;
@@ -595,3 +599,58 @@ describe('Exotel Voice → Call → Get Details (management API)', () => {
 		expect(result.error?.description).toContain(`Call ${'f'.repeat(32)} does not exist for this account`);
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const EXOML_FLOW = 'http://my.exotel.com/exotelsandbox1/exoml/start_voice/926';
+const CONNECT = { resource: 'call', operation: 'connect', from: '+919876543210', callerId: '+918047112233', url: EXOML_FLOW };
+const GET_MANY = { resource: 'call', operation: 'getMany' };
+
+const REFUSED: RefusedCase[] = [
+	refused('Connect Time Limit 14401', 'exotelVoice', { ...CONNECT, additionalFields: { timeLimit: 14401 } }, 'Time Limit is 14401; the maximum is 14400'),
+	refused('Connect bad From', 'exotelVoice', { ...CONNECT, from: '={{ $json.from }}' }, 'From must be a phone number such as +919876543210 (got "callme")', { items: [{ from: '+919876543210' }, { from: 'call me' }], item: 1 }),
+	refused('Connect empty Caller ID', 'exotelVoice', { ...CONNECT, callerId: '={{ "" }}' }, 'Caller ID is required'),
+	refused('Connect bad Flow URL', 'exotelVoice', { ...CONNECT, url: 'my-flow' }, 'Flow URL must be an http(s) URL (got "my-flow")'),
+	refused('Get Many 101 call SIDs', 'exotelVoice', { ...GET_MANY, filters: { sid: list(101, seededCallSid) } }, 'Call SIDs has 101 entries; the limit is 100'),
+	refused('Get Many 6 To numbers', 'exotelVoice', { ...GET_MANY, filters: { to: list(6, (i) => `+91998870000${i}`) } }, 'To has 6 entries; the limit is 5'),
+	refused('Get Many 6 From numbers', 'exotelVoice', { ...GET_MANY, filters: { from: list(6, (i) => `+91998870000${i}`) } }, 'From has 6 entries; the limit is 5'),
+	refused('Get Many 6 phone numbers', 'exotelVoice', { ...GET_MANY, filters: { phoneNumber: list(6, (i) => `+91804711223${i}`) } }, 'Phone Number has 6 entries; the limit is 5'),
+	refused('Get Many Page Size 101', 'exotelVoice', { ...GET_MANY, filters: { pageSize: 101 } }, 'Page Size is 101; the maximum is 100'),
+	refused('Get Many Recording URL Validity 4', 'exotelVoice', { ...GET_MANY, filters: { recordingUrlValidity: 4 } }, 'Recording URL Validity is 4; the minimum is 5'),
+	refused('Get Many Recording URL Validity 61', 'exotelVoice', { ...GET_MANY, filters: { recordingUrlValidity: 61 } }, 'Recording URL Validity is 61; the maximum is 60'),
+	refused('Call get empty SID', 'exotelVoice', { resource: 'call', operation: 'get', callSid: '={{ "" }}' }, 'Call SID is required'),
+	refused('Connect empty From', 'exotelVoice', { ...CONNECT, from: '={{ "" }}' }, 'From is required'),
+	refused('Connect empty Flow URL', 'exotelVoice', { ...CONNECT, url: '={{ "" }}' }, 'Flow URL is required'),
+	refused('Connect bad Status Callback URL', 'exotelVoice', { ...CONNECT, statusCallback: 'status' }, 'Status Callback URL must be an http(s) URL (got "status")'),
+	refused('Connect fractional Time Limit', 'exotelVoice', { ...CONNECT, additionalFields: { timeLimit: 90.5 } }, 'Time Limit must be a whole number (got 90.5)'),
+	refused('Connect fractional Time Out', 'exotelVoice', { ...CONNECT, additionalFields: { timeOut: 20.5 } }, 'Time Out must be a whole number (got 20.5)'),
+	refused('Connect bad Status Callback Events (expression)', 'exotelVoice', { ...CONNECT, additionalFields: { statusCallbackEvents: '={{ ["ringing"] }}' } }, 'Status Callback Events [0] must be one of answered, terminal (got "ringing")'),
+	refused('Get Many non-E.164 To', 'exotelVoice', { ...GET_MANY, filters: { to: '+919988700001, 09988700002' } }, 'To [1] must be an E.164 number such as +919876543210 (got "09988700002")'),
+	refused('Get Many non-E.164 From', 'exotelVoice', { ...GET_MANY, filters: { from: '9988700001' } }, 'From [0] must be an E.164 number such as +919876543210 (got "9988700001")'),
+	refused('Get Many bad Status (expression)', 'exotelVoice', { ...GET_MANY, filters: { status: '={{ "ringing" }}' } }, 'Status must be one of busy, completed, failed, no-answer (got "ringing")'),
+	refused('Get Many bad Direction (expression)', 'exotelVoice', { ...GET_MANY, filters: { direction: '={{ "outbound" }}' } }, 'Direction must be one of inbound, outbound-api, outbound-dial (got "outbound")'),
+	refused('Call get details empty SID', 'exotelVoice', { resource: 'call', operation: 'getDetails', callSid: '={{ "" }}' }, 'Call SID is required'),
+];
+
+const CONTINUED: ContinueCase[] = [
+	{ family: 'voice call', node: 'exotelVoice', parameters: { ...CONNECT, additionalFields: { timeLimit: '={{ $json.limit }}' } }, items: [{ limit: 600 }, { limit: 14401 }], bad: 1, message: 'Time Limit is 14401; the maximum is 14400 (item 1)' },
+];
+
+describeBadInput(REFUSED, CONTINUED);
+
+// ---- No secret in output, errors or logs ----
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'Call connect: success', node: 'exotelVoice', parameters: CONNECT, outcome: 'ok' },
+	{ name: 'Call connect: wrong API token (401)', node: 'exotelVoice', parameters: CONNECT, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'Call connect: service 400 (flow of another account)', node: 'exotelVoice', parameters: { ...CONNECT, url: 'http://my.exotel.com/otheraccount/exoml/start_voice/1' }, outcome: 'error', httpCode: '400' },
+	{ name: 'Call connect: reset before', node: 'exotelVoice', parameters: CONNECT, faults: [[resetBefore, 6]], outcome: 'error' },
+	{ name: 'Call connect: reset after', node: 'exotelVoice', parameters: CONNECT, faults: [[resetAfter, 1]], outcome: 'error' },
+	{ name: 'Call get: 404, continue', node: 'exotelVoice', parameters: { resource: 'call', operation: 'get', callSid: 'f'.repeat(32) }, onError: 'continueRegularOutput', outcome: 'ok' },
+	{ name: 'Call get many: 429s past Rate Limit → Max Wait', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getMany', limit: 5, ...giveUpSoon }, faults: [limitStorm], outcome: 'error', httpCode: '429' },
+	{ name: 'Call get many: reset before on every attempt', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getMany', limit: 5 }, faults: [[resetBefore, 6]], outcome: 'error' },
+	{ name: 'Call get details: success', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getDetails', callSid: seededCallSid(1) }, outcome: 'ok' },
+	{ name: 'Call get details: wrong API token (401, ccm base)', node: 'exotelVoice', parameters: { resource: 'call', operation: 'getDetails', callSid: seededCallSid(1) }, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+];
+
+describeNoSecrets(SECRET_CASES);

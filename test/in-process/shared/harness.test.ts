@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IAuthenticateGeneric, ICredentialDataDecryptedObject, ICredentialType, IDataObject, IExecuteFunctions, IHttpRequestHelper, INode, INodeExecutionData, INodeType, INodeTypeDescription, JsonObject } from 'n8n-workflow';
 
-import { chain, CredentialStore, edges, itemsNode, packageCredentialTypes, packageNodeTypes, runWorkflow } from '../helpers/n8n-core-harness';
+import { chain, CredentialStore, edges, itemsNode, packageCredentialTypes, packageNodeTypes, runWorkflow } from '../../helpers/n8n-core-harness';
 
 // ---- a local HTTP server ---------------------------------------------------------------------
 

@@ -2,9 +2,12 @@
  * Exotel Voice → User (Get, Get Many) through n8n-core against the sandbox's management API:
  * exact queries, offset paging in pages of 50, the filters, and the error paths.
  */
-
-import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../helpers/exotel';
-import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from '../sandbox/handlers/users';
+import type { RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, refused } from '../../helpers/bad-input';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, storm, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from '../../sandbox/handlers/users';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const USERS_PATH = `/v2/accounts/${SID}/users`;
@@ -138,3 +141,24 @@ describe('Exotel Voice → User → Get Many', () => {
 		expect(JSON.stringify(result.error)).not.toContain('bad-SECRET-users');
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const REFUSED: RefusedCase[] = [
+	refused('user list limit 0', 'exotelVoice', { resource: 'user', operation: 'getMany', returnAll: false, limit: 0 }, 'Limit is 0; the minimum is 1'),
+	refused('user device number not E.164', 'exotelVoice', { resource: 'user', operation: 'getMany', filters: { contactUri: '09876500001' } }, 'Device Number must be an E.164 number such as +919876543210 (got "09876500001")'),
+	refused('user get empty ID', 'exotelVoice', { resource: 'user', operation: 'get', userId: '={{ "" }}' }, 'User ID is required'),
+	refused('user list bad Extra Fields (expression)', 'exotelVoice', { resource: 'user', operation: 'getMany', filters: { fields: '={{ ["email"] }}' } }, 'Extra Fields [0] must be one of active_call, devices, last_login (got "email")'),
+];
+
+describeBadInput(REFUSED);
+
+// ---- No secret in output, errors or logs ----
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'User get: 404', node: 'exotelVoice', parameters: { resource: 'user', operation: 'get', userId: 'user-999' }, outcome: 'error', httpCode: '404' },
+	{ name: 'User get many: wrong API token (401)', node: 'exotelVoice', parameters: { resource: 'user', operation: 'getMany' }, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'User get many: 502 past the retry limit', node: 'exotelVoice', parameters: { resource: 'user', operation: 'getMany' }, faults: [storm(502)], outcome: 'error', httpCode: '502' },
+];
+
+describeNoSecrets(SECRET_CASES);

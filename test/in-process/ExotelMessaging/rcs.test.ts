@@ -1,7 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthHeader, runNode, SANDBOX_ACCOUNT, useSandbox } from '../helpers/exotel';
-import { MESSAGE_FAILURES } from '../sandbox/handlers/messages';
+import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
+import { describeBadInput, emoji, refused, x } from '../../helpers/bad-input';
+import { basicAuthHeader, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
+import type { SecretCase } from '../../helpers/secrets';
+import { describeNoSecrets, storm, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { MESSAGE_FAILURES } from '../../sandbox/handlers/messages';
 
 const sandbox = useSandbox();
 
@@ -239,3 +243,45 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 		);
 	});
 });
+
+// ---- Bad input: refused before sending; with On Error: Continue, only the bad item is marked ----
+
+const RCS = { resource: 'rcs', operation: 'sendTemplate', botId: 'acme_bot', to: '+919876543210', templateName: 'order_update' };
+const FALLBACK = { smsFallback: true, fallbackFrom: 'ACMEIN', fallbackText: 'Your order shipped', fallbackSmsType: 'transactional' };
+
+const REFUSED: RefusedCase[] = [
+	refused('RCS non-E.164 To', 'exotelMessaging', { ...RCS, to: '09876543210' }, 'To must be an E.164 number such as +919876543210 (got "09876543210")'),
+	refused('RCS missing template name', 'exotelMessaging', { ...RCS, templateName: '={{ "" }}' }, 'Template Name is required'),
+	refused('RCS missing bot ID', 'exotelMessaging', { ...RCS, botId: '={{ "" }}' }, 'Bot ID is required'),
+	refused('RCS missing fallback text', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackText: '={{ "" }}' }, 'Fallback Text is required'),
+	refused('RCS missing fallback from', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackFrom: '={{ "" }}' }, 'Fallback From is required'),
+	refused('RCS fallback text of 2001', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackText: x(2001) }, 'Fallback Text is 2001 characters; the limit is 2000'),
+	refused('RCS fallback text of 2001 characters ending in emoji', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackText: emoji(2001) }, 'Fallback Text is 2001 characters; the limit is 2000'),
+	refused('RCS fallback tracking without shorten URL', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { tracking: true } }, 'Fallback Track Clicks needs Shorten URL turned on'),
+	refused('RCS bad status callback URL', 'exotelMessaging', { ...RCS, statusCallback: 'hook' }, /^Status Callback URL must be an http\(s\) URL/),
+	refused('RCS empty To', 'exotelMessaging', { ...RCS, to: '={{ "" }}' }, 'To is required'),
+	refused('RCS bad request status callback URL', 'exotelMessaging', { ...RCS, options: { requestStatusCallback: 'hook' } }, 'Request Status Callback URL must be an http(s) URL (got "hook")'),
+	refused('RCS bad channel status callback URL', 'exotelMessaging', { ...RCS, options: { channelStatusCallback: 'hook' } }, 'Channel Status Callback URL must be an http(s) URL (got "hook")'),
+	refused('RCS bad fallback SMS type (expression)', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackSmsType: '={{ "otp" }}' }, 'Fallback SMS Type must be one of promotional, transactional, transactional_opt_in (got "otp")'),
+	refused('RCS bad fallback encoding type (expression)', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { encodingType: '={{ "utf8" }}' } }, 'Fallback Encoding Type must be one of plain, unicode (got "utf8")'),
+	refused('RCS bad fallback priority (expression)', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { priority: '={{ "urgent" }}' } }, 'Fallback Priority must be one of high, normal (got "urgent")'),
+	refused('RCS bad fallback click tracking URL', 'exotelMessaging', { ...RCS, ...FALLBACK, fallbackOptions: { shortenUrl: true, tracking: true, clickTrackingCallbackUrl: 'clicks' } }, 'Click Tracking Callback URL must be an http(s) URL (got "clicks")'),
+];
+
+const CONTINUED: ContinueCase[] = [
+	{ family: 'RCS', node: 'exotelMessaging', parameters: { ...RCS, to: '={{ $json.to }}' }, items: [{ to: '+919876543210' }, { to: '09876543210' }], bad: 1, message: 'To must be an E.164 number such as +919876543210 (got "09876543210") (item 1)' },
+];
+
+describeBadInput(REFUSED, CONTINUED);
+
+// ---- No secret in output, errors or logs ----
+
+const SECRET_CASES: SecretCase[] = [
+	{ name: 'RCS: success', node: 'exotelMessaging', parameters: RCS, outcome: 'ok' },
+	{ name: 'RCS: 202 with a failed entry (template not approved)', node: 'exotelMessaging', parameters: { ...RCS, templateName: 'not_approved' }, outcome: 'error' },
+	{ name: 'RCS: 202 with a failed entry, error output', node: 'exotelMessaging', parameters: { ...RCS, templateName: 'not_approved' }, onError: 'continueErrorOutput', outcome: 'ok' },
+	{ name: 'RCS: wrong API token (401)', node: 'exotelMessaging', parameters: RCS, credentials: WRONG_CREDENTIALS, outcome: 'error', httpCode: '401' },
+	{ name: 'RCS: 500 past the retry limit', node: 'exotelMessaging', parameters: RCS, faults: [storm(500)], outcome: 'error', httpCode: '500' },
+];
+
+describeNoSecrets(SECRET_CASES);
