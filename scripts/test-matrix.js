@@ -30,10 +30,13 @@ const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 const STAGES = [
 	{ label: 'unit', folder: 'test/unit', target: '2.8.4' },
 	{ label: 'in-process (n8n-core)', folder: 'test/in-process', target: '2.8.4' },
-	{ label: 'sandbox', folder: 'test/sandbox', target: '2.8.4' },
+	{ label: 'sandbox', folder: 'sandbox', target: '2.8.4' },
 	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4' },
 	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', needsNewest: true },
 ];
+
+/** The jest path pattern of a stage's folder: that folder under the package root and nothing else (`sandbox` alone would match any path naming it). */
+const folderPattern = (folder) => `^${path.join(ROOT, folder, path.sep).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
 
 /** Copies a child's output line by line, each line prefixed when `prefix` is given; calls `onLine` with each. */
 function copyLines(stream, out, prefix, onLine) {
@@ -133,7 +136,7 @@ async function main() {
 			printTable(STAGES.slice(index).map((s) => s.label));
 			process.exit(1);
 		}
-		const passed = await run(stage.label, process.execPath, [jest, '--runInBand', stage.folder], { N8N_E2E_TARGET: stage.target }).done;
+		const passed = await run(stage.label, process.execPath, [jest, '--runInBand', folderPattern(stage.folder)], { N8N_E2E_TARGET: stage.target }).done;
 		if (!passed) {
 			prepared.kill();
 			printTable(STAGES.slice(index + 1).map((s) => s.label));

@@ -8,8 +8,8 @@
 import path from 'path';
 
 import { signPayload } from '../../nodes/shared/webhookSignature';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';

@@ -4,8 +4,8 @@
  */
 import path from 'path';
 
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';

@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { CSV_FILE_NODE_TYPE, CsvFileNode } from './csv-file-node';
 import { packageNode, sandboxCredentials, useSandbox } from './exotel';
 import { chain, itemsNode, runWorkflow } from './n8n-core-harness';
-import type { ExotelSandbox } from '../sandbox/server';
+import type { ExotelSandbox } from '../../sandbox/server';
 
 export type NodeName = 'exotelMessaging' | 'exotelVoice' | 'exotelContactCenter' | 'exotelNumberAllocation';
 

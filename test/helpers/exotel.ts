@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { ExotelSandbox } from '../sandbox/server';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import type { CredentialStore, HarnessCredential, RunWorkflowOptions } from './n8n-core-harness';
 import { chain, itemsNode, packageNodeType, runWorkflow } from './n8n-core-harness';
 

@@ -12,8 +12,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from './exotel';
 import type { CredentialStore, RunResult } from './n8n-core-harness';
 import { chain, harnessLog, itemsNode, runWorkflow } from './n8n-core-harness';
-import type { Fault, FaultMatch } from '../sandbox/types';
-import type { ExotelSandbox } from '../sandbox/server';
+import type { Fault, FaultMatch } from '../../sandbox/types';
+import type { ExotelSandbox } from '../../sandbox/server';
 
 export const b64 = (user: string, password: string) => Buffer.from(`${user}:${password}`).toString('base64');
 

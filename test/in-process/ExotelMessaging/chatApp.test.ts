@@ -5,8 +5,8 @@ import { describeBadInput, emoji, refused, x } from '../../helpers/bad-input';
 import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, echo, giveUpSoon, limitStorm, resetAfter, resetBefore, status, storm, VERIFY_TOKEN, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { SANDBOX_CHATAPP_UNREACHABLE } from '../../sandbox/fixtures';
-import { MESSAGE_FAILURES } from '../../sandbox/handlers/messages';
+import { SANDBOX_CHATAPP_UNREACHABLE } from '../../../sandbox/fixtures';
+import { MESSAGE_FAILURES } from '../../../sandbox/handlers/messages';
 
 const sandbox = useSandbox();
 

@@ -5,7 +5,7 @@ import { describeBadInput, emoji, refused, x } from '../../helpers/bad-input';
 import { basicAuthHeader, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, storm, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { MESSAGE_FAILURES } from '../../sandbox/handlers/messages';
+import { MESSAGE_FAILURES } from '../../../sandbox/handlers/messages';
 
 const sandbox = useSandbox();
 

@@ -5,7 +5,7 @@ import { describeBadInput, emoji, refused, x } from '../../helpers/bad-input';
 import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { b64, describeNoSecrets, echo, giveUpSoon, limitStorm, resetAfter, resetBefore, status, storm, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { SMS_DETAILED_STATUS, SMS_FROM_SUFFIX } from '../../sandbox/handlers/sms';
+import { SMS_DETAILED_STATUS, SMS_FROM_SUFFIX } from '../../../sandbox/handlers/sms';
 
 const BULK_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`;
 const QUEUED = SMS_DETAILED_STATUS.queued;

@@ -6,8 +6,8 @@ import { signPayload } from '../../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { dump, GOOD, SECRETS, SIGNING_SECRET, VERIFY_TOKEN } from '../../helpers/secrets';
 import { callWebhook, hookContext } from '../../helpers/webhook-context';
-import { sandboxCredentialData } from '../../sandbox/fixtures';
-import type { ExotelSandbox } from '../../sandbox/server';
+import { sandboxCredentialData } from '../../../sandbox/fixtures';
+import type { ExotelSandbox } from '../../../sandbox/server';
 
 const trigger = new ExotelMessagingTrigger();
 const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;

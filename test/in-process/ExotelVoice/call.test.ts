@@ -11,7 +11,7 @@ import { describeBadInput, list, refused } from '../../helpers/bad-input';
 import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, giveUpSoon, limitStorm, resetAfter, resetBefore, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../../sandbox/handlers/voice';
+import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../../../sandbox/handlers/voice';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CONNECT_PATH = `/v1/Accounts/${SID}/Calls/connect`;

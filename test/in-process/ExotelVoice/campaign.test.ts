@@ -11,7 +11,7 @@ import { describeBadInput, list, refused } from '../../helpers/bad-input';
 import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, startSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import type { ExotelSandbox } from '../../sandbox/server';
+import type { ExotelSandbox } from '../../../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CAMPAIGNS = `/v2/accounts/${SID}/campaigns`;

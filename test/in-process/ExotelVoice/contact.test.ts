@@ -13,8 +13,8 @@ import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredenti
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { parseMultipart } from '../../sandbox/http';
-import type { RecordedRequest } from '../../sandbox/server';
+import { parseMultipart } from '../../../sandbox/http';
+import type { RecordedRequest } from '../../../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const UPLOAD = `/v2/accounts/${SID}/contacts/upload`;

@@ -19,8 +19,8 @@ import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredenti
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets } from '../../helpers/secrets';
-import { SANDBOX_BIG_LIST, sandboxCredentialData } from '../../sandbox/fixtures';
-import { parseMultipart } from '../../sandbox/http';
+import { SANDBOX_BIG_LIST, sandboxCredentialData } from '../../../sandbox/fixtures';
+import { parseMultipart } from '../../../sandbox/http';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const LISTS = `/v2/accounts/${SID}/lists`;

@@ -7,7 +7,7 @@ import { describeBadInput, refused } from '../../helpers/bad-input';
 import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, storm, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from '../../sandbox/handlers/users';
+import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from '../../../sandbox/handlers/users';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const USERS_PATH = `/v2/accounts/${SID}/users`;

@@ -8,7 +8,7 @@ import { describeBadInput, refused } from '../../helpers/bad-input';
 import { packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, echo, giveUpSoon, limitStorm, status, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { userPhone } from '../../sandbox/handlers/users';
+import { userPhone } from '../../../sandbox/handlers/users';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const devicesPath = (user: string, customer = 'cust-7', app = 'app-3') => `/v2/integrations/${customer}/apps/${app}/users/${user}/devices`;

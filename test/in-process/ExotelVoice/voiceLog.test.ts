@@ -7,8 +7,8 @@ import { describeBadInput, refused } from '../../helpers/bad-input';
 import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { recordingBytes, seededCallSid } from '../../sandbox/handlers/voice';
-import type { ExotelSandbox } from '../../sandbox/server';
+import { recordingBytes, seededCallSid } from '../../../sandbox/handlers/voice';
+import type { ExotelSandbox } from '../../../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

@@ -15,8 +15,8 @@ import { ExotelVoiceTrigger } from '../../../nodes/ExotelVoiceTrigger/ExotelVoic
 import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 import { callWebhook } from '../../helpers/webhook-context';
-import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../../sandbox/fixtures';
-import type { CallbackAttempt, ExotelSandbox } from '../../sandbox/server';
+import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../../../sandbox/fixtures';
+import type { CallbackAttempt, ExotelSandbox } from '../../../sandbox/server';
 import { budget } from '../../harness/timeouts';
 
 const MESSAGE_KEYS = ['messageSid', 'status', 'channel', 'to', 'from', 'code'];

@@ -22,10 +22,10 @@ import { PACING_POLICY } from '../../../nodes/shared/pacing';
 import { CsvFileNode } from '../../helpers/csv-file-node';
 import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
 import { chain, itemsNode, type RunResult, runWorkflow } from '../../helpers/n8n-core-harness';
-import { SANDBOX_BASE_PREFIX } from '../../sandbox/fixtures';
-import { parseMultipart } from '../../sandbox/http';
-import type { ExotelSandbox, RequestFilter } from '../../sandbox/server';
-import type { RateLimitConfig, RecordedRequest } from '../../sandbox/types';
+import { SANDBOX_BASE_PREFIX } from '../../../sandbox/fixtures';
+import { parseMultipart } from '../../../sandbox/http';
+import type { ExotelSandbox, RequestFilter } from '../../../sandbox/server';
+import type { RateLimitConfig, RecordedRequest } from '../../../sandbox/types';
 
 
 const SID = SANDBOX_ACCOUNT.accountSid;

@@ -15,7 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
 import { signPayload } from '../../../nodes/shared/webhookSignature';
-import { sandboxCredentialData } from '../../sandbox/fixtures';
+import { sandboxCredentialData } from '../../../sandbox/fixtures';
 import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { ResumeRequest, RunResult } from '../../helpers/n8n-core-harness';
 import { callWebhook } from '../../helpers/webhook-context';

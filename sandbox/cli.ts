@@ -1,7 +1,7 @@
 /**
  * Starts a sandbox for manual work and the real-n8n harness:
  *
- *   ts-node --transpile-only test/sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json]
+ *   ts-node --transpile-only sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json]
  *                                               [--rate-limit LIMIT/WINDOW_MS [--retry-after]]
  *
  * Port: --port, else env SANDBOX_PORT, else 4010 (0 = a random free port). Binds 127.0.0.1 only.
