@@ -1,7 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
+	roots: ['<rootDir>/test', '<rootDir>/sandbox'],
 	testMatch: ['**/*.test.ts'],
 	// the system stage has its own config (jest.system.config.js, `npm run test:system`)
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/system/'],

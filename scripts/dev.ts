@@ -22,9 +22,9 @@ import path from 'path';
 
 import type { N8nInstance } from '../test/harness';
 import { devTarget, type N8nTargetName } from '../test/harness/targets';
-import { describeRateLimit, parseRateLimitOptions } from '../test/sandbox/cli';
-import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
-import { ExotelSandbox } from '../test/sandbox/server';
+import { describeRateLimit, parseRateLimitOptions } from '../sandbox/cli';
+import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
 import { personHelp } from './person';
 
 const N8N_PORT = Number(process.env.N8N_DEV_PORT ?? 5678);

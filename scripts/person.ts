@@ -1,6 +1,6 @@
 /**
  * `npm run person`: answer a waiting "send and wait" execution from a terminal, as the person it
- * asked, through the sandbox's control API (test/sandbox/README.md, "Acting as the person"). Meant
+ * asked, through the sandbox's control API (sandbox/README.md, "Acting as the person"). Meant
  * for `npm run dev`, whose banner prints these lines:
  *
  *   npm run person -- reply --to +919812340001 --button approve       chat app: tap a reply button
@@ -17,7 +17,7 @@
  */
 import axios from 'axios';
 
-import { DEFAULT_SANDBOX_PORT } from '../test/sandbox/cli';
+import { DEFAULT_SANDBOX_PORT } from '../sandbox/cli';
 
 export type PersonCommand = 'reply' | 'open-link' | 'end-call';
 

@@ -18,8 +18,8 @@ import path from 'path';
 import type { Page } from 'playwright-core';
 
 import type { N8nInstance as Instance } from '../test/harness';
-import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../test/sandbox/fixtures';
-import { ExotelSandbox } from '../test/sandbox/server';
+import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../sandbox/server';
 import { launchChromium, newEditorContext } from '../test/system/browser';
 
 const REPO_ROOT = path.resolve(__dirname, '..');

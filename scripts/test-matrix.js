@@ -35,10 +35,13 @@ const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 const STAGES = [
 	{ label: 'unit', folder: 'test/unit', target: '2.8.4' },
 	{ label: 'in-process (n8n-core)', folder: 'test/in-process', target: '2.8.4' },
-	{ label: 'sandbox', folder: 'test/sandbox', target: '2.8.4' },
+	{ label: 'sandbox', folder: 'sandbox', target: '2.8.4' },
 	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4', config: 'jest.e2e.config.js', group: 'real n8n' },
 	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', group: 'real n8n', needsNewest: true },
 ];
+
+/** The jest path pattern of a stage's folder: that folder under the package root and nothing else (`sandbox` alone would match any path naming it). */
+const folderPattern = (folder) => `^${path.join(ROOT, folder, path.sep).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
 
 /** Copies a child's output line by line, each line prefixed when `prefix` is given; calls `onLine` with each. */
 function copyLines(stream, out, prefix, onLine) {
@@ -140,31 +143,26 @@ async function main() {
 		else steps.push([stage]);
 	}
 	let failed = false;
+	const children = new Set();
 	for (const [index, step] of steps.entries()) {
-		const running = step.map((stage) => {
-			const jestArgs = [jest, '--runInBand', ...(stage.config ? ['--config', stage.config] : []), stage.folder];
-			const prefix = step.length > 1 ? `[${stage.target}]` : undefined;
-			const start = async () => {
-				if (stage.needsNewest && !(await prepared.done)) return { passed: false, kill: () => {} };
-				if (failed) return { passed: false, kill: () => {} };
-				const child = run(stage.label, process.execPath, jestArgs, { N8N_E2E_TARGET: stage.target }, prefix);
-				return { passed: await child.done, kill: child.kill };
-			};
-			return start();
-		});
-		// the first stage of a step to fail ends the others: nobody waits minutes for a known result
-		const outcomes = await new Promise((resolve) => {
-			const settled = [];
-			running.forEach((promise, i) =>
-				promise.then((outcome) => {
-					settled[i] = outcome;
-					if (!outcome.passed) failed = true;
-					if (!outcome.passed) for (const other of running) other.then((o) => o.kill());
-					if (settled.filter(Boolean).length === running.length) resolve(settled);
-				}),
-			);
-		});
-		if (outcomes.some((outcome) => !outcome.passed)) {
+		const outcomes = await Promise.all(
+			step.map(async (stage) => {
+				if (stage.needsNewest && !(await prepared.done)) failed = true;
+				if (failed) return false;
+				const jestArgs = [jest, '--runInBand', ...(stage.config ? ['--config', stage.config] : []), folderPattern(stage.folder)];
+				const child = run(stage.label, process.execPath, jestArgs, { N8N_E2E_TARGET: stage.target }, step.length > 1 ? `[${stage.target}]` : undefined);
+				children.add(child);
+				const passed = await child.done;
+				children.delete(child);
+				if (!passed && !failed) {
+					// the first stage of a step to fail ends the others: nobody waits minutes for a known result
+					failed = true;
+					for (const other of children) other.kill();
+				}
+				return passed;
+			}),
+		);
+		if (outcomes.some((passed) => !passed)) {
 			prepared.kill();
 			const ran = new Set(results.map((r) => r.label));
 			printTable(steps.slice(index).flat().map((s) => s.label).filter((label) => !ran.has(label)));

@@ -26,9 +26,9 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
-import { signPayload } from '../sandbox/callbacks';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+import { signPayload } from '../../sandbox/callbacks';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import { BenchFailure, int, loadAverage, machine, n, round, table, verdict } from './common';
 
 export const DEFAULT_CALLBACKS = 1000;

@@ -2,7 +2,7 @@
  * The Exotel sandbox in a child process, driven through its control API, so that benches measure
  * only this process's CPU (the node, n8n-core, the HTTP client) and not the simulated service's.
  *
- * Started as `node -r ts-node/register/transpile-only test/sandbox/cli.ts --port 0 --latency MS --json`
+ * Started as `node -r ts-node/register/transpile-only sandbox/cli.ts --port 0 --latency MS --json`
  * (127.0.0.1 only); the first stdout line is `{origin, baseUrls, credentials}`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,11 +11,11 @@ import * as path from 'node:path';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { HarnessCredential } from '../helpers/n8n-core-harness';
-import type { StoredRcsMessage, StoredSmsMessage } from '../sandbox/state';
-import type { RecordedRequest } from '../sandbox/types';
+import type { StoredRcsMessage, StoredSmsMessage } from '../../sandbox/state';
+import type { RecordedRequest } from '../../sandbox/types';
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(PACKAGE_ROOT, 'test', 'sandbox', 'cli.ts');
+const CLI = path.join(PACKAGE_ROOT, 'sandbox', 'cli.ts');
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
 

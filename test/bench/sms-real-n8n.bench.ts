@@ -40,8 +40,8 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { makeWorkflow, N8nInstance, packPackage, removeTempDir, setNode, webhookNode, type WorkflowNode } from '../harness';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import type { RecordedRequest } from '../sandbox/types';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import type { RecordedRequest } from '../../sandbox/types';
 import { BenchFailure, int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
 import { SandboxProcess } from './sandbox-process';
 

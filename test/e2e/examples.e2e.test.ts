@@ -16,8 +16,8 @@ import {
 	SANDBOX_GREENVN_POOL,
 	SANDBOX_LISTS,
 	sandboxCredentialData,
-} from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+} from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, N8nInstance, nodeJson, REPO_ROOT, sharedN8n } from '../harness';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');

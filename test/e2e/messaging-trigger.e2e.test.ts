@@ -6,8 +6,8 @@
  * service; activating afterwards registers the production URL.
  */
 import { signPayload } from '../../nodes/shared/webhookSignature';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';

@@ -15,9 +15,9 @@
  * report that came earlier would get 409 "running already" and be retried 60 s later).
  */
 import { signPayload } from '../../nodes/shared/webhookSignature';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
-import type { CallbackAttempt } from '../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
+import type { CallbackAttempt } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, pollFor as pollUntil, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';

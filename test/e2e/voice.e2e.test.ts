@@ -2,8 +2,8 @@
  * Exotel Voice on a real n8n 2.8.4 with the packed package: a call connected to a flow reports its
  * status to an active Exotel Voice Trigger, and a CSV contact upload waits for completion.
  */
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';

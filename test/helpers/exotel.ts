@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { ExotelSandbox } from '../sandbox/server';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import type { CredentialStore, HarnessCredential, RunWorkflowOptions } from './n8n-core-harness';
 import { chain, itemsNode, packageNodeType, runWorkflow } from './n8n-core-harness';
 
@@ -103,4 +103,13 @@ export async function runNode(
 		...(options.workflowSettings ? { settings: options.workflowSettings } : {}),
 		...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
 	});
+}
+
+/**
+ * `run(parameters, items, store, overrides)` for the Contact Center node against the sandbox: on a
+ * credential store of the test's own when given (its session), else on the sandbox's credentials.
+ */
+export function contactCenterRunner(sandbox: ExotelSandbox) {
+	return (parameters: Record<string, unknown>, items: Array<Record<string, unknown>> = [{}], store?: CredentialStore, overrides = {}) =>
+		runNode(sandbox, 'exotelContactCenter', parameters, items, { credentialStore: store, credentialOverrides: overrides });
 }

@@ -20,8 +20,8 @@ import os from 'os';
 import path from 'path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
-import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8N_TARGET, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../harness';
 import { launchChromium, newEditorContext } from './browser';
 

@@ -17,8 +17,8 @@
 import fs from 'fs';
 import path from 'path';
 
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../sandbox/fixtures';
-import { ExotelSandbox } from '../sandbox/server';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { ExotelSandbox } from '../../sandbox/server';
 import {
 	freePort,
 	JEST_TIMEOUTS,

@@ -9,9 +9,9 @@
  */
 import path from 'path';
 
-import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
-import type { RecordedRequest } from '../sandbox/server';
-import { ExotelSandbox } from '../sandbox/server';
+import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../../sandbox/fixtures';
+import type { RecordedRequest } from '../../sandbox/server';
+import { ExotelSandbox } from '../../sandbox/server';
 import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 
 const MESSAGES = 20_000;

@@ -1,6 +1,6 @@
 /**
  * `npm run person` (scripts/person.ts): the command line becomes the sandbox control-API request of
- * "Acting as the person" (test/sandbox/README.md), and `npm run dev`'s banner shows the same requests.
+ * "Acting as the person" (sandbox/README.md), and `npm run dev`'s banner shows the same requests.
  * No network: only the request is built.
  */
 import { curlLine, parsePersonArgs, personHelp, sandboxOrigin } from '../../scripts/person';

@@ -1,0 +1,295 @@
+/**
+ * Fault injection across the node families (issue: "no item lost, duplicated or resent under
+ * faults"). Every case runs twice, once with onError 'continueRegularOutput' and once with
+ * 'continueErrorOutput', and checks:
+ *  1. every input item comes out exactly once (pairedItem indexes), failures marked with a cause;
+ *  2. retries are bounded: at most RETRY_POLICY.attempts requests per logical request, 429s
+ *     aside: those are paced until the service accepts, bounded by Rate Limit → Max Wait;
+ *  3. a POST whose answer was lost after the service processed it is never sent again, and its
+ *     items are marked `deliveryUnknown: true`; the sandbox's accepted messages hold no duplicate.
+ *
+ * Status faults carry `Retry-After: 0` so runs stay fast. Answers slower than the timeout are
+ * tested with the transport's 60 s timeout shortened to 400 ms: a POST that times out may have
+ * been accepted (the sandbox does accept it after the delay), so it is not resent and is marked
+ * `deliveryUnknown`; a GET that times out is retried.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { RETRY_POLICY, TIMEOUT_POLICY } from '../../../nodes/shared/transport';
+import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
+import type { Fault, FaultMatch, RecordedRequest } from '../../../sandbox/types';
+
+
+// Placed calls end quickly (simulated seconds × 0.001); report timers fire at once.
+const sandbox = useSandbox({ timeScale: 0.001 });
+
+type NodeName = 'exotelMessaging' | 'exotelVoice' | 'exotelContactCenter' | 'exotelNumberAllocation';
+type OnError = 'continueRegularOutput' | 'continueErrorOutput';
+
+const status = (code: number): Fault => ({ kind: 'status', status: code, retryAfterSeconds: 0 });
+const status5xxNoRetryAfter = (code: number): Fault => ({ kind: 'status', status: code });
+const resetBefore: Fault = { kind: 'reset', when: 'before' };
+const resetAfter: Fault = { kind: 'reset', when: 'after' };
+const delay = (ms: number): Fault => ({ kind: 'delay', ms });
+
+interface Case {
+	name: string;
+	node: NodeName;
+	parameters: Record<string, unknown>;
+	items: IDataObject[];
+	faults: Array<[Fault, number, FaultMatch?]>;
+	/** The requests that count as "the operation's" requests (e.g. not the contact-center login). */
+	requests: { method?: string; pathIncludes: string };
+	/** Names the logical request a recorded attempt belongs to (retries share the key). */
+	key: (request: RecordedRequest) => string;
+	/** Total attempts expected for the operation's requests. */
+	attempts: number;
+	/** Input item indexes expected to come out as failures. */
+	failed: number[];
+	/** Failed items that must be marked deliveryUnknown (and no others); 'count' = how many, whichever. */
+	deliveryUnknown?: number[] | { count: number };
+	/** Pair indexes expected on the outputs (default: 0..N-1, once each). */
+	pairs?: number[];
+	/** The service's accepted records, by recipient/key: each must appear exactly once. */
+	accepted?: { read: () => string[]; expected: string[] };
+	/** Wait this long after the run before reading `accepted` (a timed-out request lands later). */
+	settleMs?: number;
+}
+
+// ---- node families ---------------------------------------------------------------------------
+
+const phones = (count: number, offset = 0) => Array.from({ length: count }, (_, i) => `+9198765${String(43210 + i + offset).padStart(5, '0')}`);
+
+const smsSend = { resource: 'sms', operation: 'send', from: 'EXOTEL', to: '={{ $json.phone }}', body: 'Hello' };
+const smsItems = (count: number) => phones(count).map((phone) => ({ phone }));
+/** Item 1 passes the node's lenient check but the service refuses it per message (207). */
+const smsMixedItems = [{ phone: phones(1)[0] }, { phone: '0123456' }, { phone: phones(1, 2)[0] }];
+const smsBulk = { method: 'POST', pathIncludes: 'Sms/bulksend' };
+const firstTo = (r: RecordedRequest) => formFields(r.form)['Messages[0][To]']?.[0] ?? formFields(r.form)['To[]']?.[0] ?? '?';
+const acceptedSms = () => sandbox.messages().map((m) => m.to);
+
+const toMany = { resource: 'sms', operation: 'sendToMany', from: 'ACMEIN', body: 'Sale', recipients: '={{ $json.list }}' };
+const toManyRecipients = [phones(1)[0], '0123456', phones(1, 1)[0]];
+const smsSend1 = { method: 'POST', pathIncludes: 'Sms/send' };
+
+const rcs = {
+	resource: 'rcs',
+	operation: 'sendTemplate',
+	botId: 'acme_orders_bot',
+	to: '={{ $json.phone }}',
+	templateName: `={{ $json.template ?? 'order_update' }}`,
+};
+const rcsItems = (count: number) => phones(count).map((phone) => ({ phone }));
+const rcsMixedItems = [{ phone: phones(1)[0] }, { phone: phones(1, 1)[0], template: 'not_a_template' }, { phone: phones(1, 2)[0] }];
+const v2Messages = { method: 'POST', pathIncludes: '/messages' };
+const rcsKey = (r: RecordedRequest) => String(((r.json as IDataObject)?.rcs as { messages?: IDataObject[] })?.messages?.[0]?.to ?? '?');
+const acceptedRcs = () => sandbox.rcsMessages().map((m) => String((m as unknown as IDataObject).to));
+
+const chat = { resource: 'chatApp', operation: 'send', from: '+918047112233', to: '={{ $json.phone }}', messageType: 'text', text: 'Hi' };
+const chatKey = (r: RecordedRequest) => String((r.json as IDataObject)?.to ?? '?');
+const acceptedChat = () => sandbox.chatAppMessages().map((m) => String((m as unknown as IDataObject).to));
+
+const FLOW = 'http://my.exotel.com/exotelsandbox1/flowml/start_voice/926';
+const connect = { resource: 'call', operation: 'connect', from: '={{ $json.phone }}', callerId: '+918047112233', url: FLOW };
+const callsConnect = { method: 'POST', pathIncludes: 'Calls/connect' };
+const callKey = (r: RecordedRequest) => formFields(r.form).From?.[0] ?? '?';
+
+const listGetMany = { resource: 'list', operation: 'getMany', limit: 10 };
+const listsGet = { method: 'GET', pathIncludes: '/lists' };
+const byItemQuery = (r: RecordedRequest) => `${r.path}?${JSON.stringify(r.query)}`;
+
+const ccCreate = { resource: 'user', operation: 'create', userId: '={{ $json.id }}', userName: 'Asha Rao', userType: 'Agent', contactCenterId: 1 };
+const ccUsers = { method: 'POST', pathIncludes: 'contactCenterUsers' };
+const ccKey = (r: RecordedRequest) => String((r.json as IDataObject)?.userId ?? '?');
+const ccItems = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `fault.user${i}` }));
+
+const allocate = { resource: 'allocation', operation: 'allocate', connectionId: '={{ $json.id }}', apartyNumbers: '+919876543210', bpartyNumbers: '+919812345678', usage: 'twoway' };
+const greenvn = { method: 'POST', pathIncludes: 'greenvn' };
+const allocKey = (r: RecordedRequest) => String((r.json as IDataObject)?.connection_id ?? '?');
+const allocItems = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `fault-order-${i}` }));
+const acceptedAllocations = () => sandbox.allocations().map((a) => a.connection_id);
+
+const N = RETRY_POLICY.attempts;
+
+const CASES: Case[] = [
+	// ---- SMS Send (dynamic bulk, one POST per 100 items) ----
+	{ name: 'SMS send: 429 ×3 then success', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[status(429), 3, smsBulk]], requests: smsBulk, key: firstTo, attempts: 4, failed: [], accepted: { read: acceptedSms, expected: phones(3) } },
+	{ name: 'SMS send: a 429 storm of 10 is ridden out, nothing lost', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[status(429), 10, smsBulk]], requests: smsBulk, key: firstTo, attempts: 11, failed: [], accepted: { read: acceptedSms, expected: phones(3) } },
+	{
+		name: 'SMS send: 429s without Retry-After past Rate Limit → Max Wait fail the items, nothing sent',
+		node: 'exotelMessaging',
+		parameters: { ...smsSend, rateLimit: { maxWaitMinutes: 0.03 } },
+		items: smsItems(3),
+		faults: [[{ kind: 'status', status: 429 }, 50, smsBulk]],
+		requests: smsBulk,
+		// 429 at 0 s, a 1 s pause, 429 at 1 s, the last probe at the 1.8 s deadline, 429: given up
+		key: firstTo,
+		attempts: 3,
+		failed: [0, 1, 2],
+		deliveryUnknown: [],
+		accepted: { read: acceptedSms, expected: [] },
+	},
+	{ name: 'SMS send: 503 once (no Retry-After, 0.5 s backoff) then success', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[status5xxNoRetryAfter(503), 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 2, failed: [], accepted: { read: acceptedSms, expected: phones(2) } },
+	{ name: 'SMS send: delay shorter than the timeout', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[delay(300), 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [], accepted: { read: acceptedSms, expected: phones(2) } },
+	{ name: 'SMS send: reset before (POST not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[resetBefore, 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: [] } },
+	{ name: 'SMS send: reset after (accepted, not resent)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[resetAfter, 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedSms, expected: phones(3) } },
+	{ name: 'SMS send: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsSend, items: smsMixedItems, faults: [[status(429), 2, smsBulk]], requests: smsBulk, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] } },
+	{
+		name: 'SMS send: 150 items in 2 batches, one batch reset after, the other 429 ×2',
+		node: 'exotelMessaging',
+		parameters: smsSend,
+		items: smsItems(150),
+		faults: [[resetAfter, 1, smsBulk], [status(429), 2, smsBulk]],
+		requests: smsBulk,
+		key: firstTo,
+		attempts: 4,
+		failed: [],
+		deliveryUnknown: { count: -1 }, // checked against the batch that was reset (50 or 100 items)
+		accepted: { read: acceptedSms, expected: phones(150) },
+	},
+	// ---- SMS Send to Many (static bulk, one input item, several recipients) ----
+	{ name: 'SMS send to many: 429 ×2 then a 207 mix', node: 'exotelMessaging', parameters: toMany, items: [{ list: toManyRecipients.join(', ') }], faults: [[status(429), 2, smsSend1]], requests: smsSend1, key: firstTo, attempts: 3, failed: [0], pairs: [0, 0, 0], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [toManyRecipients[0], toManyRecipients[2]] } },
+	{ name: 'SMS send to many: reset after', node: 'exotelMessaging', parameters: toMany, items: [{ list: phones(2).join(', ') }], faults: [[resetAfter, 1, smsSend1]], requests: smsSend1, key: firstTo, attempts: 1, failed: [0, 0], pairs: [0, 0], deliveryUnknown: [0, 0], accepted: { read: acceptedSms, expected: phones(2) } },
+	// ---- RCS Send Template (JSON bulk) ----
+	{ name: 'RCS: 429 ×2 then a per-message failure mix', node: 'exotelMessaging', parameters: rcs, items: rcsMixedItems, faults: [[status(429), 2, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [phones(1)[0], phones(1, 2)[0]] } },
+	{ name: 'RCS: 500 storm past the limit', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), faults: [[status(500), 10, v2Messages]], requests: v2Messages, key: rcsKey, attempts: N, failed: [0, 1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [] } },
+	{ name: 'RCS: reset after', node: 'exotelMessaging', parameters: rcs, items: rcsItems(3), faults: [[resetAfter, 1, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedRcs, expected: phones(3) } },
+	// ---- Chat App Send (one POST per item, sent in parallel) ----
+	{ name: 'Chat app: 429 ×3, unreachable recipient mixed in', node: 'exotelMessaging', parameters: chat, items: [{ phone: phones(1)[0] }, { phone: '+919800000000' }, { phone: phones(1, 2)[0] }], faults: [[status(429), 3, v2Messages]], requests: v2Messages, key: chatKey, attempts: 6, failed: [1], deliveryUnknown: [], accepted: { read: acceptedChat, expected: [phones(1)[0], phones(1, 2)[0]] } },
+	{ name: 'Chat app: reset after on one of three', node: 'exotelMessaging', parameters: chat, items: smsItems(3), faults: [[resetAfter, 1, v2Messages]], requests: v2Messages, key: chatKey, attempts: 3, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(3) } },
+	{ name: 'Chat app: delay shorter than the timeout', node: 'exotelMessaging', parameters: chat, items: smsItems(2), faults: [[delay(300), 2, v2Messages]], requests: v2Messages, key: chatKey, attempts: 2, failed: [], accepted: { read: acceptedChat, expected: phones(2) } },
+	// ---- Voice: Call Connect (POST per item) and List Get Many (GET) ----
+	{ name: 'Call connect: 429 ×3 spread over items', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[status(429), 3, callsConnect]], requests: callsConnect, key: callKey, attempts: 5, failed: [] },
+	{ name: 'Call connect: 503 storm (2N-1 faults) exhausts exactly one of two items', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[status(503), 2 * N - 1, callsConnect]], requests: callsConnect, key: callKey, attempts: -1, failed: [], deliveryUnknown: [] },
+	{ name: 'Call connect: reset after on one of two', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[resetAfter, 1, callsConnect]], requests: callsConnect, key: callKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 } },
+	{ name: 'List get many: reset before ×2 (GET is retried), then success', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[resetBefore, 2, listsGet]], requests: listsGet, key: byItemQuery, attempts: 3, failed: [], pairs: [0, 0, 0, 0] },
+	{ name: 'List get many: reset storm past the limit', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[resetBefore, 10, listsGet]], requests: listsGet, key: byItemQuery, attempts: N, failed: [0], deliveryUnknown: [] },
+	{ name: 'List get many: 429 ×3 and a delay', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[status(429), 3, listsGet], [delay(200), 1, listsGet]], requests: listsGet, key: byItemQuery, attempts: 4, failed: [], pairs: [0, 0, 0, 0] },
+	// ---- Contact Center: user create (session credential, POST per item) ----
+	{ name: 'CC create user: 429 once (the session transport drops Retry-After: 0.5 s backoff)', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(2), faults: [[status(429), 1, ccUsers]], requests: ccUsers, key: ccKey, attempts: 3, failed: [] },
+	{ name: 'CC create user: reset after on one of two', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(2), faults: [[resetAfter, 1, ccUsers]], requests: ccUsers, key: ccKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 } },
+	{ name: 'CC create user: delay shorter than the timeout', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(2), faults: [[delay(300), 2, ccUsers]], requests: ccUsers, key: ccKey, attempts: 2, failed: [] },
+	// ---- Number Allocation: allocate (POST per item) ----
+	{ name: 'Allocate: 429 ×2 then success', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(3), faults: [[status(429), 2, greenvn]], requests: greenvn, key: allocKey, attempts: 5, failed: [], accepted: { read: acceptedAllocations, expected: allocItems(3).map((i) => i.id) } },
+	{ name: 'Allocate: reset after on one of three', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(3), faults: [[resetAfter, 1, greenvn]], requests: greenvn, key: allocKey, attempts: 3, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedAllocations, expected: allocItems(3).map((i) => i.id) } },
+	{ name: 'Allocate: 502 storm (2N-1 faults) exhausts exactly one of two items', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(2), faults: [[status(502), 2 * N - 1, greenvn]], requests: greenvn, key: allocKey, attempts: -1, failed: [], deliveryUnknown: [] },
+];
+
+// ---- checks ----------------------------------------------------------------------------------
+
+function pairIndexes(items: INodeExecutionData[]): number[] {
+	return items.flatMap((item) => {
+		const pairs = Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem];
+		return pairs.map((p) => (typeof p === 'number' ? p : (p?.item ?? -1)));
+	});
+}
+
+const sorted = (list: Array<number | string>) => [...list].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const isFailure = (item: INodeExecutionData) => item.json.error !== undefined;
+
+async function checkCase(c: Case, onError: OnError): Promise<void> {
+		for (const [fault, count, match] of c.faults) sandbox.injectFaults(fault, count, match ?? {});
+		const result = await runWorkflow({
+			nodes: [itemsNode('Items', c.items), packageNode(c.node, c.parameters as INodeParameters, { onError })],
+			connections: chain('Items', 'Exotel'),
+			credentials: sandboxCredentials(sandbox),
+		});
+		expect(result.error).toBeUndefined();
+
+		// (1) every item exactly once, failures marked with a cause
+		const main = result.output('Exotel', 0);
+		const errorOut = onError === 'continueErrorOutput' ? result.output('Exotel', 1) : [];
+		const everything = [...main, ...errorOut];
+		const expectedPairs = c.pairs ?? c.items.map((_, i) => i);
+		expect(sorted(pairIndexes(everything))).toEqual(sorted(expectedPairs));
+		const failures = everything.filter(isFailure);
+		if (onError === 'continueErrorOutput') {
+			expect(main.filter(isFailure)).toEqual([]);
+			expect(errorOut.every(isFailure)).toBe(true);
+		}
+		for (const failure of failures) {
+			const error = failure.json.error;
+			const text = typeof error === 'string' ? error : String((error as IDataObject)?.message ?? '');
+			expect(text.length).toBeGreaterThan(0);
+		}
+
+		// (2) bounded retries: at most RETRY_POLICY.attempts per logical request
+		const requests = sandbox.requests(c.requests);
+		const perKey = new Map<string, number>();
+		for (const r of requests.filter((x) => x.status !== 429)) perKey.set(c.key(r), (perKey.get(c.key(r)) ?? 0) + 1);
+		for (const [, count] of perKey) expect(count).toBeLessThanOrEqual(RETRY_POLICY.attempts);
+		if (c.attempts >= 0) expect(requests).toHaveLength(c.attempts);
+		if (c.attempts < 0) {
+			// A storm that can exhaust only some items: the items whose request used every attempt
+			// (and saw only faults) are the failures, the rest succeeded.
+			const exhausted = [...perKey].filter(([key, n]) => n === RETRY_POLICY.attempts && requests.filter((r) => c.key(r) === key).every((r) => r.fault));
+			// 2N-1 faults over two parallel items: both succeeding would take at most 2(N-1) faults,
+			// both failing 2N, so exactly one item uses its N attempts and fails; the other succeeds.
+			expect(exhausted).toHaveLength(1);
+			expect(failures).toHaveLength(1);
+			expect(requests).toHaveLength(2 * N);
+		} else if (c.deliveryUnknown && !Array.isArray(c.deliveryUnknown)) {
+			// failures are exactly the lost ones; checked below
+		} else {
+			expect(sorted(pairIndexes(failures))).toEqual(sorted(c.failed));
+		}
+
+		// (3) no resend after acceptance; lost answers marked deliveryUnknown
+		const unknown = everything.filter((item) => item.json.deliveryUnknown === true || (item.json.error as IDataObject)?.deliveryUnknown === true);
+		const lost = requests.filter((r) => r.fault === 'reset:after');
+		for (const r of lost) expect(requests.filter((x) => c.key(x) === c.key(r))).toHaveLength(1);
+		if (Array.isArray(c.deliveryUnknown)) {
+			expect(sorted(pairIndexes(unknown))).toEqual(sorted(c.deliveryUnknown));
+		} else if (c.deliveryUnknown) {
+			if (c.deliveryUnknown.count >= 0) expect(unknown).toHaveLength(c.deliveryUnknown.count);
+			else {
+				// The reset batch: its recipients are exactly the items marked unknown.
+				expect(lost).toHaveLength(1);
+				const lostTo = Object.entries(formFields(lost[0].form)).filter(([k]) => k.endsWith('[To]')).map(([, v]) => v[0]);
+				expect([50, 100]).toContain(lostTo.length);
+				expect(sorted(pairIndexes(unknown))).toEqual(sorted(lostTo.map((to) => phones(150).indexOf(to))));
+			}
+			expect(failures).toHaveLength(unknown.length);
+		}
+		expect(unknown.every(isFailure)).toBe(true);
+		if (c.accepted) {
+			if (c.settleMs) await new Promise((resolve) => setTimeout(resolve, c.settleMs));
+			const accepted = c.accepted.read();
+			expect(new Set(accepted).size).toBe(accepted.length);
+			expect(sorted(accepted)).toEqual(sorted(c.accepted.expected));
+		}
+}
+
+describe.each<OnError>(['continueRegularOutput', 'continueErrorOutput'])('faults with onError %s', (onError) => {
+	it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => await checkCase(c, onError));
+});
+
+// ---- answers slower than the timeout ---------------------------------------------------------
+
+const TIMEOUT_MS = 400;
+/** Past the shortened timeout; the sandbox handles the request when the delay is over. */
+const pastTimeout = delay(1200);
+const SETTLE_MS = 1500;
+
+const TIMEOUT_CASES: Case[] = [
+	{ name: 'SMS send: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[pastTimeout, 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: phones(2) }, settleMs: SETTLE_MS },
+	{ name: 'RCS: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), faults: [[pastTimeout, 1, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedRcs, expected: phones(2) }, settleMs: SETTLE_MS },
+	{ name: 'Chat app: one answer past the timeout (that item unknown, the other sent)', node: 'exotelMessaging', parameters: chat, items: smsItems(2), faults: [[pastTimeout, 1, v2Messages]], requests: v2Messages, key: chatKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(2) }, settleMs: SETTLE_MS },
+	{ name: 'Call connect: answer past the timeout (not resent, delivery unknown)', node: 'exotelVoice', parameters: connect, items: smsItems(1), faults: [[pastTimeout, 1, callsConnect]], requests: callsConnect, key: callKey, attempts: 1, failed: [0], deliveryUnknown: [0] },
+	{ name: 'List get many: answer past the timeout once, retried (GET)', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[pastTimeout, 1, listsGet]], requests: listsGet, key: byItemQuery, attempts: 2, failed: [], pairs: [0, 0, 0, 0] },
+	{ name: 'List get many: every answer past the timeout, gives up after the limit', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[pastTimeout, N, listsGet]], requests: listsGet, key: byItemQuery, attempts: N, failed: [0], deliveryUnknown: [] },
+	{ name: 'CC create user: answer past the timeout (not resent, delivery unknown)', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(1), faults: [[pastTimeout, 1, ccUsers]], requests: ccUsers, key: ccKey, attempts: 1, failed: [0], deliveryUnknown: [0] },
+	{ name: 'Allocate: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(1), faults: [[pastTimeout, 1, greenvn]], requests: greenvn, key: allocKey, attempts: 1, failed: [0], deliveryUnknown: [0], accepted: { read: acceptedAllocations, expected: ['fault-order-0'] }, settleMs: SETTLE_MS },
+];
+
+describe.each<OnError>(['continueRegularOutput', 'continueErrorOutput'])('answers past the timeout with onError %s', (onError) => {
+	const timeout = TIMEOUT_POLICY.requestMs;
+	beforeAll(() => {
+		TIMEOUT_POLICY.requestMs = TIMEOUT_MS;
+	});
+	afterAll(() => {
+		TIMEOUT_POLICY.requestMs = timeout;
+	});
+	it.each(TIMEOUT_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => await checkCase(c, onError));
+});

@@ -1,0 +1,578 @@
+/**
+ * Every operation that can send many requests, run through n8n-core against the sandbox's account
+ * rate limit (a sliding window, 429 without Retry-After as the spec; a few cases with it). Each
+ * case checks that the run finishes with:
+ *  1. every input item out exactly once (pairedItem), none failed;
+ *  2. the sandbox answered 429s, so the case really exercised the pacing (`rateLimitStats().limited`);
+ *  3. every logical request accepted exactly once: no accepted record repeats another's key (no
+ *     duplicate send), every 429'd request was later accepted, and the sandbox's stores (messages,
+ *     allocations, …) hold each record once.
+ * Max Wait cases check the other side: a limit that does not lift fails what was not sent, clearly,
+ * and keeps what was accepted.
+ *
+ * Time is scaled ×6 against the service: the account limit of ~200 requests a minute becomes 20 per
+ * second (sandbox window 20 per 1000 ms), so the pacing policy's rates are scaled ×6 (the pace after
+ * the first 429 is 1080/min = 0.9 × 1200, as 180/min is 0.9 × 200) and its pauses ÷ ~6. Item counts
+ * are picked so each case needs a few windows (≈30–60 requests); the issue's 500 campaign creates
+ * are 60 here, which needs three windows and keeps the file fast. Nothing asserts wall-clock time.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { PACING_POLICY } from '../../../nodes/shared/pacing';
+import { CsvFileNode } from '../../helpers/csv-file-node';
+import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
+import { chain, itemsNode, type RunResult, runWorkflow } from '../../helpers/n8n-core-harness';
+import { SANDBOX_BASE_PREFIX } from '../../../sandbox/fixtures';
+import { parseMultipart } from '../../../sandbox/http';
+import type { ExotelSandbox, RequestFilter } from '../../../sandbox/server';
+import type { RateLimitConfig, RecordedRequest } from '../../../sandbox/types';
+
+
+const SID = SANDBOX_ACCOUNT.accountSid;
+
+/** The account limit, scaled: 20 requests per second instead of ~200 a minute. */
+const LIMIT: RateLimitConfig = { limit: 20, windowMs: 1000 };
+const SCALE = 6;
+const SCALED_POLICY = {
+	startRequestsPerMinute: 180 * SCALE,
+	increasePerAccepted: 0.1 * SCALE,
+	firstPauseMs: 150,
+	maxPauseMs: 800,
+	// A case that stops making progress fails its items within 30 s instead of hanging the file.
+	defaultMaxWaitMs: 30_000,
+};
+const savedPolicy = { ...PACING_POLICY };
+
+let sandbox: ExotelSandbox;
+const figures: Array<Record<string, unknown>> = [];
+const fileStarted = Date.now();
+
+beforeAll(async () => {
+	Object.assign(PACING_POLICY, SCALED_POLICY);
+	// Calls and uploads finish at once (simulated ms × 0.001); room for 60 allocations.
+	sandbox = await startSandbox({ timeScale: 0.001, rateLimit: LIMIT, greenvnPoolSize: 64 });
+});
+afterAll(async () => {
+	Object.assign(PACING_POLICY, savedPolicy);
+	await sandbox.stop();
+	// The figures of the report: requests, 429s and items per case.
+	console.log(
+		[`rate-limit cases (sandbox ${LIMIT.limit}/${LIMIT.windowMs} ms, file ${Date.now() - fileStarted} ms):`, ...figures.map((f) => JSON.stringify(f))].join('\n'),
+	);
+});
+beforeEach(() => {
+	sandbox.reset();
+	sandbox.setRateLimit(LIMIT);
+});
+
+type NodeName = 'exotelMessaging' | 'exotelVoice' | 'exotelContactCenter' | 'exotelNumberAllocation';
+type OnError = 'continueRegularOutput' | 'continueErrorOutput';
+
+async function run(
+	node: NodeName,
+	parameters: Record<string, unknown>,
+	items: IDataObject[],
+	options: { onError?: OnError; csv?: boolean } = {},
+): Promise<RunResult> {
+	const exotel = packageNode(node, parameters as INodeParameters, options.onError ? { onError: options.onError } : {});
+	if (!options.csv) {
+		return await runWorkflow({ nodes: [itemsNode('Items', items), exotel], connections: chain('Items', 'Exotel'), credentials: sandboxCredentials(sandbox) });
+	}
+	return await runWorkflow({
+		nodes: [itemsNode('Items', items), { id: 'csv-file', name: 'CSV File', type: 'test.csvFile', typeVersion: 1, position: [100, 0], parameters: {} }, exotel],
+		connections: chain('Items', 'CSV File', 'Exotel'),
+		credentials: sandboxCredentials(sandbox),
+		nodeTypes: [new CsvFileNode()],
+	});
+}
+
+function pairIndexes(items: INodeExecutionData[]): number[] {
+	return items.flatMap((item) => {
+		const pairs = Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem];
+		return pairs.map((p) => (typeof p === 'number' ? p : (p?.item ?? -1)));
+	});
+}
+
+const sorted = <T extends number | string>(list: T[]) => [...list].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const isFailure = (item: INodeExecutionData) => item.json.error !== undefined;
+const range = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+/** Fills the account's window from outside the run (another workflow on the same account). */
+async function fillWindow(base: keyof typeof SANDBOX_BASE_PREFIX, count = LIMIT.limit): Promise<void> {
+	for (let i = 0; i < count; i++) await fetch(`${sandbox.origin}${SANDBOX_BASE_PREFIX[base]}/elsewhere`);
+}
+
+// ---- the cases ---------------------------------------------------------------------------------
+
+interface Case {
+	name: string;
+	node: NodeName;
+	parameters: Record<string, unknown>;
+	items: IDataObject[];
+	csv?: boolean;
+	/** The sandbox limit for this case (default LIMIT). */
+	rateLimit?: RateLimitConfig;
+	/** Before the run, after the limit is set (e.g. fill the window). */
+	before?: () => Promise<void>;
+	/** The operation's requests. */
+	requests: RequestFilter;
+	/** Names the logical request a recorded attempt belongs to (attempts after a 429 share it). */
+	key: (request: RecordedRequest) => string;
+	/** The logical requests, each accepted exactly once; or only how many when they are not known beforehand. */
+	expectedKeys: string[] | { count: number };
+	/** The keys name a request of each of several items alike (a page offset): exactly the expected multiset instead. */
+	keysRepeat?: true;
+	/** Pair indexes of the output (default 0..N-1, once each). */
+	pairs?: number[];
+	/** The service's stored records: each expected one exactly once. */
+	stored?: { read: () => string[]; expected: string[] };
+	/** Further checks of the output. */
+	check?: (out: INodeExecutionData[]) => void | Promise<void>;
+}
+
+const phones = (count: number, offset = 0) => range(count).map((i) => `+9198765${String(10000 + i + offset).padStart(5, '0')}`);
+const phoneItems = (count: number) => phones(count).map((phone) => ({ phone }));
+
+const smsSend = { resource: 'sms', operation: 'send', from: 'EXOTEL', to: '={{ $json.phone }}', body: 'Hello' };
+const smsBulk = { method: 'POST', pathIncludes: 'Sms/bulksend' };
+const firstTo = (r: RecordedRequest) => formFields(r.form)['Messages[0][To]']?.[0] ?? formFields(r.form)['To[]']?.[0] ?? '?';
+const everyHundredth = (list: string[]) => list.filter((_, i) => i % 100 === 0);
+const acceptedSms = () => sandbox.messages().map((m) => m.to);
+/** Each item is the message the service accepted for its number: its sid, in the message vocabulary. */
+const expectAcceptedMessages = (out: INodeExecutionData[], channel: string, from: string, stored: Array<{ to: string; sid: string }>) => {
+	const sidOf = new Map(stored.map((m) => [m.to, m.sid]));
+	expect(sidOf.size).toBe(out.length);
+	const status = channel === 'sms' ? 'queued' : 'accepted';
+	const wrong = out.filter((o) => {
+		const { messageSid, to } = o.json;
+		return !(typeof messageSid === 'string' && messageSid === sidOf.get(String(to)) && o.json.status === status && o.json.channel === channel && o.json.from === from && o.json.raw);
+	});
+	expect(wrong.slice(0, 3).map((o) => o.json)).toEqual([]);
+	expect(new Set(out.map((o) => o.json.messageSid)).size).toBe(out.length);
+};
+
+const TO_MANY_ITEMS = 5;
+const TO_MANY_EACH = 800;
+const toManyRecipients = (item: number) => phones(TO_MANY_EACH, item * TO_MANY_EACH);
+
+const rcs = { resource: 'rcs', operation: 'sendTemplate', botId: 'acme_orders_bot', to: '={{ $json.phone }}', templateName: 'order_update' };
+const v2Messages = { method: 'POST', pathIncludes: '/messages' };
+const rcsKey = (r: RecordedRequest) => String(((r.json as IDataObject)?.rcs as { messages?: IDataObject[] })?.messages?.[0]?.to ?? '?');
+
+const chat = { resource: 'chatApp', operation: 'send', from: '+918047112233', to: '={{ $json.phone }}', messageType: 'text', text: 'Hi' };
+const chatKey = (r: RecordedRequest) => String((r.json as IDataObject)?.to ?? '?');
+
+const CALLER = '+918047112233';
+const CAMPAIGNS = 60;
+const campaignCreate = { resource: 'campaign', operation: 'create', recipientSource: 'numbers', from: '={{ $json.phone }}', callerId: CALLER, additionalFields: { name: '={{ $json.name }}' } };
+const campaignItems = phones(CAMPAIGNS).map((phone, i) => ({ phone, name: `Rate limited campaign ${i}` }));
+
+const RENAMES = 12_000;
+const renameItems = range(RENAMES).map((i) => ({ sid: `list-${(i % 3) + 1}`, name: `Renamed ${i}` }));
+const firstRenamed = (r: RecordedRequest) => String((r.json as { lists?: IDataObject[] })?.lists?.[0]?.name ?? '?');
+
+const CALLS_PAGE = 5;
+
+/** The sandbox's big list: 1,203 contacts, 3 pages of 500 (the offset/limit paging of every v2 listing). */
+const BIG_LIST = { sid: 'list-big', size: 1203, pages: [0, 500, 1000] };
+const LIST_READERS = 15;
+
+const UPLOADS = 40;
+const uploadPhone = (i: number) => `+9198111${String(i).padStart(5, '0')}`;
+const uploadItems = range(UPLOADS).map((i) => ({ csv: `phone_number,first_name\n${uploadPhone(i)},Caller ${i}\n` }));
+const uploadedCsv = (r: RecordedRequest) => {
+	const parts = parseMultipart(Buffer.from(r.rawBody, 'utf8'), r.headers['content-type']);
+	return parts.find((part) => part.name === 'file')?.data.toString('utf8') ?? '?';
+};
+
+const ccCreate = { resource: 'user', operation: 'create', userId: '={{ $json.id }}', userName: 'Asha Rao', userType: 'Agent', contactCenterId: 1 };
+const ccItems = (count: number) => range(count).map((i) => ({ id: `paced.user${i}` }));
+const ccKey = (r: RecordedRequest) => String((r.json as IDataObject)?.userId ?? '?');
+
+const allocate = { resource: 'allocation', operation: 'allocate', connectionId: '={{ $json.id }}', apartyNumbers: '+919876543210', bpartyNumbers: '+919812345678', usage: 'twoway' };
+const allocItems = (count: number) => range(count).map((i) => ({ id: `paced-order-${i}` }));
+const allocKey = (r: RecordedRequest) => String((r.json as IDataObject)?.connection_id ?? '?');
+
+const CASES: Case[] = [
+	{
+		name: 'SMS Send: 3,000 items in dynamic bulks of 100 (30 requests)',
+		node: 'exotelMessaging',
+		parameters: smsSend,
+		items: phoneItems(3000),
+		requests: smsBulk,
+		key: firstTo,
+		expectedKeys: everyHundredth(phones(3000)),
+		stored: { read: acceptedSms, expected: phones(3000) },
+		check: (out) => {
+			expect(new Set(out.map((o) => o.json.messageSid)).size).toBe(3000);
+			expect(out.map((o) => o.json.to)).toEqual(phones(3000));
+			expectAcceptedMessages(out, 'sms', 'EXOTEL', sandbox.messages());
+		},
+	},
+	{
+		name: `SMS Send to Many: ${TO_MANY_ITEMS} items × ${TO_MANY_EACH} recipients in static bulks of 100 (40 requests)`,
+		node: 'exotelMessaging',
+		parameters: { resource: 'sms', operation: 'sendToMany', from: 'ACMEIN', body: 'Sale', recipients: '={{ $json.list }}' },
+		items: range(TO_MANY_ITEMS).map((item) => ({ list: toManyRecipients(item).join(', ') })),
+		requests: { method: 'POST', pathIncludes: 'Sms/send' },
+		key: firstTo,
+		expectedKeys: range(TO_MANY_ITEMS).flatMap((item) => everyHundredth(toManyRecipients(item))),
+		pairs: range(TO_MANY_ITEMS).flatMap((item) => Array<number>(TO_MANY_EACH).fill(item)),
+		stored: { read: acceptedSms, expected: phones(TO_MANY_ITEMS * TO_MANY_EACH) },
+		check: (out) => {
+			expect(out.map((o) => o.json.to)).toEqual(phones(TO_MANY_ITEMS * TO_MANY_EACH));
+			expectAcceptedMessages(out, 'sms', 'ACMEIN', sandbox.messages());
+		},
+	},
+	{
+		name: 'RCS Send Template: 3,000 items in requests of 100 (30 requests)',
+		node: 'exotelMessaging',
+		parameters: rcs,
+		items: phoneItems(3000),
+		requests: v2Messages,
+		key: rcsKey,
+		expectedKeys: everyHundredth(phones(3000)),
+		stored: { read: () => sandbox.rcsMessages().map((m) => String((m as unknown as IDataObject).to)), expected: phones(3000) },
+		check: (out) => {
+			expect(out.map((o) => o.json.to)).toEqual(phones(3000));
+			expectAcceptedMessages(out, 'rcs', 'acme_orders_bot', sandbox.rcsMessages());
+		},
+	},
+	{
+		name: 'Chat App Send: 60 items, one request each',
+		node: 'exotelMessaging',
+		parameters: chat,
+		items: phoneItems(60),
+		requests: v2Messages,
+		key: chatKey,
+		expectedKeys: phones(60),
+		stored: { read: () => sandbox.chatAppMessages().map((m) => String((m as unknown as IDataObject).to)), expected: phones(60) },
+		check: (out) => {
+			expect(out.map((o) => o.json.to)).toEqual(phones(60));
+			expectAcceptedMessages(out, 'chatapp', '+918047112233', sandbox.chatAppMessages());
+		},
+	},
+	{
+		name: `Voice Campaign Create: ${CAMPAIGNS} items, one campaign each (the issue's 500, scaled down)`,
+		node: 'exotelVoice',
+		parameters: campaignCreate,
+		items: campaignItems,
+		requests: { method: 'POST', pathIncludes: '/campaigns' },
+		key: (r) => String((r.json as IDataObject)?.name ?? '?'),
+		expectedKeys: campaignItems.map((i) => i.name),
+		check: (out) => {
+			expect(out.map((o) => o.json.name)).toEqual(campaignItems.map((i) => i.name));
+			expect(new Set(out.map((o) => o.json.id)).size).toBe(CAMPAIGNS);
+		},
+	},
+	{
+		// Bulk rename takes 5,000 lists a request, sent one after the other: 12,000 items are 3
+		// requests, so the window is narrowed to 1 request per 300 ms to make them meet the limit.
+		name: `Voice List Bulk Rename: ${RENAMES} items in requests of 5,000 (3 requests, limit 1 per 300 ms)`,
+		node: 'exotelVoice',
+		parameters: { resource: 'list', operation: 'bulkRename', listSid: '={{ $json.sid }}', name: '={{ $json.name }}' },
+		items: renameItems,
+		rateLimit: { limit: 1, windowMs: 300 },
+		requests: { method: 'PUT', pathIncludes: '/lists' },
+		key: firstRenamed,
+		expectedKeys: ['Renamed 0', 'Renamed 5000', 'Renamed 10000'],
+		check: (out) => expect(out.map((o) => [o.json.sid, o.json.name])).toEqual(renameItems.map((i) => [i.sid, i.name])),
+	},
+	{
+		name: `Voice Contact Upload: ${UPLOADS} CSV files, one upload each, waiting for completion (uploads and status polls paced)`,
+		node: 'exotelVoice',
+		csv: true,
+		parameters: { resource: 'contact', operation: 'upload', source: 'binary', listId: 'list-3', options: { waitForCompletion: true, pollInterval: 0.1, waitTimeout: 30 } },
+		items: uploadItems,
+		requests: { method: 'POST', pathIncludes: '/contacts/upload' },
+		key: uploadedCsv,
+		expectedKeys: uploadItems.map((i) => i.csv),
+		check: async (out) => {
+			expect(out.every((o) => o.json.status === 'completed' && o.json.successful === 1)).toBe(true);
+			expect(new Set(out.map((o) => o.json.upload_id)).size).toBe(UPLOADS);
+			sandbox.setRateLimit(null);
+			const res = await fetch(`${sandbox.origin}/v2/accounts/${SID}/lists/list-3/contacts?limit=100`, {
+				headers: { authorization: basicAuthHeader(SANDBOX_ACCOUNT.apiKey, SANDBOX_ACCOUNT.apiToken) },
+			});
+			const contacts = ((await res.json()) as { response: Array<{ phone_number: string }> }).response.map((c) => c.phone_number);
+			// every uploaded number once in the list (no upload processed twice)
+			expect(contacts.filter((p) => p.startsWith('+9198111'))).toHaveLength(UPLOADS);
+			expect(sorted(contacts.filter((p) => p.startsWith('+9198111')))).toEqual(range(UPLOADS).map(uploadPhone));
+		},
+	},
+	{
+		name: `Voice List Get Contacts: Return All for ${LIST_READERS} items, ${BIG_LIST.size} contacts each in pages of 500 (${LIST_READERS * BIG_LIST.pages.length} requests)`,
+		node: 'exotelVoice',
+		parameters: { resource: 'list', operation: 'getContacts', listSid: BIG_LIST.sid, returnAll: true },
+		items: range(LIST_READERS).map(() => ({})),
+		requests: { method: 'GET', pathIncludes: `/lists/${BIG_LIST.sid}/contacts` },
+		key: (r) => `offset ${String(r.query.offset)}`,
+		keysRepeat: true,
+		expectedKeys: range(LIST_READERS).flatMap(() => BIG_LIST.pages.map((offset) => `offset ${offset}`)),
+		pairs: range(LIST_READERS).flatMap((item) => Array<number>(BIG_LIST.size).fill(item)),
+		check: (out) => {
+			// each item got the whole list once, in order: no page lost, repeated or restarted
+			const first = out.filter((o) => (o.pairedItem as { item: number }).item === 0).map((o) => String(o.json.sid));
+			expect(new Set(first).size).toBe(BIG_LIST.size);
+			for (const item of range(LIST_READERS)) {
+				expect(out.filter((o) => (o.pairedItem as { item: number }).item === item).map((o) => String(o.json.sid))).toEqual(first);
+			}
+		},
+	},
+	{
+		name: 'Contact Center User Create: 40 items (the session login first, then the creates)',
+		node: 'exotelContactCenter',
+		parameters: ccCreate,
+		items: ccItems(40),
+		requests: { method: 'POST', pathIncludes: 'contactCenterUsers' },
+		key: ccKey,
+		expectedKeys: ccItems(40).map((i) => i.id),
+		check: () => expect(sandbox.loginCount).toBe(1),
+	},
+	{
+		name: 'Contact Center User Create: 30 items, the window already full, so the login itself meets the 429s',
+		node: 'exotelContactCenter',
+		parameters: ccCreate,
+		items: ccItems(30),
+		before: async () => await fillWindow('cc'),
+		requests: { pathIncludes: '/servicerestapi/' },
+		key: (r) => (r.path.endsWith('userLogin') ? 'login' : ccKey(r)),
+		expectedKeys: ['login', ...ccItems(30).map((i) => i.id)],
+		check: () => {
+			expect(sandbox.loginCount).toBe(1);
+			expect(sandbox.requests({ pathIncludes: 'userLogin' }).some((r) => r.rateLimited)).toBe(true);
+		},
+	},
+	{
+		name: 'Number Allocation Allocate: 60 items, one request each',
+		node: 'exotelNumberAllocation',
+		parameters: allocate,
+		items: allocItems(60),
+		requests: { method: 'POST', pathIncludes: 'greenvn' },
+		key: allocKey,
+		expectedKeys: allocItems(60).map((i) => i.id),
+		stored: { read: () => sandbox.allocations().map((a) => a.connection_id), expected: allocItems(60).map((i) => i.id) },
+		check: (out) => expect(new Set(out.map((o) => o.json.greenvn)).size).toBe(60),
+	},
+];
+
+interface Outcome {
+	result: RunResult;
+	limited: number;
+	requests: number;
+	/** The operation's requests answered 429. */
+	refused: RecordedRequest[];
+}
+
+async function checkCase(c: Case): Promise<Outcome> {
+	if (c.rateLimit) sandbox.setRateLimit(c.rateLimit);
+	await c.before?.();
+	const started = Date.now();
+	const result = await run(c.node, c.parameters, c.items, { csv: c.csv });
+	const ms = Date.now() - started;
+	const { limited } = sandbox.rateLimitStats();
+	expect(result.error).toBeUndefined();
+
+	// (1) every item out exactly once, none failed
+	const out = result.output('Exotel');
+	expect(out.filter(isFailure).map((o) => o.json.error).slice(0, 3)).toEqual([]);
+	expect(sorted(pairIndexes(out))).toEqual(sorted(c.pairs ?? c.items.map((_, i) => i)));
+
+	// (2) the limiter did answer 429s
+	expect(limited).toBeGreaterThan(0);
+
+	// (3) each logical request accepted exactly once, every refused one later accepted
+	const records = sandbox.requests(c.requests);
+	const refused = records.filter((r) => r.rateLimited);
+	const accepted = records.filter((r) => !r.rateLimited);
+	expect(refused.every((r) => r.status === 429)).toBe(true);
+	expect(accepted.filter((r) => r.status < 200 || r.status >= 300).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([]);
+	const acceptedKeys = accepted.map(c.key);
+	if (!c.keysRepeat) expect(acceptedKeys.length - new Set(acceptedKeys).size).toBe(0);
+	if (Array.isArray(c.expectedKeys)) expect(sorted(acceptedKeys)).toEqual(sorted(c.expectedKeys));
+	else expect(acceptedKeys).toHaveLength(c.expectedKeys.count);
+	const acceptedSet = new Set(acceptedKeys);
+	expect(refused.map(c.key).filter((key) => !acceptedSet.has(key))).toEqual([]);
+	if (c.stored) {
+		const stored = c.stored.read();
+		expect(stored.length - new Set(stored).size).toBe(0);
+		expect(sorted(stored)).toEqual(sorted(c.stored.expected));
+	}
+	await c.check?.(out);
+
+	figures.push({ case: c.name, items: c.items.length, out: out.length, requests: accepted.length, refused429: refused.length, limitedAll: limited, ms });
+	return { result, limited, requests: accepted.length, refused };
+}
+
+describe('every bulk operation under the account rate limit (no Retry-After)', () => {
+	it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+		await checkCase(c);
+	});
+
+	it(`Voice Call Get Many: Return All through ${Math.ceil(230 / CALLS_PAGE)} pages of ${CALLS_PAGE}, the paging resumes where the 429 struck`, async () => {
+		// The oracle, read with the limit off (it does not count), then a fresh window for the run.
+		sandbox.setRateLimit(null);
+		const oracle: string[] = [];
+		let next: string | null = `/v1/Accounts/${SID}/Calls.json?PageSize=100`;
+		while (next) {
+			const res = await fetch(sandbox.origin + next, { headers: { authorization: basicAuthHeader(SANDBOX_ACCOUNT.apiKey, SANDBOX_ACCOUNT.apiToken) } });
+			const body = (await res.json()) as { Calls: Array<{ Sid: string }>; Metadata: { NextPageUri: string | null } };
+			oracle.push(...body.Calls.map((call) => call.Sid));
+			next = body.Metadata.NextPageUri;
+		}
+		sandbox.clearRequests();
+		sandbox.setRateLimit(LIMIT);
+		const pages = Math.ceil(oracle.length / CALLS_PAGE);
+		await checkCase({
+			name: `Voice Call Get Many: Return All, ${oracle.length} calls in pages of ${CALLS_PAGE}`,
+			node: 'exotelVoice',
+			parameters: { resource: 'call', operation: 'getMany', returnAll: true, filters: { pageSize: CALLS_PAGE } },
+			items: [{}],
+			requests: { method: 'GET', pathIncludes: 'Calls.json' },
+			key: (r) => String(r.query.After ?? '(first page)'),
+			expectedKeys: { count: pages },
+			pairs: Array<number>(oracle.length).fill(0),
+			check: (out) => {
+				expect(out.map((o) => o.json.callSid)).toEqual(oracle);
+				expect(out.map((o) => (o.json.raw as IDataObject).Sid)).toEqual(oracle);
+			},
+		});
+	});
+});
+
+// ---- Retry-After --------------------------------------------------------------------------------
+
+describe('with Retry-After', () => {
+	it('SMS Send: all sent either way, and with Retry-After honoured fewer 429s than without', async () => {
+		const smsCase = CASES[0];
+		const without = await checkCase({ ...smsCase, name: `${smsCase.name}, no Retry-After (again, to compare)` });
+		sandbox.reset();
+		const withRetryAfter = await checkCase({ ...smsCase, name: `${smsCase.name}, Retry-After on`, rateLimit: { ...LIMIT, retryAfter: true } });
+		expect(withRetryAfter.refused.every((r) => r.rateLimited)).toBe(true);
+		// Before its first 429 a run cannot know of the limit, with or without Retry-After: the
+		// requests in flight then (up to REQUESTS_IN_FLIGHT) meet the full window alike. After it,
+		// a run told how long to wait sends no probe into a window still full.
+		const afterFirstPause = (refused: RecordedRequest[]) => refused.filter((r) => r.time >= refused[0].time + PACING_POLICY.firstPauseMs / 2).length;
+		expect(afterFirstPause(withRetryAfter.refused)).toBeLessThan(afterFirstPause(without.refused));
+		expect(withRetryAfter.limited).toBeLessThanOrEqual(without.limited);
+		figures.push({ case: 'Retry-After comparison', limitedWithout: without.limited, limitedWith: withRetryAfter.limited, afterFirstPauseWithout: afterFirstPause(without.refused), afterFirstPauseWith: afterFirstPause(withRetryAfter.refused) });
+	});
+
+	it('Number Allocation Allocate: 60 items with Retry-After on, all allocated once', async () => {
+		const allocCase = CASES.find((c) => c.node === 'exotelNumberAllocation')!;
+		await checkCase({ ...allocCase, name: `${allocCase.name}, Retry-After on`, rateLimit: { ...LIMIT, retryAfter: true } });
+	});
+});
+
+// ---- Max Wait -----------------------------------------------------------------------------------
+
+/** 0.02 min = 1.2 s: the limit below holds for a minute, so the run gives up after 1.2 s of 429s. */
+const MAX_WAIT = { rateLimit: { maxWaitMinutes: 0.02 } };
+/** One request accepted, then nothing for a minute. */
+const STUCK: RateLimitConfig = { limit: 1, windowMs: 60_000 };
+
+const NOT_SENT = "Not sent: the account's rate limit did not lift in time";
+/** The 429 that ended the wait: the service's own words after this. */
+const GAVE_UP = "The account's rate limit did not lift in time: ";
+
+interface MaxWaitCase {
+	name: string;
+	parameters: Record<string, unknown>;
+	items: IDataObject[];
+	requests: RequestFilter;
+	/** The item's channel and sender in the message vocabulary. */
+	channel: string;
+	from: string;
+	/** The sid the service gave each accepted number. */
+	storedSids: () => Map<string, string>;
+	/** The items the service accepted, by the accepted request(s). */
+	acceptedItems: (accepted: RecordedRequest[]) => number[];
+	stored: () => string[];
+	phoneOf: (itemIndex: number) => string;
+}
+
+const MAX_WAIT_CASES: MaxWaitCase[] = [
+	{
+		name: 'SMS Send, 250 items in 3 requests',
+		parameters: { ...smsSend, ...MAX_WAIT },
+		items: phoneItems(250),
+		requests: smsBulk,
+		channel: 'sms',
+		from: 'EXOTEL',
+		storedSids: () => new Map(sandbox.messages().map((m) => [m.to, m.sid])),
+		acceptedItems: (accepted) => accepted.flatMap((r) => Object.entries(formFields(r.form)).filter(([k]) => k.endsWith('[To]')).map(([, v]) => phones(250).indexOf(v[0]))),
+		stored: acceptedSms,
+		phoneOf: (i) => phones(250)[i],
+	},
+	{
+		name: 'Chat App Send, 6 items',
+		parameters: { ...chat, ...MAX_WAIT },
+		items: phoneItems(6),
+		requests: v2Messages,
+		channel: 'chatapp',
+		from: '+918047112233',
+		storedSids: () => new Map(sandbox.chatAppMessages().map((m) => [m.to, m.sid])),
+		acceptedItems: (accepted) => accepted.map((r) => phones(6).indexOf(chatKey(r))),
+		stored: () => sandbox.chatAppMessages().map((m) => String((m as unknown as IDataObject).to)),
+		phoneOf: (i) => phones(6)[i],
+	},
+];
+
+describe.each(MAX_WAIT_CASES.map((c) => [c.name, c] as const))('Rate Limit → Max Wait: %s, a limit that does not lift', (_name, c) => {
+	it.each<OnError>(['continueRegularOutput', 'continueErrorOutput'])('onError %s: the accepted keep their ids, the rest fail naming the limit, nothing sent twice', async (onError) => {
+		sandbox.setRateLimit(STUCK);
+		const started = Date.now();
+		const result = await run('exotelMessaging', c.parameters, c.items, { onError });
+		expect(result.error).toBeUndefined();
+		const main = result.output('Exotel', 0);
+		const errorOut = onError === 'continueErrorOutput' ? result.output('Exotel', 1) : [];
+		const everything = [...main, ...errorOut];
+		expect(sorted(pairIndexes(everything))).toEqual(range(c.items.length));
+
+		const records = sandbox.requests(c.requests);
+		const accepted = records.filter((r) => !r.rateLimited);
+		expect(accepted).toHaveLength(1);
+		expect(sandbox.rateLimitStats().limited).toBeGreaterThan(0);
+		const acceptedItems = sorted(c.acceptedItems(accepted));
+		const succeeded = everything.filter((o) => !isFailure(o));
+		const failed = everything.filter(isFailure);
+		expect(sorted(pairIndexes(succeeded))).toEqual(acceptedItems);
+		expect(failed).toHaveLength(c.items.length - acceptedItems.length);
+		// the accepted keep the service's ids; the store holds them once and nothing else
+		const sids = c.storedSids();
+		for (const item of succeeded) {
+			const phone = c.phoneOf(pairIndexes([item])[0]);
+			expect(item.json.messageSid).toEqual(expect.any(String));
+			expect(item.json).toMatchObject({ messageSid: sids.get(phone), channel: c.channel, to: phone, from: c.from, raw: expect.any(Object) });
+		}
+		expect(sorted(c.stored())).toEqual(sorted(acceptedItems.map(c.phoneOf)));
+		// the rest were refused or never sent: no id, failed, nothing of the service's to keep
+		for (const item of failed) {
+			const json = onError === 'continueErrorOutput' ? (item.json.error as IDataObject) : item.json;
+			expect(json).toMatchObject({ messageSid: null, status: 'failed', channel: c.channel, to: c.phoneOf(pairIndexes([item])[0]), from: c.from, code: null, raw: null });
+			expect(json.deliveryUnknown).toBeUndefined();
+		}
+		if (onError === 'continueErrorOutput') {
+			expect(main.every((o) => !isFailure(o))).toBe(true);
+			expect(errorOut).toHaveLength(failed.length);
+			for (const item of errorOut) {
+				const error = item.json.error as IDataObject;
+				// never sent at all, or the 429 that ended the wait: either way the Max Wait is named
+				const message = String(error.message);
+				expect(message === NOT_SENT || message.startsWith(GAVE_UP)).toBe(true);
+				expect(String(error.description)).toContain('Rate Limit → Max Wait');
+			}
+		} else {
+			for (const item of failed) expect(String(item.json.error)).toMatch(/rate limit did not lift in time/);
+		}
+		figures.push({ case: `Max Wait: ${c.name}, ${onError}`, items: c.items.length, accepted: acceptedItems.length, failed: failed.length, refused429: records.length - accepted.length, notSent: failed.filter((o) => JSON.stringify(o.json.error).includes(NOT_SENT)).length, ms: Date.now() - started });
+	});
+
+	it('onError stop: the node fails with an error naming the rate limit and Max Wait', async () => {
+		sandbox.setRateLimit(STUCK);
+		const result = await run('exotelMessaging', c.parameters, c.items);
+		expect(result.error?.message).toMatch(/account's rate limit did not lift in time/);
+		expect(result.error?.description).toContain('Rate Limit → Max Wait');
+		expect(sandbox.requests(c.requests).filter((r) => !r.rateLimited)).toHaveLength(1);
+	});
+});

@@ -1,0 +1,149 @@
+/**
+ * The sandbox acting as the person against a waiting run: a small HTTP front stands where n8n's
+ * /webhook-waiting/ would, and hands each request the sandbox makes (its own delivery reports, a
+ * reply, a link opened, a call ended) to the run's resume path (n8n-core harness, result.resume).
+ * So the sandbox's payloads and the node's reading of them are checked against each other.
+ */
+import { createServer, type IncomingMessage, type Server } from 'http';
+import type { AddressInfo } from 'net';
+
+import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
+import type { RunResult } from '../../helpers/n8n-core-harness';
+import { budget } from '../../harness/timeouts';
+
+const sandbox = useSandbox();
+
+const FROM = '+918047112233';
+const TO = '+919876543210';
+const STRANGER = '+919811112222';
+
+let server: Server;
+let baseUrl: string;
+/** The run waiting behind the front, and the run it became once resumed. */
+let waiting: RunResult | undefined;
+let resumed: RunResult | undefined;
+
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+beforeAll(async () => {
+	server = createServer((req, res) => {
+		void (async () => {
+			const body = await bodyOf(req);
+			if (!waiting || resumed) {
+				// n8n answers a finished execution's resume URL with 409.
+				res.writeHead(409, { 'content-type': 'application/json' }).end('{"message":"The execution has finished already"}');
+				return;
+			}
+			const headers = Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, String(value)]));
+			const { answer, result } = await waiting.resume({
+				url: `${baseUrl}${req.url!.slice(1)}`,
+				method: req.method as 'GET' | 'POST',
+				body,
+				contentType: req.headers['content-type']?.split(';')[0],
+				headers,
+			});
+			if (result) resumed = result;
+			const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {});
+			res.writeHead(answer.status, { 'content-type': answer.headers['content-type'] ?? 'application/json', ...answer.headers }).end(text);
+		})();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+beforeEach(() => {
+	waiting = undefined;
+	resumed = undefined;
+});
+
+async function start(node: string, parameters: Record<string, unknown>): Promise<RunResult> {
+	waiting = await runNode(sandbox, node, parameters, [{}], { baseUrl });
+	expect(waiting.status).toBe('waiting');
+	return waiting;
+}
+
+it('chat app: the sandbox’s delivery reports and a stranger’s tap leave it waiting; the recipient’s tap resumes it', async () => {
+	await start('exotelMessaging', {
+		resource: 'chatApp',
+		operation: 'sendAndWait',
+		from: FROM,
+		to: TO,
+		message: 'Refund 1,200 INR for order 1042?',
+		responseType: 'approval',
+		approvalOptions: { values: { approvalType: 'double', approveLabel: 'Approve refund' } },
+	});
+	const log = await sandbox.waitForCallbacks((entries) => entries.filter((entry) => entry.kind === 'chatapp-status').length >= 3, budget(30_000));
+	expect(log.filter((entry) => entry.kind === 'chatapp-status').map((entry) => [entry.status, entry.signed])).toEqual([
+		[200, true],
+		[200, true],
+		[200, true],
+	]);
+	expect(resumed).toBeUndefined();
+
+	const stranger = await sandbox.reply({ to: TO, from: STRANGER, button: 'approve' });
+	expect(stranger).toMatchObject({ status: 200, kind: 'chatapp-reply' });
+	expect(resumed).toBeUndefined();
+
+	const reply = await sandbox.reply({ to: TO, button: 'approve' });
+	expect(reply.status).toBe(200);
+	const [item] = resumed!.output('Exotel');
+	expect(item.json).toMatchObject({
+		messageSid: sandbox.chatAppMessages()[0].sid,
+		status: 'answered',
+		approved: true,
+		answer: 'approve',
+		answerText: 'Approve refund',
+		answeredBy: { number: TO, name: 'Sandbox User' },
+	});
+	// Later callbacks find the execution finished.
+	expect((await sandbox.reply({ to: TO, button: 'decline' })).status).toBe(409);
+});
+
+it('SMS approval: a link-preview bot answers nothing; the person opens the short link and confirms', async () => {
+	await start('exotelMessaging', {
+		resource: 'sms',
+		operation: 'sendAndWait',
+		from: 'ACMEHQ',
+		to: TO,
+		message: 'Confirm your appointment on Tue 10:30?',
+		approvalOptions: { values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Reschedule' } },
+	});
+	const [message] = sandbox.messages();
+	expect(message.deliveredBody).toMatch(/Confirm: http:\/\/127\.0\.0\.1:\d+\/s\/\S+\nReschedule: http:\/\/127\.0\.0\.1:\d+\/s\/\S+$/);
+
+	const bot = await sandbox.openLink({ to: TO, match: 'answer=approve', as: 'bot' });
+	expect(bot.pages.map((page: { method: string; status: number }) => [page.method, page.status])).toEqual([
+		['GET', 200],
+		['HEAD', 404],
+	]);
+	expect(resumed).toBeUndefined();
+
+	const person = await sandbox.openLink({ to: TO, match: 'answer=approve' });
+	expect(person.pages.map((page: { method: string; status: number }) => [page.method, page.status])).toEqual([
+		['GET', 302],
+		['GET', 200],
+		['POST', 200],
+	]);
+	expect(person.pages[2].bodyExcerpt).toMatch(/Your answer was recorded: Confirm/);
+	expect(resumed!.output('Exotel')[0].json).toMatchObject({ approved: true, answer: 'approve', answerText: 'Confirm', answeredBy: { number: TO } });
+});
+
+it('voice: only the terminal event is asked for; the call ended by the sandbox resumes it with its final status', async () => {
+	const run = await start('exotelVoice', {
+		resource: 'call',
+		operation: 'connectAndWait',
+		from: TO,
+		callerId: FROM,
+		url: `http://my.exotel.com/${SANDBOX_ACCOUNT.accountSid}/exoml/start_voice/926`,
+	});
+	const callSid = String(run.output('Exotel')[0].json.callSid);
+	const ended = await sandbox.endCall({ callSid });
+	expect(ended).toMatchObject({ status: 200, kind: 'call-status' });
+	expect(resumed!.output('Exotel')[0].json).toMatchObject({ callSid, status: 'completed', eventType: 'terminal', waitingFor: 'callEnd', timedOut: false });
+});
