@@ -2,18 +2,19 @@
 /**
  * Runs the suite in stages that fail fast, then prints a timing table of the stages.
  *
- *   node scripts/test-matrix.js                                  (npm test, after build and lint)
+ *   node scripts/test-matrix.js                                  (npm test)
  *   node scripts/test-matrix.js --config jest.system.config.js  (npm run test:system)
  *
- * `npm test`: unit, in-process (n8n-core), sandbox, then the real-n8n tests on n8n 2.8.4 and on the
- * newest n8n (test/harness/targets.ts) side by side, each its own jest run with one long-lived n8n
- * (jest.e2e.config.js); the first stage that fails ends the run, so a broken unit test costs a
- * minute, not the whole suite. The newest n8n (and Node 24)
- * install in the background from the start (a cold install takes minutes) and the last stage waits
- * for them. Every test file must belong to a stage: one that does not fails the run before any starts.
+ * `npm test`: build, lint, unit, in-process (n8n-core), sandbox, then the real-n8n tests on n8n 2.8.4
+ * and on the newest n8n (test/harness/targets.ts) side by side, each a jest run of its own with one
+ * long-lived n8n (jest.e2e.config.js). The first stage that fails ends the run, so a lint error or a
+ * broken unit test costs a minute, not the whole suite. Both n8n releases (and Node 24 for the newest)
+ * install in the background from the very start, since a cold install takes minutes, and each
+ * real-n8n stage waits for its own. Every test file must belong to a stage: one that does not fails
+ * the run before any starts.
  *
- * The system stage runs both releases side by side once the newest is installed (most of it waits
- * on the sandbox's rate limit, not the CPU), their lines prefixed with the release.
+ * The system stage runs both releases side by side, each once it is installed (most of it waits on
+ * the sandbox's rate limit, not the CPU), their lines prefixed with the release.
  *
  * Exits non-zero when a stage fails.
  */
@@ -33,11 +34,13 @@ const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
  * mostly waits on webhooks and timers, so two share the machine well).
  */
 const STAGES = [
+	{ label: 'build', command: ['npm', 'run', 'build'] },
+	{ label: 'lint', command: ['npm', 'run', 'lint'] },
 	{ label: 'unit', folder: 'test/unit', target: '2.8.4' },
 	{ label: 'in-process (n8n-core)', folder: 'test/in-process', target: '2.8.4' },
 	{ label: 'sandbox', folder: 'sandbox', target: '2.8.4' },
 	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4', config: 'jest.e2e.config.js', group: 'real n8n' },
-	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', group: 'real n8n', needsNewest: true },
+	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', group: 'real n8n' },
 ];
 
 /** The jest path pattern of a stage's folder: that folder under the package root and nothing else (`sandbox` alone would match any path naming it). */
@@ -106,7 +109,7 @@ function checkStagesCoverEveryFile() {
 	const listed = spawnSync(process.execPath, [jest, '--listTests'], { cwd: ROOT, encoding: 'utf8' });
 	if (listed.status !== 0) throw new Error(`jest --listTests failed: ${listed.stderr}`);
 	const files = listed.stdout.split('\n').filter(Boolean).map((file) => path.relative(ROOT, file).split(path.sep).join('/'));
-	const outside = files.filter((file) => !STAGES.some((stage) => file.startsWith(`${stage.folder}/`)));
+	const outside = files.filter((file) => !STAGES.some((stage) => stage.folder && file.startsWith(`${stage.folder}/`)));
 	if (outside.length) {
 		process.stderr.write(`[test-matrix] these test files belong to no stage of scripts/test-matrix.js, so they would never run:\n${outside.join('\n')}\n`);
 		process.exit(1);
@@ -114,28 +117,34 @@ function checkStagesCoverEveryFile() {
 	return files.length;
 }
 
-function installNewest() {
-	// The newest n8n (and Node 24) install beside the first stages; its output goes to the cache's install.log.
+/** Installs a release of n8n into its cache folder unless it is there (its output goes to the cache's install.log). */
+function install(target) {
 	return run(
-		'installing the newest n8n if not cached',
+		`installing n8n ${target} if not cached`,
 		process.execPath,
-		['-r', 'ts-node/register/transpile-only', '-e', "require('./test/harness').ensureN8n().then((n) => console.log(`[test-matrix] newest n8n: ${n.version} (${n.installed ? 'installed' : 'cached'})`))"],
-		{ N8N_E2E_TARGET: 'newest', TS_NODE_TRANSPILE_ONLY: 'true' },
+		['-r', 'ts-node/register/transpile-only', '-e', `require('./test/harness').ensureN8n().then((n) => console.log(\`[test-matrix] n8n ${target}: \${n.version} (\${n.installed ? 'installed' : 'cached'})\`))`],
+		{ N8N_E2E_TARGET: target, TS_NODE_TRANSPILE_ONLY: 'true' },
 	);
+}
+
+/** Both releases install beside the first stages (cold, they take minutes); the real-n8n stages wait for theirs. */
+function installBoth() {
+	const installs = { '2.8.4': install('2.8.4'), newest: install('newest') };
+	return { ready: (target) => installs[target].done, kill: () => Object.values(installs).forEach((i) => i.kill()) };
 }
 
 async function main() {
 	if (config.length) {
 		// The system stage: both releases at once, the newest once it is installed.
-		const prepared = installNewest();
-		const side = (target) => run(`system ${target}`, process.execPath, [jest, '--runInBand', ...config], { N8N_E2E_TARGET: target }, `[${target}]`).done;
-		const [first, second] = await Promise.all([side('2.8.4'), prepared.done.then((ready) => (ready ? side('newest') : false))]);
+		const prepared = installBoth();
+		const side = async (target) => (await prepared.ready(target)) && (await run(`system ${target}`, process.execPath, [jest, '--runInBand', ...config], { N8N_E2E_TARGET: target }, `[${target}]`).done);
+		const [first, second] = await Promise.all([side('2.8.4'), side('newest')]);
 		printTable([]);
 		process.exit(first && second ? 0 : 1);
 	}
 	const files = checkStagesCoverEveryFile();
 	process.stdout.write(`[test-matrix] ${files} test files in ${STAGES.length} stages\n`);
-	const prepared = installNewest();
+	const prepared = installBoth();
 	const steps = [];
 	for (const stage of STAGES) {
 		const last = steps[steps.length - 1];
@@ -147,10 +156,11 @@ async function main() {
 	for (const [index, step] of steps.entries()) {
 		const outcomes = await Promise.all(
 			step.map(async (stage) => {
-				if (stage.needsNewest && !(await prepared.done)) failed = true;
+				if (stage.config && !(await prepared.ready(stage.target))) failed = true;
 				if (failed) return false;
-				const jestArgs = [jest, '--runInBand', ...(stage.config ? ['--config', stage.config] : []), folderPattern(stage.folder)];
-				const child = run(stage.label, process.execPath, jestArgs, { N8N_E2E_TARGET: stage.target }, step.length > 1 ? `[${stage.target}]` : undefined);
+				const jestArgs = [jest, '--runInBand', ...(stage.config ? ['--config', stage.config] : []), folderPattern(stage.folder ?? '')];
+				const [command, ...commandArgs] = stage.command ?? [process.execPath, ...jestArgs];
+				const child = run(stage.label, command, commandArgs, { N8N_E2E_TARGET: stage.target ?? '2.8.4' }, step.length > 1 ? `[${stage.target}]` : undefined);
 				children.add(child);
 				const passed = await child.done;
 				children.delete(child);

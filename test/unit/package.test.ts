@@ -13,8 +13,10 @@ describe('package contract', () => {
 		for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish']) {
 			expect(pkg.scripts?.[script]).toBeUndefined();
 		}
+		// the sandbox is a workspace of the repository, never a dependency of what users install
+		expect(pkg.workspaces).toEqual(['sandbox']);
 		const ls = JSON.parse(
-			execFileSync('npm', ['ls', '--omit=dev', '--omit=peer', '--json', '--depth=0'], { cwd: root, encoding: 'utf8' }),
+			execFileSync('npm', ['ls', '--omit=dev', '--omit=peer', '--json', '--depth=0', '--workspaces=false'], { cwd: root, encoding: 'utf8' }),
 		);
 		expect(Object.keys(ls.dependencies ?? {})).toEqual([]);
 	});
