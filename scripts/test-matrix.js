@@ -19,6 +19,7 @@
  * Exits non-zero when a stage fails.
  */
 const { spawn, spawnSync } = require('child_process');
+const os = require('os');
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -158,7 +159,9 @@ async function main() {
 			step.map(async (stage) => {
 				if (stage.config && !(await prepared.ready(stage.target))) failed = true;
 				if (failed) return false;
-				const jestArgs = [jest, '--runInBand', ...(stage.config ? ['--config', stage.config] : []), folderPattern(stage.folder ?? '')];
+				// a real-n8n stage's files share its one n8n, one at a time; the others use every core
+				const workers = stage.config ? '--runInBand' : `--maxWorkers=${os.availableParallelism()}`;
+				const jestArgs = [jest, workers, ...(stage.config ? ['--config', stage.config] : []), folderPattern(stage.folder ?? '')];
 				const [command, ...commandArgs] = stage.command ?? [process.execPath, ...jestArgs];
 				const child = run(stage.label, command, commandArgs, { N8N_E2E_TARGET: stage.target ?? '2.8.4' }, step.length > 1 ? `[${stage.target}]` : undefined);
 				children.add(child);
