@@ -12,7 +12,7 @@ import { SANDBOX_ACCOUNT } from './fixtures';
 import { Receiver, sandboxCall, sandboxControl } from './receiver';
 import { ExotelSandbox } from './server';
 import type { CallbackAttempt } from './server';
-import { budget } from '../test/harness/timeouts';
+import { budget } from './timing';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;

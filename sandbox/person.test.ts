@@ -13,7 +13,7 @@ import { Receiver, sandboxCall, sandboxControl } from './receiver';
 import type { Answer, Received } from './receiver';
 import { ExotelSandbox } from './server';
 import type { CallbackAttempt, OpenLinkResult } from './server';
-import { budget } from '../test/harness/timeouts';
+import { budget } from './timing';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;

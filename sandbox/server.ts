@@ -30,6 +30,7 @@ import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { RateLimiter } from './rate-limit';
 import { Router } from './router';
 import { SandboxState } from './state';
+import { budget } from './timing';
 import type {
 	Allocation,
 	ChatAppWebhookConfig,
@@ -351,10 +352,10 @@ export class ExotelSandbox {
 
 	/**
 	 * Resolves with the callback log once `predicate(log)` holds; rejects after `timeoutMs` with the
-	 * log (polls every 5 ms). The default only catches a callback that never comes: a busy machine
-	 * may take seconds to deliver what a quiet one delivers in milliseconds.
+	 * log (polls every 5 ms). The default only catches a callback that never comes, and stretches on a
+	 * busy machine (timing.ts), which may take seconds to deliver what a quiet one delivers in milliseconds.
 	 */
-	waitForCallbacks(predicate: (log: CallbackAttempt[]) => boolean, timeoutMs = 30_000): Promise<CallbackAttempt[]> {
+	waitForCallbacks(predicate: (log: CallbackAttempt[]) => boolean, timeoutMs = budget(30_000)): Promise<CallbackAttempt[]> {
 		return this.dispatcher.waitFor(predicate, timeoutMs);
 	}
 

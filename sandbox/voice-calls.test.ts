@@ -19,7 +19,7 @@ import {
 import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from './handlers/users';
 import { call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
-import { budget } from '../test/harness/timeouts';
+import { budget } from './timing';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;

@@ -3,23 +3,10 @@
  * one of these, and JEST_TIMEOUTS gives the hooks and tests that use the harness room for them.
  * A test's own timing budget comes from `budget()`, which stretches it on a busy machine.
  */
-import * as os from 'os';
+import { budget } from '../../sandbox/timing';
 
-/**
- * How much slower than a quiet machine this one is now: the 1-minute load average per core when it
- * is above 1, or `TEST_TIME_FACTOR` (set by `npm run test:load` to the CPU burners' share), whichever
- * is higher; at most 8.
- */
-export function loadFactor(): number {
-	const perCore = os.loadavg()[0] / Math.max(1, os.cpus().length);
-	const declared = Number(process.env.TEST_TIME_FACTOR ?? 1);
-	return Math.min(8, Math.max(1, perCore, Number.isFinite(declared) ? declared : 1));
-}
-
-/** A timing budget of a wait in a test: `ms` on a quiet machine, stretched by loadFactor() on a busy one. */
-export function budget(ms: number): number {
-	return Math.round(ms * loadFactor());
-}
+// the sandbox owns the load-aware budget (its own waits use it); the harness shares it
+export { budget, loadFactor } from '../../sandbox/timing';
 
 /**
  * Polls `check` every `intervalMs` until it returns a value (not undefined), within budget(`timeoutMs`);
