@@ -8,7 +8,8 @@ const base = require('./jest.config');
 module.exports = {
 	...base,
 	roots: ['<rootDir>/test/e2e'],
-	testPathIgnorePatterns: ['/node_modules/'],
+	// the tests of n8n's CLI start n8n processes of their own: a stage of their own beside this one
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/cli/'],
 	globalSetup: '<rootDir>/test/harness/stage-setup.ts',
 	globalTeardown: '<rootDir>/test/harness/stage-teardown.ts',
 };

@@ -31,8 +31,9 @@ const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 
 /**
  * The stages of `npm test`, in the order they run: the quickest to fail first. Stages with the same
- * `group` run side by side (the two releases of real n8n: each stage has one long-lived n8n that
- * mostly waits on webhooks and timers, so two share the machine well).
+ * `group` run side by side: the real-n8n tests of both releases, each release's on its one long-lived
+ * n8n (mostly waiting on webhooks, timers and n8n's wait tracker) beside the tests of n8n's CLI,
+ * which start n8n processes of their own.
  */
 const STAGES = [
 	{ label: 'build', command: ['npm', 'run', 'build'] },
@@ -40,8 +41,10 @@ const STAGES = [
 	{ label: 'unit', folder: 'test/unit', target: '2.8.4' },
 	{ label: 'in-process (n8n-core)', folder: 'test/in-process', target: '2.8.4' },
 	{ label: 'sandbox', folder: 'sandbox', target: '2.8.4' },
-	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4', config: 'jest.e2e.config.js', group: 'real n8n' },
-	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', group: 'real n8n' },
+	{ label: 'real n8n 2.8.4', folder: 'test/e2e', target: '2.8.4', config: 'jest.e2e.config.js', real: true, group: 'real n8n' },
+	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', real: true, group: 'real n8n' },
+	{ label: 'n8n CLI 2.8.4', folder: 'test/e2e/cli', target: '2.8.4', real: true, group: 'real n8n' },
+	{ label: 'n8n CLI newest', folder: 'test/e2e/cli', target: 'newest', real: true, group: 'real n8n' },
 ];
 
 /** The jest path pattern of a stage's folder: that folder under the package root and nothing else (`sandbox` alone would match any path naming it). */
@@ -157,13 +160,13 @@ async function main() {
 	for (const [index, step] of steps.entries()) {
 		const outcomes = await Promise.all(
 			step.map(async (stage) => {
-				if (stage.config && !(await prepared.ready(stage.target))) failed = true;
+				if (stage.real && !(await prepared.ready(stage.target))) failed = true;
 				if (failed) return false;
 				// a real-n8n stage's files share its one n8n, one at a time; the others use every core
-				const workers = stage.config ? '--runInBand' : `--maxWorkers=${os.availableParallelism()}`;
+				const workers = stage.real ? '--runInBand' : `--maxWorkers=${os.availableParallelism()}`;
 				const jestArgs = [jest, workers, ...(stage.config ? ['--config', stage.config] : []), folderPattern(stage.folder ?? '')];
 				const [command, ...commandArgs] = stage.command ?? [process.execPath, ...jestArgs];
-				const child = run(stage.label, command, commandArgs, { N8N_E2E_TARGET: stage.target ?? '2.8.4' }, step.length > 1 ? `[${stage.target}]` : undefined);
+				const child = run(stage.label, command, commandArgs, { N8N_E2E_TARGET: stage.target ?? '2.8.4' }, step.length > 1 ? `[${stage.label}]` : undefined);
 				children.add(child);
 				const passed = await child.done;
 				children.delete(child);

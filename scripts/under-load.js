@@ -23,7 +23,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
 
 console.log(`under-load: ${burners} CPU-burning processes beside \`${[command, ...commandArgs].join(' ')}\``);
 const started = Date.now();
-// The tests' timing budgets (test/harness/timeouts.ts, budget()) stretch by the burners' share of the CPUs.
+// The tests' timing budgets (budget(), sandbox/timing.ts) stretch by the burners' share of the CPUs.
 const cores = require('os').cpus().length;
 const factor = ((cores + burners) / cores).toFixed(2);
 const child = spawn(command, commandArgs, { stdio: 'inherit', env: { ...process.env, TEST_TIME_FACTOR: factor } });

@@ -4,7 +4,7 @@
  * "Install this node" placeholder. Takes the screenshots of docs/screenshots/ on the way.
  *
  * Setup mirrors `npm run dev` (scripts/dev.ts): the packed package installed as users get it, the
- * sandbox credentials under the same ids and the example workflows, plus one workflow per node
+ * sandbox credentials (the workflows refer to them by name and id) and the example workflows, plus one workflow per node
  * with realistic parameters. WEBHOOK_URL is set to a public-looking address only so that the
  * webhook URLs shown in the trigger screenshots are stable across runs; nothing calls it.
  *
@@ -235,6 +235,8 @@ beforeAll(async () => {
 	await sandbox.start();
 	tarball = await packPackage();
 	instance = await N8nInstance.create({ tarball, webhookUrl: PUBLIC_WEBHOOK_URL });
+	// started first, so the credentials and examples go in through its API, not a CLI process each
+	await instance.start();
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await instance.importCredentials(Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields })));
 	const examples = fs
@@ -245,7 +247,6 @@ beforeAll(async () => {
 	if (!canvas) throw new Error(`examples/${CANVAS_EXAMPLE} is missing`);
 	canvasExample = canvas.workflow as typeof canvasExample;
 	await instance.importWorkflows([...examples.map((e) => e.workflow), ...WORKFLOWS]);
-	await instance.start();
 	const cookie = await instance.ensureOwnerSession();
 
 	browser = await launchChromium();

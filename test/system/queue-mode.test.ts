@@ -106,6 +106,8 @@ beforeAll(async () => {
 		},
 		webhookUrl: `http://127.0.0.1:${processorPort}/`,
 	});
+	// main first: it runs the database migrations; credentials and workflows then go in through its API
+	await instance.start();
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	await instance.importCredentials([{ id: 'exotelSandboxApi', name: 'Exotel Sandbox', type: 'exotelApi', data: data.exotelApi }]);
 
@@ -147,10 +149,8 @@ beforeAll(async () => {
 	]);
 	triggerWorkflowId = ids[1];
 	approvalWorkflowId = ids[2];
+	// main activates them
 	for (const id of ids) await instance.publish(id);
-
-	// main first: it runs the database migrations and activates the workflows
-	await instance.start();
 	// n8n warns below 5, but one job per worker is what makes the spread across both certain
 	workers = [await instance.startWorker({ concurrency: 1 }), await instance.startWorker({ concurrency: 1 })];
 	processor = await instance.startWebhookProcessor({ port: processorPort });

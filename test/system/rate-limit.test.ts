@@ -102,12 +102,13 @@ describe('20,000 SMS against the account rate limit (50 per 15 s, no Retry-After
 		await sandbox.start();
 		tarball = await packPackage();
 		instance = await N8nInstance.create({ tarball });
+		// started first, so the credentials and workflows go in through its API, not a CLI process each
+		await instance.start();
+		await instance.setupOwnerAndApiKey();
 		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 		await instance.importCredentials(Object.entries(CREDENTIAL_IDS).map(([type, ref]) => ({ ...ref, type, data: data[type] })));
 		await instance.importWorkflows([one, twoA, twoB]);
 		for (const workflow of [one, twoA, twoB]) await instance.publish(workflow.id);
-		await instance.start();
-		await instance.setupOwnerAndApiKey();
 	}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 120_000);
 
 	afterAll(async () => {

@@ -1,10 +1,9 @@
 /**
- * Self-test of the real-n8n harness (test/harness), using a throwaway package
- * installed exactly as users install community packages. A second block does the
- * same install check for THIS repo's package once `dist/` is built (as `npm test`
- * does before jest runs).
+ * Self-test of the real-n8n harness (test/harness), using a throwaway package installed exactly as
+ * users install community packages: its CLI path (import, execute, publish) and a server of its own.
+ * The same install check for THIS repo's package is package-loads.e2e.test.ts, on the stage's n8n.
  *
- * Run: npx jest test/e2e --runInBand   (cold n8n install: ~4-6 minutes, once);
+ * Run: npx jest test/e2e/cli --runInBand   (cold n8n install: ~4-6 minutes, once);
  * N8N_E2E_TIMINGS=1 prints how long each harness step took.
  */
 import * as fs from 'fs';
@@ -16,7 +15,6 @@ import {
 	N8N_TARGET,
 	N8N_VERSION,
 	N8nInstance,
-	REPO_ROOT,
 	ensureN8n,
 	makeWorkflow,
 	nodeJson,
@@ -25,9 +23,8 @@ import {
 	removeTempDir,
 	WorkflowNode,
 	setNode,
-	sharedN8n,
 	webhookNode,
-} from '../harness';
+} from '../../harness';
 import { PROBE_CREDENTIAL, PROBE_NODE_TYPE, writeProbePackage } from './probe-package';
 
 const timings: Record<string, number> = {};
@@ -193,80 +190,5 @@ describe('real n8n harness (throwaway package)', () => {
 			expect(processGroupAlive(serverPid)).toBe(false);
 		},
 		JEST_TIMEOUTS.server + 60_000,
-	);
-});
-
-/** The real package, installed from `npm pack` of this repo, when its dist/ is built. */
-function builtPackageFiles(): { nodes: string[]; credentials: string[] } | undefined {
-	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-		n8n?: { nodes?: string[]; credentials?: string[] };
-	};
-	const nodes = pkg.n8n?.nodes ?? [];
-	const credentials = pkg.n8n?.credentials ?? [];
-	const all = [...nodes, ...credentials];
-	if (!all.length || !all.every((f) => fs.existsSync(path.join(REPO_ROOT, f)))) return undefined;
-	return { nodes, credentials };
-}
-
-/** `description.name` of node classes / `name` of credential classes exported by a built file. */
-function exportedNames(file: string, kind: 'node' | 'credential'): string[] {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const mod = require(path.join(REPO_ROOT, file)) as Record<string, new () => any>;
-	return Object.values(mod)
-		.filter((v) => typeof v === 'function')
-		.map((Cls) => {
-			const obj = new Cls();
-			return kind === 'node' ? (obj.description?.name as string) : (obj.name as string);
-		})
-		.filter(Boolean);
-}
-
-const built = builtPackageFiles();
-(built ? describe : describe.skip)('real n8n: this repo\'s packed package loads (needs dist/)', () => {
-	let instance: N8nInstance | undefined;
-	const pkgName = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string }).name;
-
-	// the stage's n8n, which has this repo's packed package installed as users get it
-	beforeAll(async () => {
-		instance = await sharedN8n();
-	}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server);
-
-	afterAll(async () => {
-		await instance?.dispose();
-	}, JEST_TIMEOUTS.dispose);
-
-	test(
-		'every node and credential in the n8n block appears in the editor type lists',
-		async () => {
-			type TypeEntry = { name: string; iconUrl?: string | { light: string; dark: string } };
-			const nodeTypes = await instance!.fetchJson<TypeEntry[]>('/types/nodes.json');
-			const credTypes = await instance!.fetchJson<TypeEntry[]>('/types/credentials.json');
-			const nodeNames = nodeTypes.map((t) => t.name);
-			const credNames = credTypes.map((c) => c.name);
-			const ours: TypeEntry[] = [];
-			for (const file of built!.nodes) {
-				for (const name of exportedNames(file, 'node')) {
-					expect(nodeNames).toContain(`${pkgName}.${name}`);
-					ours.push(...nodeTypes.filter((t) => t.name === `${pkgName}.${name}`));
-				}
-			}
-			for (const file of built!.credentials) {
-				for (const name of exportedNames(file, 'credential')) {
-					expect(credNames).toContain(name);
-					ours.push(...credTypes.filter((t) => t.name === name));
-				}
-			}
-			// every node and credential has a file icon, and every icon the editor would
-			// request is served (i.e. it made it into the tarball)
-			for (const entry of ours) {
-				expect({ type: entry.name, hasIconUrl: !!entry.iconUrl }).toEqual({ type: entry.name, hasIconUrl: true });
-				const urls = typeof entry.iconUrl === 'string' ? [entry.iconUrl] : entry.iconUrl ? [entry.iconUrl.light, entry.iconUrl.dark] : [];
-				for (const url of urls) {
-					const res = await instance!.request('GET', `/${url.replace(/^\/+/, '')}`);
-					expect({ type: entry.name, url, status: res.status }).toEqual({ type: entry.name, url, status: 200 });
-				}
-			}
-		},
-		JEST_TIMEOUTS.server,
 	);
 });

@@ -7,7 +7,7 @@
  */
 import * as fsp from 'fs/promises';
 import * as path from 'path';
-import { makeTempDir } from '../harness';
+import { makeTempDir } from '../../harness';
 
 export const PROBE_PACKAGE = 'n8n-nodes-e2e-probe';
 export const PROBE_NODE = 'e2eProbe';

@@ -5,8 +5,8 @@
  */
 import path from 'path';
 
-import { importMissingExamples, readExamples } from '../../scripts/dev';
-import { JEST_TIMEOUTS, makeTempDir, N8nInstance, packPackage, removeTempDir } from '../harness';
+import { importMissingExamples, readExamples } from '../../../scripts/dev';
+import { JEST_TIMEOUTS, makeTempDir, N8nInstance, packPackage, removeTempDir } from '../../harness';
 
 const RENAMED = 'My SMS workflow (renamed in the editor)';
 
