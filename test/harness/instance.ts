@@ -26,7 +26,7 @@ import {
 	type RunResult,
 	type ServerProcess,
 } from './process';
-import { executeOutcome, type ExecuteResult } from './results';
+import { executeOutcome, NATIVE_CRASH_SIGNALS, type ExecuteResult } from './results';
 import { publishesAsynchronously, releaseEnv, webhookUrlVariable } from './targets';
 import { budget, TIMEOUTS } from './timeouts';
 import { newWorkflowId, type CredentialSpec } from './workflows';
@@ -254,8 +254,8 @@ export class N8nInstance {
 				timeoutMs,
 				logFile: path.join(this.userFolder, 'cli.log'),
 			});
-			if (r.signal !== 'SIGSEGV' || opts.runAgainOnCrash === false || attempt === 3) return r;
-			process.stderr.write(`[n8n-e2e] n8n ${args[0]} died of SIGSEGV as it exited (n8n ${this.n8n.version}); running it again\n`);
+			if (!r.signal || !NATIVE_CRASH_SIGNALS.has(r.signal) || opts.runAgainOnCrash === false || attempt === 3) return r;
+			process.stderr.write(`[n8n-e2e] n8n ${args[0]} died of ${r.signal} as it exited (n8n ${this.n8n.version}); running it again\n`);
 		}
 	}
 

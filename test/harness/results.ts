@@ -36,6 +36,8 @@ export interface ExecuteResult {
 	stdout: string;
 	stderr: string;
 	exitCode: number | null;
+	/** The signal the CLI died of, if it did. */
+	signal?: NodeJS.Signals | null;
 	/** Set when the CLI died of this signal after printing the finished run (`exitCode` is then null). */
 	crashedOnExit?: NodeJS.Signals;
 	durationMs: number;
@@ -58,6 +60,13 @@ export function parseRawOutput(stdout: string): any {
 }
 
 /**
+ * The signals a native crash ends a process with: the newest n8n's CLI on Node 24 dies of SIGSEGV at
+ * times as it exits (isolated-vm going down with it); V8 and native addons that fail a check abort
+ * (SIGABRT) or trap (SIGTRAP, SIGILL) instead. A timeout's SIGKILL or a SIGTERM is never one.
+ */
+export const NATIVE_CRASH_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set<NodeJS.Signals>(['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGTRAP', 'SIGFPE']);
+
+/**
  * What one `n8n execute --rawOutput` came to. When the CLI died of SIGSEGV after printing the
  * finished run (the newest n8n on Node 24 does at times as it exits), that run is the outcome and
  * `crashedOnExit` says so; a crash before the run was printed is a failure.
@@ -66,8 +75,8 @@ export function executeOutcome(r: RunResult, timeoutMs: number): ExecuteResult {
 	const all = `${r.stdout}\n${r.stderr}`;
 	const result = parseRawOutput(r.stdout) ?? parseRawOutput(r.stderr);
 	const printedFinishedRun = typeof result?.finished === 'boolean' && typeof result?.stoppedAt === 'string';
-	const crashedOnExit = r.signal === 'SIGSEGV' && printedFinishedRun ? r.signal : undefined;
-	const base = { result, stdout: r.stdout, stderr: r.stderr, exitCode: r.code, durationMs: r.durationMs, ...(crashedOnExit ? { crashedOnExit } : {}) };
+	const crashedOnExit = r.signal && NATIVE_CRASH_SIGNALS.has(r.signal) && printedFinishedRun ? r.signal : undefined;
+	const base = { result, stdout: r.stdout, stderr: r.stderr, exitCode: r.code, signal: r.signal, durationMs: r.durationMs, ...(crashedOnExit ? { crashedOnExit } : {}) };
 	if (r.timedOut) return { ...base, ok: false, error: `n8n execute timed out after ${timeoutMs} ms` };
 	const runError = result?.data?.resultData?.error;
 	if ((r.code === 0 || crashedOnExit) && result && !runError && result.status !== 'error') return { ...base, ok: true };

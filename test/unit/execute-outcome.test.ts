@@ -49,6 +49,19 @@ describe('n8n execute, read', () => {
 		expect(outcome).toMatchObject({ ok: false, crashedOnExit: 'SIGSEGV', error: 'probe asked to fail' });
 	});
 
+	it.each(['SIGABRT', 'SIGTRAP', 'SIGILL', 'SIGBUS'] as const)('a %s after the finished run was printed is a native crash on exit too', (signal) => {
+		const stdout = `${RUNNER_LINES}Execution error:\n${printedRun('error', 'probe asked to fail')}\n`;
+		expect(executeOutcome(cliRun(stdout, null, signal), 60_000)).toMatchObject({ ok: false, exitCode: null, signal, crashedOnExit: signal, error: 'probe asked to fail' });
+	});
+
+	it('a SIGKILL or SIGTERM after the printed run is no crash on exit: it names the signal', () => {
+		for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+			const outcome = executeOutcome(cliRun(`${RUNNER_LINES}${printedRun('success')}\n`, null, signal), 60_000);
+			expect(outcome).toMatchObject({ ok: false, exitCode: null, signal, error: `n8n execute exited null (${signal})` });
+			expect(outcome.crashedOnExit).toBeUndefined();
+		}
+	});
+
 	it('a SIGSEGV before the run was printed is a failure that names the signal', () => {
 		const outcome = executeOutcome(cliRun(RUNNER_LINES, null, 'SIGSEGV'), 60_000);
 		expect(outcome).toMatchObject({ ok: false, exitCode: null, error: 'n8n execute exited null (SIGSEGV)' });
