@@ -8,6 +8,7 @@
  * tests"): n8n processes get NODE_ENV=production.
  */
 import * as fsp from 'fs/promises';
+import * as http from 'http';
 import * as path from 'path';
 import axios, { AxiosRequestConfig, AxiosResponse, Method } from 'axios';
 
@@ -30,6 +31,8 @@ import { executeOutcome, NATIVE_CRASH_SIGNALS, type ExecuteResult } from './resu
 import { publishesAsynchronously, releaseEnv, webhookUrlVariable } from './targets';
 import { budget, TIMEOUTS } from './timeouts';
 import { newWorkflowId, type CredentialSpec } from './workflows';
+
+const NO_KEEP_ALIVE = new http.Agent({ keepAlive: false });
 
 /** Fixed so credentials imported by one process can be decrypted by the next. */
 export const E2E_ENCRYPTION_KEY = 'n8n-nodes-exotel-e2e-fixed-encryption-key';
@@ -558,6 +561,9 @@ export class N8nInstance {
 			url,
 			timeout: TIMEOUTS.http,
 			proxy: false,
+			// a fresh connection each time: a kept-alive socket that n8n closes after its 5 s idle
+			// timeout, just as the next request goes out on it, is a "socket hang up" (seen under load)
+			httpAgent: NO_KEEP_ALIVE,
 			validateStatus: () => true,
 			...config,
 		});
