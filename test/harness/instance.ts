@@ -399,8 +399,12 @@ export class N8nInstance {
 		const limit = budget(TIMEOUTS.execute);
 		let execution: any;
 		for (;;) {
-			execution = await this.publicApi('GET', `/executions/${executionId}?includeData=true`).catch(() => undefined);
-			if (execution && !['new', 'running'].includes(execution.status as string)) break;
+			// the status alone while it runs; its data once, when it has ended
+			execution = await this.publicApi('GET', `/executions/${executionId}`).catch(() => undefined);
+			if (execution && !['new', 'running'].includes(execution.status as string)) {
+				execution = await this.publicApi('GET', `/executions/${executionId}?includeData=true`);
+				break;
+			}
 			if (Date.now() - started > limit) {
 				const stdout = JSON.stringify(execution ?? null);
 				const stderr = await this.serverLogSince(logFrom);
@@ -454,8 +458,17 @@ export class N8nInstance {
 	private async serverLogSince(offset: number): Promise<string> {
 		const file = this.server?.logFile;
 		if (!file) return '';
-		const text = await fsp.readFile(file).catch(() => Buffer.alloc(0));
-		return text.subarray(offset).toString('utf8');
+		// only what the run added: the stage's log grows with every file that ran before
+		const handle = await fsp.open(file, 'r').catch(() => undefined);
+		if (!handle) return '';
+		try {
+			const { size } = await handle.stat();
+			const added = Buffer.alloc(Math.max(0, size - offset));
+			await handle.read(added, 0, added.length, offset);
+			return added.toString('utf8');
+		} finally {
+			await handle.close();
+		}
 	}
 
 	/** The server log so far (tail), for diagnostics. */

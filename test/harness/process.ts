@@ -473,11 +473,10 @@ export function adoptServer(pid: number, logFile: string): ServerProcess {
 			return '';
 		}
 	};
-	const output = new OutputTail();
-	output.append(log());
 	return {
 		pid,
-		output,
+		// what it printed is in the file (`log`), not in a tail of this process's own
+		output: new OutputTail(),
 		// only read by callers that spawned the server themselves; never left polling here
 		exited: Promise.resolve(),
 		hasExited,

@@ -23,18 +23,21 @@ const STATE_VARIABLE = 'N8N_E2E_SHARED';
 export async function sharedN8n(): Promise<N8nInstance> {
 	const stateFile = process.env[STATE_VARIABLE];
 	if (stateFile && fs.existsSync(stateFile)) return await N8nInstance.attach(stateFile);
-	const tarball = await packPackage();
-	const filesDir = await makeTempDir('files-');
-	const instance = await N8nInstance.create({ tarball, env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
-	instance.filesDir = filesDir;
-	await instance.start();
-	await instance.setupOwnerAndApiKey();
-	return instance;
+	return await startWithPackage();
 }
 
 /** jest globalSetup: one n8n for the whole stage. */
 export async function startStage(): Promise<void> {
 	const began = Date.now();
+	const instance = await startWithPackage();
+	const stateFile = path.join(os.tmpdir(), `n8n-exotel-stage-${process.pid}-${Date.now()}.json`);
+	await fsp.writeFile(stateFile, JSON.stringify(instance.sharedState()));
+	process.env[STATE_VARIABLE] = stateFile;
+	process.stdout.write(`\n[n8n-e2e] the stage's n8n ${instance.n8n.version} is up at ${instance.baseUrl} in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
+}
+
+/** A fresh n8n with this package installed as users get it, a folder it may write files in, running, with an owner and API key. */
+async function startWithPackage(): Promise<N8nInstance> {
 	const tarball = await packPackage();
 	const filesDir = await makeTempDir('files-');
 	const instance = await N8nInstance.create({ tarball, env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
@@ -42,10 +45,7 @@ export async function startStage(): Promise<void> {
 	await removeTempDir(path.dirname(tarball));
 	await instance.start();
 	await instance.setupOwnerAndApiKey();
-	const stateFile = path.join(os.tmpdir(), `n8n-exotel-stage-${process.pid}-${Date.now()}.json`);
-	await fsp.writeFile(stateFile, JSON.stringify(instance.sharedState()));
-	process.env[STATE_VARIABLE] = stateFile;
-	process.stdout.write(`\n[n8n-e2e] the stage's n8n ${instance.n8n.version} is up at ${instance.baseUrl} in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
+	return instance;
 }
 
 /** jest globalTeardown: stops the server the state file names and removes the stage's folders. */
