@@ -1,19 +1,26 @@
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 /**
- * How a run paces itself to the account's rate limit. The service allows about 200 requests a
- * minute per account and promises no Retry-After, so after the first 429 the run slows to that
- * rate and then follows what the service answers: a 429 while paced slows it further, a stretch
- * of accepted requests speeds it up again (additive increase, multiplicative decrease).
+ * How a run paces itself to one rate-limit category of the account. The service counts requests
+ * per category in one-minute windows. When its answers carry `X-RateLimit-Remaining` and
+ * `X-RateLimit-Reset` (the account's own counters, shared by every execution and worker), a run
+ * sends exactly what is left and waits for the reset. Without them it assumes the documented
+ * windows on the clock's minutes and sends the limit in each; a 429 it did not expect shrinks
+ * that allowance (multiplicative decrease), accepted requests grow it back (additive increase).
  */
 export const PACING_POLICY = {
-	/** The published account limit, with a margin: the pace right after the first 429. */
-	startRequestsPerMinute: 180,
-	/** Never slower than this, however many executions share the account. */
-	minRequestsPerMinute: 6,
-	/** A 429 while paced multiplies the rate by this. */
+	/** The documented window: limits are per minute. */
+	windowMs: 60_000,
+	/** Kept clear of a window's edge, for the difference between this clock and the service's. */
+	edgeMarginMs: 250,
+	/** Never more than this margin, however often the service's clock seems ahead. */
+	maxEdgeMarginMs: 5_000,
+	/** Near a window's end, others that sent nothing for this long (at least) have stopped. */
+	quietAfterMinMs: 100,
+	/** An unexpected 429 multiplies the allowance by this. */
 	decrease: 0.7,
-	/** Every accepted request while paced adds this many requests a minute. */
+	/** Every accepted request adds this much allowance, up to the limit. */
 	increasePerAccepted: 0.1,
 	/** The pause after a 429 without Retry-After; it doubles while 429s follow each other. */
 	firstPauseMs: 1_000,
@@ -29,76 +36,247 @@ export interface PacingClock {
 	sleep(ms: number): Promise<void>;
 }
 
+/** Resets within this of each other name the same window (they are whole seconds). */
+const SAME_WINDOW_MS = 1_000;
+
 const REAL_CLOCK: PacingClock = Object.freeze({ now: () => Date.now(), sleep: async (ms: number) => await sleep(ms) });
 
-/** A request's turn: when it may be sent, or why it must not be sent at all. */
-export type Turn = { sentAt: number } | { refused: string };
+/** A request's turn: when it went out, or why it must not be sent at all. */
+export type Turn = { sentAt: number; ticket: number } | { refused: string };
+
+/** How the pacer reads an answer: `throttled` when the request was refused for the limit and may go again. */
+export type Verdict = { throttled: false } | { throttled: true; givenUp?: string };
+
+/** The service's three counters, read from an answer's headers; undefined unless all three make sense. */
+export function rateLimitHeaders(headers: IDataObject | undefined): { limit: number; remaining: number; resetMs: number } | undefined {
+	if (!headers) return undefined;
+	const limit = Number(headers['x-ratelimit-limit']);
+	const remaining = Number(headers['x-ratelimit-remaining']);
+	const reset = Number(headers['x-ratelimit-reset']);
+	if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(remaining) || remaining < 0 || !Number.isFinite(reset) || reset <= 0) {
+		return undefined;
+	}
+	return { limit, remaining: Math.min(remaining, limit), resetMs: reset * 1000 };
+}
+
+interface Window {
+	/** When this window ends on this clock, margin included. */
+	end: number;
+	/** Whether the service's counters describe it; otherwise the clock's minutes are assumed. */
+	counted: boolean;
+	/** The lowest Remaining read in it. */
+	remaining?: number;
+	/** The first Remaining read in it, and this run's answers since: what others spent is the rest. */
+	firstRemaining?: number;
+	answersSinceFirst: number;
+	/** Answers in a row that found only this run's request counted since the last: the others have stopped. */
+	quietAnswers: number;
+	/** Requests sent in it (only what the no-counter allowance needs). */
+	sent: number;
+}
 
 /**
- * The pace of one account within one run. Requests ask for a turn before each attempt and report
- * how the service answered; a 429 pauses every request of the run, then the first one through is
- * the probe, so a full window costs one 429 per pause rather than one per request in flight.
+ * The pace of one category of one account within one run. Requests ask for a turn before each
+ * attempt and hand in the answer; a 429 pauses every request of the run, so a full window costs one
+ * refusal rather than one per request in flight.
  */
-export class AccountPacer {
-	/** Time between request starts; 0 until the service first answers 429. */
-	private intervalMs = 0;
+export class CategoryPacer {
+	private perWindow: number;
 
-	private nextSlot = 0;
+	/** What the run allows itself per window without counters (≤ perWindow). */
+	private allowance: number;
+
+	private window: Window = { end: 0, counted: false, answersSinceFirst: 0, quietAnswers: 0, sent: 0 };
+
+	private readonly inFlight = new Set<number>();
+
+	private lastTicket = 0;
+
+	/** The most requests this run had in flight at once, to size its reserve near a window's end. */
+	private peakInFlight = 1;
+
+	/** Others' requests per request of this run, as the counters showed in the last window. */
+	private othersRatio = 0;
+
+	private edgeMarginMs = PACING_POLICY.edgeMarginMs;
 
 	private pausedUntil = 0;
-
-	/** Changes with every pause, so turns handed out before it are taken again after it. */
-	private epoch = 0;
 
 	private lastLimitAt = -Infinity;
 
 	private pauses = 0;
 
-	/** Start of the current run of 429s with nothing accepted in between. */
+	/** Start of the current run of refusals with nothing accepted in between. */
 	private limitedSince?: number;
 
 	private givenUp?: string;
 
+	private answered = deferred();
+
+	/** A smoothed round trip of this run's requests, and when the last answer came. */
+	private roundTripMs?: number;
+
+	private lastAnswerAt = 0;
+
+	private readonly timers = new Map<number, Promise<void>>();
+
 	constructor(
+		perMinute: number,
 		readonly maxWaitMs: number,
 		private readonly clock: PacingClock = REAL_CLOCK,
-	) {}
+	) {
+		this.perWindow = Math.max(1, Math.round((perMinute * PACING_POLICY.windowMs) / 60_000));
+		this.allowance = this.perWindow;
+	}
 
 	/** Waits for this request's turn; refused once the run has given up on the limit. */
 	async turn(): Promise<Turn> {
 		for (;;) {
 			if (this.givenUp) return { refused: this.givenUp };
-			const epoch = this.epoch;
 			const now = this.clock.now();
-			const slot = Math.max(now, this.pausedUntil, this.nextSlot);
-			this.nextSlot = slot + this.intervalMs;
-			if (slot > now) await this.clock.sleep(slot - now);
-			if (this.epoch === epoch && !this.givenUp) return { sentAt: this.clock.now() };
+			if (now < this.pausedUntil) {
+				await this.until(this.pausedUntil);
+				continue;
+			}
+			if (now >= this.window.end) this.nextWindow(now);
+			if (this.room() > 0) {
+				const ticket = ++this.lastTicket;
+				this.inFlight.add(ticket);
+				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight.size);
+				this.window.sent++;
+				return { sentAt: now, ticket };
+			}
+			// An answer in flight may show room; otherwise the others falling quiet, or the next window.
+			const wake = this.window.end;
+			await (this.inFlight.size > 0 ? Promise.race([this.answered.promise, this.until(wake)]) : this.until(wake));
 		}
 	}
 
-	/** The service answered anything but 429: it is taking requests from this account. */
-	accepted(): void {
-		this.pauses = 0;
-		this.limitedSince = undefined;
-		if (this.intervalMs > 0) this.setRate(60_000 / this.intervalMs + PACING_POLICY.increasePerAccepted);
+	/**
+	 * Hands in how the service answered a turn (undefined: no answer, the connection failed).
+	 * `throttle` says the answer refused the request for the limit (a 429; a 503 on SMS).
+	 */
+	answer(turn: { sentAt: number; ticket: number }, answer: { headers?: IDataObject; throttle: boolean; retryAfterMs?: number } | undefined): Verdict {
+		this.inFlight.delete(turn.ticket);
+		const now = this.clock.now();
+		this.roundTripMs = this.roundTripMs === undefined ? now - turn.sentAt : 0.8 * this.roundTripMs + 0.2 * (now - turn.sentAt);
+		this.lastAnswerAt = now;
+		const counters = rateLimitHeaders(answer?.headers);
+		if (counters) this.read(counters, answer?.throttle === true);
+		let verdict: Verdict = { throttled: false };
+		if (answer?.throttle) {
+			verdict = { throttled: true, givenUp: this.limited(turn.sentAt, answer.retryAfterMs, counters !== undefined) };
+		} else if (answer) {
+			this.accepted();
+		}
+		const { resolve } = this.answered;
+		this.answered = deferred();
+		resolve();
+		return verdict;
+	}
+
+	private room(): number {
+		const { window } = this;
+		const inFlight = this.inFlight.size;
+		if (!window.counted) return Math.floor(this.allowance) - window.sent;
+		// A new window of the service's not read yet: one request asks for its counters.
+		if (window.remaining === undefined) return inFlight === 0 ? 1 : 0;
+		const others = this.othersNow();
+		// Alone on the account, the counters and this run's requests in flight say exactly what is left.
+		if (others === 0) return window.remaining - inFlight;
+		// Shared: near the end one request at a time, each after the last answer, and the last request
+		// of the window left to the others while they are sending, so two runs never both take it.
+		if (window.remaining - inFlight <= Math.ceil((1 + others) * this.peakInFlight)) {
+			if (inFlight > 0) return 0;
+			return window.remaining - (window.quietAnswers >= 2 ? 0 : 1);
+		}
+		return window.remaining - inFlight - Math.ceil(others * this.peakInFlight);
 	}
 
 	/**
-	 * The service answered 429 to a request sent at `sentAt`. Slows the run and pauses it, and
-	 * returns why to give up instead when the wait would go past the run's Max Wait.
+	 * When the last request left to the others can be taken: an active run takes it within about its
+	 * own round trip, so a few of this run's round trips with no answer mean the others have stopped.
 	 */
-	rateLimited(sentAt: number, retryAfterMs?: number): string | undefined {
+	private quietAt(): number | undefined {
+		if (!this.window.counted || this.window.remaining !== 1 || this.inFlight.size > 0) return undefined;
+		return this.lastAnswerAt + Math.max(PACING_POLICY.quietAfterMinMs, 4 * (this.roundTripMs ?? 0));
+	}
+
+	/** Others' requests per request of this run: this window's once it has enough answers, else the last one's. */
+	private othersNow(): number {
+		const { window } = this;
+		if (window.firstRemaining === undefined || window.remaining === undefined) return this.othersRatio;
+		const others = window.firstRemaining - window.remaining - window.answersSinceFirst;
+		const ratio = others >= 2 ? others / Math.max(1, window.answersSinceFirst) : 0;
+		return window.answersSinceFirst >= 10 ? ratio : Math.max(ratio, this.othersRatio);
+	}
+
+	private nextWindow(now: number): void {
+		const previous = this.window;
+		if (previous.counted) this.othersRatio = this.othersNow();
+		// Requests still in flight may be counted in the new window.
+		const carried = this.inFlight.size;
+		if (previous.counted) {
+			// The service's next window; its counters arrive with the first answer.
+			this.window = { end: now + PACING_POLICY.windowMs, counted: true, answersSinceFirst: 0, quietAnswers: 0, sent: carried };
+			return;
+		}
+		const { windowMs } = PACING_POLICY;
+		const margin = this.edgeMarginMs;
+		const start = Math.floor(now / windowMs) * windowMs;
+		// Kept clear of both edges of the minute: a request sent in its last moments may land in the next.
+		if (now < start + margin || now >= start + windowMs - margin) {
+			const opens = now < start + margin ? start + margin : start + windowMs + margin;
+			this.window = { end: opens, counted: false, answersSinceFirst: 0, quietAnswers: 0, sent: Number.MAX_SAFE_INTEGER };
+			return;
+		}
+		this.window = { end: start + windowMs - margin, counted: false, answersSinceFirst: 0, quietAnswers: 0, sent: carried };
+	}
+
+	private read(counters: { limit: number; remaining: number; resetMs: number }, refused: boolean): void {
+		this.perWindow = counters.limit;
+		this.allowance = Math.min(this.allowance, this.perWindow);
+		const now = this.clock.now();
+		const end = counters.resetMs + this.edgeMarginMs;
+		const { window } = this;
+		if (end <= now) {
+			// Counted in a window this run thought over: the service's clock is behind this one.
+			if (refused) this.edgeMarginMs = Math.min(PACING_POLICY.maxEdgeMarginMs, this.edgeMarginMs * 2);
+			return;
+		}
+		const known = window.counted && window.remaining !== undefined;
+		if (known && Math.abs(end - window.end) <= SAME_WINDOW_MS) {
+			window.quietAnswers = counters.remaining === window.remaining! - 1 ? window.quietAnswers + 1 : 0;
+			window.remaining = Math.min(window.remaining!, counters.remaining);
+			window.answersSinceFirst++;
+			return;
+		}
+		// A window newer than the one in hand (an answer from an older one has ended already, above).
+		if (!known || end > window.end) {
+			this.window = { end, counted: true, remaining: counters.remaining, firstRemaining: counters.remaining, answersSinceFirst: 0, quietAnswers: 0, sent: window.sent };
+		}
+	}
+
+	/** The service answered anything but a refusal: it is taking requests from this account. */
+	private accepted(): void {
+		this.pauses = 0;
+		this.limitedSince = undefined;
+		this.allowance = Math.min(this.perWindow, this.allowance + PACING_POLICY.increasePerAccepted);
+	}
+
+	/**
+	 * A refusal of a request sent at `sentAt`: pause the run (Retry-After when given), and shrink the
+	 * allowance when no counters said the window was full. Returns why to give up instead when the
+	 * wait would pass the run's Max Wait.
+	 */
+	private limited(sentAt: number, retryAfterMs: number | undefined, counted: boolean): string | undefined {
 		const now = this.clock.now();
 		this.limitedSince ??= now;
-		// A 429 for a request sent before the run last reacted tells nothing new.
+		// A refusal of a request sent before the run last reacted tells nothing new.
 		const fresh = sentAt > this.lastLimitAt;
 		let pause = 0;
 		if (fresh) {
-			if (this.intervalMs === 0) this.setRate(PACING_POLICY.startRequestsPerMinute);
-			// Only a 429 that follows accepted requests says the pace itself is too fast; probes
-			// refused during a pause only say the window is still full.
-			else if (this.pauses === 0) this.setRate((60_000 / this.intervalMs) * PACING_POLICY.decrease);
+			if (!counted && this.pauses === 0) this.allowance = Math.max(1, this.allowance * PACING_POLICY.decrease);
 			this.lastLimitAt = now;
 			pause = Math.min(PACING_POLICY.maxPauseMs, PACING_POLICY.firstPauseMs * 2 ** this.pauses);
 			this.pauses++;
@@ -110,20 +288,29 @@ export class AccountPacer {
 			this.givenUp = `The account's rate limit held for ${formatMs(waited)} with nothing accepted (Rate Limit → Max Wait: ${formatMs(this.maxWaitMs)})`;
 		}
 		if (this.givenUp) return this.givenUp;
-		// The last probe goes out at the deadline rather than giving up early.
-		pause = retryAfterMs ?? Math.min(pause, this.maxWaitMs - waited);
-		if (now + pause > this.pausedUntil) {
-			this.pausedUntil = now + pause;
-			this.nextSlot = this.pausedUntil;
-			this.epoch++;
-		}
+		// With counters the window's reset is known; without, the last probe goes out at the deadline.
+		pause = retryAfterMs ?? (counted ? Math.max(0, this.window.end - now) : Math.min(pause, this.maxWaitMs - waited));
+		this.pausedUntil = Math.max(this.pausedUntil, now + pause);
 		return undefined;
 	}
 
-	private setRate(perMinute: number): void {
-		const bounded = Math.min(Math.max(perMinute, PACING_POLICY.minRequestsPerMinute), PACING_POLICY.startRequestsPerMinute * 4);
-		this.intervalMs = 60_000 / bounded;
+	/** Resolves at `time`; waiters for the same moment share one timer. */
+	private async until(time: number): Promise<void> {
+		let timer = this.timers.get(time);
+		if (!timer) {
+			timer = this.clock.sleep(Math.max(0, time - this.clock.now())).finally(() => this.timers.delete(time));
+			this.timers.set(time, timer);
+		}
+		await timer;
 	}
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+	let resolve!: () => void;
+	const promise = new Promise<void>((done) => {
+		resolve = done;
+	});
+	return { promise, resolve };
 }
 
 function formatMs(ms: number): string {

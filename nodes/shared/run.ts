@@ -1,21 +1,21 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { AccountPacer, PACING_POLICY } from './pacing';
+import { CategoryPacer, PACING_POLICY } from './pacing';
 
-/** What the requests of one node run share: one pace per account, and credentials read once. */
+/** What the requests of one node run share: one pace per category of each account, and credentials read once. */
 export class NodeRun {
-	private readonly pacers = new Map<string, AccountPacer>();
+	private readonly pacers = new Map<string, CategoryPacer>();
 
 	private readonly credentials = new Map<string, Promise<ICredentialDataDecryptedObject>>();
 
 	constructor(readonly maxWaitMs: number) {}
 
-	/** The limit is the account's, whichever of its endpoints a request goes to. */
-	pacer(account: string): AccountPacer {
-		let pacer = this.pacers.get(account);
+	/** The limit is the account's, for each category of its endpoints. */
+	pacer(key: string, perMinute: number): CategoryPacer {
+		let pacer = this.pacers.get(key);
 		if (!pacer) {
-			pacer = new AccountPacer(this.maxWaitMs);
-			this.pacers.set(account, pacer);
+			pacer = new CategoryPacer(perMinute, this.maxWaitMs);
+			this.pacers.set(key, pacer);
 		}
 		return pacer;
 	}
@@ -52,6 +52,6 @@ export function runOf(context: object): NodeRun | undefined {
 }
 
 /** A request made outside a run paces alone, and nobody in the editor should wait long. */
-export function pacerFor(context: object, account: string): AccountPacer {
-	return runOf(context)?.pacer(account) ?? new AccountPacer(PACING_POLICY.interactiveMaxWaitMs);
+export function pacerFor(context: object, key: string, perMinute: number): CategoryPacer {
+	return runOf(context)?.pacer(key, perMinute) ?? new CategoryPacer(perMinute, PACING_POLICY.interactiveMaxWaitMs);
 }

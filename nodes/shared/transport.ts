@@ -15,6 +15,7 @@ import { encodeForm, type FormValue } from './encoding';
 import { serviceApiError } from './errors';
 import { cmsBaseUrlFrom, REGION_HOSTS } from './hosts';
 import { retryAfterMs } from './pacing';
+import { perMinuteOf, rateCategoryOf } from './rateLimits';
 import { pacerFor, runOf } from './run';
 import { redact, secretsOf } from './secrets';
 
@@ -235,7 +236,13 @@ export async function exotelRequest<T = unknown>(
 	}
 	if (request.binary) options.encoding = 'arraybuffer';
 	const idempotent = request.idempotent ?? request.method !== 'POST';
-	const pacer = pacerFor(this, credentials.accountSid ? `account:${String(credentials.accountSid)}` : baseUrl);
+	const category = rateCategoryOf(request);
+	const perMinute = perMinuteOf(credentials, category);
+	if (typeof perMinute === 'string') {
+		throw new NodeOperationError(node, perMinute, { itemIndex: request.itemIndex, description: `Nothing was sent: fix the value in the "${credentialType}" credential, or turn Custom Rate Limits off for the service's defaults.` });
+	}
+	const account = credentials.accountSid ? `account:${String(credentials.accountSid)}` : baseUrl;
+	const pacer = pacerFor(this, `${account}|${category ?? 'other'}`, perMinute);
 
 	for (let attempt = 1; ; attempt++) {
 		const turn = await pacer.turn();
@@ -249,6 +256,12 @@ export async function exotelRequest<T = unknown>(
 		}
 		const outcome = await send(this, credentialType, options, request.binary);
 		const { response, networkError, loginFailure } = outcome;
+		// Older material has an SMS limit breach answer 503: on SMS it is the same refusal as a 429.
+		const throttle = response?.statusCode === 429 || (response?.statusCode === 503 && (category === 'sms' || category === 'bulkSms'));
+		const verdict = pacer.answer(
+			turn,
+			response && { headers: response.headers, throttle, retryAfterMs: throttle ? retryAfterMs(response.headers['retry-after']) : undefined },
+		);
 		if (loginFailure) {
 			// The error is the login's: its status and words, not those of the request it was for.
 			const status = loginFailure.status === undefined ? undefined : String(loginFailure.status);
@@ -262,28 +275,26 @@ export async function exotelRequest<T = unknown>(
 				itemIndex: request.itemIndex,
 			});
 		}
-		if (response?.statusCode === 429) {
-			const givenUp = pacer.rateLimited(turn.sentAt, retryAfterMs(response.headers['retry-after']));
-			if (givenUp) {
+		if (response && verdict.throttled) {
+			if (verdict.givenUp) {
 				const limited = serviceApiError(node, {
-					statusCode: 429,
+					statusCode: response.statusCode,
 					body: response.body,
 					method: request.method,
 					url: path,
 					itemIndex: request.itemIndex,
 					secrets,
-					hint: `${givenUp}. The service did not act on this request; run it again later, or raise Rate Limit → Max Wait.`,
+					hint: `${verdict.givenUp}. The service did not act on this request; run it again later, or raise Rate Limit → Max Wait.`,
 				});
 				// The service's wording varies by API ("Too many requests (code 1029)", "RATE_LIMITED"):
 				// the message says what happened, the service's own words after it.
 				limited.message = `The account's rate limit did not lift in time: ${limited.message}`;
 				throw limited;
 			}
-			// A 429 is a request the service refused, so sending it again duplicates nothing.
+			// A refusal for the limit is a request the service did not act on, so sending it again duplicates nothing.
 			attempt--;
 			continue;
 		}
-		if (response) pacer.accepted();
 		const retryable = response ? response.statusCode >= 500 : idempotent || networkError?.code === 'ECONNREFUSED';
 		if (retryable && attempt < RETRY_POLICY.attempts) {
 			const delay = retryDelay(attempt, response?.headers['retry-after']);

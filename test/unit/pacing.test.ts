@@ -9,10 +9,10 @@ import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.nod
 import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/operation';
-import { AccountPacer, PACING_POLICY, retryAfterMs, type PacingClock } from '../../nodes/shared/pacing';
+import { CategoryPacer, PACING_POLICY, rateLimitHeaders, retryAfterMs, type PacingClock } from '../../nodes/shared/pacing';
 
 class VirtualClock implements PacingClock {
-	private time = 0;
+	constructor(private time = 0) {}
 
 	private seq = 0;
 
@@ -44,27 +44,85 @@ class VirtualClock implements PacingClock {
 	}
 }
 
-/** The service's account limit: N accepted requests in any W ms; a 429 is not counted. */
-class SlidingWindow {
+const MINUTE = 60_000;
+/** A virtual epoch on a minute's start, so a start offset places the run within the service's window. */
+const EPOCH = 30_000_000 * MINUTE;
+
+interface ServiceAnswer {
+	status: number;
+	headers: Record<string, string>;
+	retryAfterMs?: number;
+}
+
+/**
+ * The service as its rate-limiting page documents it: N accepted requests per category in fixed
+ * one-minute windows on the clock's minutes, X-RateLimit-* headers on every answer (switchable),
+ * 429 with Retry-After: 30 past the limit (or 503 without it, the older SMS behaviour). A
+ * refusal is not counted. `sliding` models a service that counts any 60 s instead.
+ */
+class Service {
+	private windowStart = -1;
+
+	private count = 0;
+
 	private accepted: number[] = [];
 
 	limited = 0;
 
+	acceptedTimes: number[] = [];
+
 	constructor(
 		readonly limit: number,
-		readonly windowMs: number,
-		private readonly withRetryAfter: boolean,
+		readonly options: { headers?: boolean; status?: 429 | 503; sliding?: boolean; windowMs?: number } = {},
 	) {}
 
-	take(now: number): { ok: boolean; retryAfterMs?: number } {
-		this.accepted = this.accepted.filter((t) => t > now - this.windowMs);
-		if (this.accepted.length < this.limit) {
-			this.accepted.push(now);
-			return { ok: true };
+	get windowMs(): number {
+		return this.options.windowMs ?? MINUTE;
+	}
+
+	take(now: number): ServiceAnswer {
+		const { windowMs } = this;
+		const start = Math.floor(now / windowMs) * windowMs;
+		if (start !== this.windowStart) {
+			this.windowStart = start;
+			this.count = 0;
+		}
+		let ok: boolean;
+		if (this.options.sliding) {
+			this.accepted = this.accepted.filter((t) => t > now - windowMs);
+			ok = this.accepted.length < this.limit;
+			if (ok) this.accepted.push(now);
+		} else {
+			ok = this.count < this.limit;
+			if (ok) this.count++;
+		}
+		const headers: Record<string, string> =
+			this.options.headers === false
+				? {}
+				: {
+						'x-ratelimit-limit': String(this.limit),
+						'x-ratelimit-remaining': String(Math.max(0, this.limit - this.count)),
+						'x-ratelimit-reset': String((start + windowMs) / 1000),
+					};
+		if (ok) {
+			this.acceptedTimes.push(now);
+			return { status: 200, headers };
 		}
 		this.limited++;
-		const wait = this.accepted[0] + this.windowMs - now;
-		return { ok: false, retryAfterMs: this.withRetryAfter ? Math.max(1, Math.ceil(wait / 1000)) * 1000 : undefined };
+		if (this.options.status === 503) return { status: 503, headers };
+		return { status: 429, headers: { ...headers, 'retry-after': '30' }, retryAfterMs: 30_000 };
+	}
+
+	/** From the first accepted request to the start of the window the n-th request can fall in. */
+	floorMs(requests: number): number {
+		const first = this.acceptedTimes[0];
+		const firstWindow = Math.floor(first / this.windowMs) * this.windowMs;
+		return firstWindow + (Math.ceil(requests / this.limit) - 1) * this.windowMs - first;
+	}
+
+	/** First to last accepted request. */
+	wallMs(): number {
+		return this.acceptedTimes[this.acceptedTimes.length - 1] - this.acceptedTimes[0];
 	}
 }
 
@@ -72,23 +130,22 @@ interface RunResult {
 	sent: number;
 	failed: number;
 	limited: number;
-	/** 429s after the first accepted request that followed the first pause. */
-	limitedAfterSettling: number;
+	/** Refusals after the run's first window. */
+	limitedAfterFirstWindow: number;
 	finishedAt: number;
 }
 
 /** One run: `requests` requests, as many in flight as the nodes send, each attempt `latencyMs` long, sharing one pacer. */
 async function runSender(
 	clock: VirtualClock,
-	service: SlidingWindow,
+	service: Service,
 	requests: number,
-	options: { latencyMs?: number; maxWaitMs?: number; startAt?: number } = {},
+	options: { latencyMs?: number; maxWaitMs?: number; perMinute?: number } = {},
 ): Promise<RunResult> {
 	const latency = options.latencyMs ?? 20;
-	if (options.startAt) await clock.sleep(options.startAt);
-	const pacer = new AccountPacer(options.maxWaitMs ?? PACING_POLICY.defaultMaxWaitMs, clock);
-	const result: RunResult = { sent: 0, failed: 0, limited: 0, limitedAfterSettling: 0, finishedAt: 0 };
-	let settled = false;
+	const pacer = new CategoryPacer(options.perMinute ?? service.limit, options.maxWaitMs ?? PACING_POLICY.defaultMaxWaitMs, clock);
+	const result: RunResult = { sent: 0, failed: 0, limited: 0, limitedAfterFirstWindow: 0, finishedAt: 0 };
+	const started = clock.now();
 	let next = 0;
 	const worker = async () => {
 		while (next < requests) {
@@ -102,15 +159,15 @@ async function runSender(
 				await clock.sleep(latency / 2);
 				const answer = service.take(clock.now());
 				await clock.sleep(latency / 2);
-				if (answer.ok) {
-					pacer.accepted();
-					if (result.limited > 0) settled = true;
+				const throttle = answer.status !== 200;
+				const verdict = pacer.answer(turn, { headers: answer.headers, throttle, retryAfterMs: answer.retryAfterMs });
+				if (!verdict.throttled) {
 					result.sent++;
 					break;
 				}
 				result.limited++;
-				if (settled) result.limitedAfterSettling++;
-				if (pacer.rateLimited(turn.sentAt, answer.retryAfterMs)) {
+				if (clock.now() - started > service.windowMs) result.limitedAfterFirstWindow++;
+				if (verdict.givenUp) {
 					result.failed++;
 					break;
 				}
@@ -122,63 +179,133 @@ async function runSender(
 	return result;
 }
 
-const floorMs = (requests: number, service: SlidingWindow) => (requests / service.limit) * service.windowMs;
+/** Where in the service's window the runs start, as a share of it. */
+const OFFSETS = [0, 0.3, 0.7, 0.98];
 
-describe('AccountPacer against a sliding-window account limit (virtual time)', () => {
-	test.each([
-		['no Retry-After', false],
-		['with Retry-After', true],
-	])('one run of 200 requests, 50 per 15 s, %s: all sent, within 1.25x the floor, few 429s once paced', async (_name, withRetryAfter) => {
-		const clock = new VirtualClock();
-		const service = new SlidingWindow(50, 15_000, withRetryAfter);
+describe('CategoryPacer against the documented fixed windows (virtual time, 200 requests, Bulk SMS 50 a minute)', () => {
+	test.each(OFFSETS)('with the counters, starting %p into a window: 0 × 429, within 1.05x the floor', async (offset) => {
+		const clock = new VirtualClock(EPOCH + offset * MINUTE);
+		const service = new Service(50);
 		const result = await clock.run(runSender(clock, service, 200));
-		process.stdout.write(`one run (${_name}): ${JSON.stringify(result)} floor ${floorMs(200, service)} ms\n`);
-		expect(result.sent).toBe(200);
-		expect(result.failed).toBe(0);
-		expect(result.finishedAt).toBeLessThanOrEqual(1.25 * floorMs(200, service));
-		expect(result.limitedAfterSettling).toBeLessThanOrEqual(3);
+		const ratio = service.wallMs() / service.floorMs(200);
+		process.stdout.write(`headers, offset ${offset}: ${JSON.stringify(result)} wall ${service.wallMs()} ms floor ${service.floorMs(200)} ms (${ratio.toFixed(3)}x)\n`);
+		expect(result).toMatchObject({ sent: 200, failed: 0, limited: 0 });
+		expect(ratio).toBeLessThanOrEqual(1.05);
 	});
 
-	test.each([
-		['no Retry-After', false],
-		['with Retry-After', true],
-	])('two runs of 200 requests each on one account, %s: both finish, nothing lost', async (_name, withRetryAfter) => {
-		const clock = new VirtualClock();
-		const service = new SlidingWindow(50, 15_000, withRetryAfter);
-		const [a, b] = await clock.run(Promise.all([runSender(clock, service, 200), runSender(clock, service, 200, { startAt: 300 })]));
-		process.stdout.write(`two runs (${_name}): ${JSON.stringify([a, b])} floor ${floorMs(400, service)} ms\n`);
+	test.each(OFFSETS)('without the counters, starting %p into a window: ≤ 1 × 429 after the first window, within 1.25x the floor', async (offset) => {
+		const clock = new VirtualClock(EPOCH + offset * MINUTE);
+		const service = new Service(50, { headers: false });
+		const result = await clock.run(runSender(clock, service, 200));
+		const ratio = service.wallMs() / service.floorMs(200);
+		process.stdout.write(`no headers, offset ${offset}: ${JSON.stringify(result)} (${ratio.toFixed(3)}x)\n`);
+		expect(result).toMatchObject({ sent: 200, failed: 0 });
+		expect(result.limitedAfterFirstWindow).toBeLessThanOrEqual(1);
+		expect(ratio).toBeLessThanOrEqual(1.25);
+	});
+
+	test.each(OFFSETS)('two runs at once with the counters, starting %p into a window: nothing lost, ≤ 2 × 429, within 1.10x the floor of 400', async (offset) => {
+		const clock = new VirtualClock(EPOCH + offset * MINUTE);
+		const service = new Service(50);
+		const [a, b] = await clock.run(Promise.all([runSender(clock, service, 200), runSender(clock, service, 200, { latencyMs: 23 })]));
+		const ratio = service.wallMs() / service.floorMs(400);
+		process.stdout.write(`two runs, offset ${offset}: ${JSON.stringify([a, b])} (${ratio.toFixed(3)}x)\n`);
 		expect(a.sent + b.sent).toBe(400);
 		expect(a.failed + b.failed).toBe(0);
-		expect(Math.max(a.finishedAt, b.finishedAt)).toBeLessThanOrEqual(1.25 * floorMs(400, service));
+		expect(a.limited + b.limited).toBeLessThanOrEqual(2);
+		expect(ratio).toBeLessThanOrEqual(1.1);
 	});
 
-	test('a lower limit than the published one: the pace follows the service down', async () => {
-		const clock = new VirtualClock();
-		const service = new SlidingWindow(10, 15_000, false);
-		const result = await clock.run(runSender(clock, service, 60));
-		process.stdout.write(`low limit: ${JSON.stringify(result)} floor ${floorMs(60, service)} ms\n`);
-		expect(result.sent).toBe(60);
-		expect(result.failed).toBe(0);
-		expect(result.finishedAt).toBeLessThanOrEqual(1.5 * floorMs(60, service));
+	test('two runs of unequal speed: the faster finishes a window early, and the other loses at most the request it left for it', async () => {
+		// Near a window's end a run leaves the last request to the others while they send; when the
+		// other run has just finished, nothing tells this one, so that request goes unused once.
+		const clock = new VirtualClock(EPOCH);
+		const service = new Service(50);
+		const [a, b] = await clock.run(Promise.all([runSender(clock, service, 200), runSender(clock, service, 200, { latencyMs: 40 })]));
+		const ratio = service.wallMs() / service.floorMs(400);
+		process.stdout.write(`two runs of unequal speed: ${JSON.stringify([a, b])} (${ratio.toFixed(3)}x)\n`);
+		expect(a.sent + b.sent).toBe(400);
+		expect(a.limited + b.limited).toBeLessThanOrEqual(2);
+		expect(service.acceptedTimes.length).toBe(400);
+		// 400 requests fill 8 windows exactly; one unused request costs the 9th
+		expect(ratio).toBeLessThanOrEqual(8 / 7 + 0.01);
+	});
+
+	test('an account whose real limit is lower than the configured one, with counters: X-RateLimit-Limit wins, 0 × 429', async () => {
+		const clock = new VirtualClock(EPOCH + 0.5 * MINUTE);
+		const service = new Service(20);
+		const result = await clock.run(runSender(clock, service, 100, { perMinute: 50 }));
+		expect(result).toMatchObject({ sent: 100, failed: 0, limited: 0 });
+		expect(service.wallMs() / service.floorMs(100)).toBeLessThanOrEqual(1.05);
+	});
+
+	test('a lower real limit without counters: the allowance follows the service down, nothing lost', async () => {
+		const clock = new VirtualClock(EPOCH + 0.5 * MINUTE);
+		const service = new Service(20, { headers: false });
+		const result = await clock.run(runSender(clock, service, 100, { perMinute: 50 }));
+		process.stdout.write(`lower limit, no headers: ${JSON.stringify(result)} (${(service.wallMs() / service.floorMs(100)).toFixed(3)}x)\n`);
+		expect(result).toMatchObject({ sent: 100, failed: 0 });
+		// each step down costs the requests in flight when the window filled
+		expect(result.limited).toBeLessThanOrEqual(4 * REQUESTS_IN_FLIGHT);
+		expect(service.wallMs() / service.floorMs(100)).toBeLessThanOrEqual(1.5);
+	});
+
+	test('a service that counts any 60 s instead of the clock minutes, without counters: nothing lost, few 429s', async () => {
+		const clock = new VirtualClock(EPOCH + 0.5 * MINUTE);
+		const service = new Service(50, { headers: false, sliding: true });
+		const result = await clock.run(runSender(clock, service, 200));
+		process.stdout.write(`sliding, no headers: ${JSON.stringify(result)} wall ${service.wallMs()} ms\n`);
+		expect(result).toMatchObject({ sent: 200, failed: 0 });
+		expect(result.limited).toBeLessThanOrEqual(3 * REQUESTS_IN_FLIGHT);
+	});
+
+	test('a 503 on SMS (the older breach answer) is a refusal like a 429: paced, nothing lost', async () => {
+		const clock = new VirtualClock(EPOCH + 0.5 * MINUTE);
+		const service = new Service(50, { status: 503, headers: false });
+		const result = await clock.run(runSender(clock, service, 120, { perMinute: 80 }));
+		expect(result).toMatchObject({ sent: 120, failed: 0 });
+		expect(result.limited).toBeGreaterThan(0);
+	});
+
+	test('Retry-After is honoured whatever its length: nothing goes out before it has passed', async () => {
+		const clock = new VirtualClock(EPOCH + 0.5 * MINUTE);
+		const pacer = new CategoryPacer(50, PACING_POLICY.defaultMaxWaitMs, clock);
+		const first = await pacer.turn();
+		if ('refused' in first) throw new Error('refused');
+		expect(pacer.answer(first, { headers: {}, throttle: true, retryAfterMs: 90_000 })).toEqual({ throttled: true, givenUp: undefined });
+		const second = await clock.run(pacer.turn());
+		if ('refused' in second) throw new Error('refused');
+		expect(second.sentAt).toBeGreaterThanOrEqual(first.sentAt + 90_000);
+		expect(second.sentAt).toBeLessThanOrEqual(first.sentAt + 90_000 + PACING_POLICY.edgeMarginMs);
 	});
 
 	test('a limit that never lifts: requests fail once Max Wait has passed with nothing accepted', async () => {
-		const clock = new VirtualClock();
-		const service = new SlidingWindow(0, 15_000, false);
-		const result = await clock.run(runSender(clock, service, 5, { maxWaitMs: 60_000 }));
+		const clock = new VirtualClock(EPOCH);
+		const service = new Service(0, { headers: false });
+		const result = await clock.run(runSender(clock, service, 5, { maxWaitMs: 60_000, perMinute: 50 }));
 		expect(result.sent).toBe(0);
 		expect(result.failed).toBe(5);
-		expect(result.finishedAt).toBeGreaterThanOrEqual(60_000);
-		expect(result.finishedAt).toBeLessThan(60_000 + PACING_POLICY.maxPauseMs);
+		// after one Retry-After of 30 s, the next would end past the 60 s of Max Wait: it fails then
+		expect(result.finishedAt - EPOCH).toBeGreaterThanOrEqual(30_000);
+		expect(result.finishedAt - EPOCH).toBeLessThan(31_000);
 		// one probe per pause, not one 429 per request in flight per pause
-		expect(result.limited).toBeLessThan(20);
+		expect(result.limited).toBeLessThanOrEqual(2 * REQUESTS_IN_FLIGHT);
 	});
 
 	test('a Retry-After past Max Wait fails at once instead of waiting', async () => {
-		const clock = new VirtualClock();
-		const pacer = new AccountPacer(10_000, clock);
-		expect(pacer.rateLimited(0, 60_000)).toMatch(/Retry-After.*Max Wait of 10 s/);
+		const clock = new VirtualClock(EPOCH + 1_000);
+		const pacer = new CategoryPacer(50, 10_000, clock);
+		const turn = await pacer.turn();
+		if ('refused' in turn) throw new Error('refused');
+		expect(pacer.answer(turn, { throttle: true, retryAfterMs: 60_000 })).toEqual({ throttled: true, givenUp: expect.stringMatching(/Retry-After.*Max Wait of 10 s/) });
 		expect(await pacer.turn()).toEqual({ refused: expect.stringMatching(/Retry-After/) });
+	});
+
+	test('counters are read only when all three make sense', () => {
+		expect(rateLimitHeaders({ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1800000060' })).toEqual({ limit: 50, remaining: 7, resetMs: 1_800_000_060_000 });
+		expect(rateLimitHeaders({ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7' })).toBeUndefined();
+		expect(rateLimitHeaders({ 'x-ratelimit-limit': 'many', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1800000060' })).toBeUndefined();
+		expect(rateLimitHeaders(undefined)).toBeUndefined();
 	});
 
 	test('Retry-After is read in seconds or as an HTTP date', () => {
