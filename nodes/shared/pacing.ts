@@ -16,8 +16,6 @@ export const PACING_POLICY = {
 	edgeMarginMs: 250,
 	/** Never more than this margin, however often the service's clock seems ahead. */
 	maxEdgeMarginMs: 5_000,
-	/** Near a window's end, others that sent nothing for this long (at least) have stopped. */
-	quietAfterMinMs: 100,
 	/** An unexpected 429 multiplies the allowance by this. */
 	decrease: 0.7,
 	/** Every accepted request adds this much allowance, up to the limit. */
@@ -113,11 +111,6 @@ export class CategoryPacer {
 
 	private answered = deferred();
 
-	/** A smoothed round trip of this run's requests, and when the last answer came. */
-	private roundTripMs?: number;
-
-	private lastAnswerAt = 0;
-
 	private readonly timers = new Map<number, Promise<void>>();
 
 	constructor(
@@ -146,9 +139,8 @@ export class CategoryPacer {
 				this.window.sent++;
 				return { sentAt: now, ticket };
 			}
-			// An answer in flight may show room; otherwise the others falling quiet, or the next window.
-			const wake = this.window.end;
-			await (this.inFlight.size > 0 ? Promise.race([this.answered.promise, this.until(wake)]) : this.until(wake));
+			// An answer in flight may show room; otherwise only the next window does.
+			await (this.inFlight.size > 0 ? Promise.race([this.answered.promise, this.until(this.window.end)]) : this.until(this.window.end));
 		}
 	}
 
@@ -158,11 +150,10 @@ export class CategoryPacer {
 	 */
 	answer(turn: { sentAt: number; ticket: number }, answer: { headers?: IDataObject; throttle: boolean; retryAfterMs?: number } | undefined): Verdict {
 		this.inFlight.delete(turn.ticket);
-		const now = this.clock.now();
-		this.roundTripMs = this.roundTripMs === undefined ? now - turn.sentAt : 0.8 * this.roundTripMs + 0.2 * (now - turn.sentAt);
-		this.lastAnswerAt = now;
 		const counters = rateLimitHeaders(answer?.headers);
 		if (counters) this.read(counters, answer?.throttle === true);
+		// A window waiting for counters that do not come is paced by the clock's minutes instead.
+		else if (answer && this.window.counted && this.window.remaining === undefined) this.window = { ...this.window, end: 0, counted: false };
 		let verdict: Verdict = { throttled: false };
 		if (answer?.throttle) {
 			verdict = { throttled: true, givenUp: this.limited(turn.sentAt, answer.retryAfterMs, counters !== undefined) };
@@ -191,15 +182,6 @@ export class CategoryPacer {
 			return window.remaining - (window.quietAnswers >= 2 ? 0 : 1);
 		}
 		return window.remaining - inFlight - Math.ceil(others * this.peakInFlight);
-	}
-
-	/**
-	 * When the last request left to the others can be taken: an active run takes it within about its
-	 * own round trip, so a few of this run's round trips with no answer mean the others have stopped.
-	 */
-	private quietAt(): number | undefined {
-		if (!this.window.counted || this.window.remaining !== 1 || this.inFlight.size > 0) return undefined;
-		return this.lastAnswerAt + Math.max(PACING_POLICY.quietAfterMinMs, 4 * (this.roundTripMs ?? 0));
 	}
 
 	/** Others' requests per request of this run: this window's once it has enough answers, else the last one's. */

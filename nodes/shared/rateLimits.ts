@@ -40,15 +40,80 @@ export function rateCategoryOf(request: { base: string; method: string; path: st
 	return undefined;
 }
 
-const FIELD_OF: Record<RateCategory, string> = {
-	bulkSms: 'rateLimitBulkSms',
-	campaign: 'rateLimitCampaign',
-	chatApp: 'rateLimitChatApp',
-	exoPhone: 'rateLimitExoPhone',
-	generalGet: 'rateLimitGeneralGet',
-	sms: 'rateLimitSms',
-	userManagement: 'rateLimitUserManagement',
-	voice: 'rateLimitVoice',
+/** One number per category, shown once Custom Rate Limits is on; defaults as documented. */
+const RATE_LIMIT_FIELDS: Readonly<Record<RateCategory, INodeProperties>> = {
+	bulkSms: {
+		displayName: 'Bulk SMS (Requests per Minute)',
+		name: 'rateLimitBulkSms',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 50,
+		description: "The account's limit for Sms/bulksend: SMS Send with different texts, Send and Wait",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
+	campaign: {
+		displayName: 'Campaign (Requests per Minute)',
+		name: 'rateLimitCampaign',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 30,
+		description: "The account's limit for creating and changing campaigns, lists and contacts",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
+	chatApp: {
+		displayName: 'Chat App (Requests per Minute)',
+		name: 'rateLimitChatApp',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 200,
+		description: "The account's limit for WhatsApp and RCS sends, webhook settings",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
+	exoPhone: {
+		displayName: 'ExoPhone (Requests per Minute)',
+		name: 'rateLimitExoPhone',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 50,
+		description: "The account's limit for virtual number allocation",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
+	generalGet: {
+		displayName: 'General GET (Requests per Minute)',
+		name: 'rateLimitGeneralGet',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 300,
+		description: "The account's limit for every other read",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
+	sms: {
+		displayName: 'SMS (Requests per Minute)',
+		name: 'rateLimitSms',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 200,
+		description: "The account's limit for Sms/send: one message, or one text to many",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
+	userManagement: {
+		displayName: 'User Management (Requests per Minute)',
+		name: 'rateLimitUserManagement',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 50,
+		description: "The account's limit for creating and changing users and their devices",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
+	voice: {
+		displayName: 'Voice (Requests per Minute)',
+		name: 'rateLimitVoice',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
+		default: 200,
+		description: "The account's limit for making calls, call details and voice logs",
+		displayOptions: { show: { customRateLimits: [true] } },
+	},
 };
 
 /**
@@ -56,7 +121,6 @@ const FIELD_OF: Record<RateCategory, string> = {
  * number per category the credential's requests fall in.
  */
 export function rateLimitCredentialFields(categories: RateCategory[]): INodeProperties[] {
-	const show = { displayOptions: { show: { customRateLimits: [true] } } };
 	return [
 		{
 			displayName: 'Custom Rate Limits',
@@ -65,17 +129,7 @@ export function rateLimitCredentialFields(categories: RateCategory[]): INodeProp
 			default: false,
 			description: "Whether the account has rate limits other than the service's defaults (some enterprise accounts do)",
 		},
-		...[...categories].sort().map(
-			(category): INodeProperties => ({
-				displayName: `${RATE_CATEGORIES[category].displayName} (Requests per Minute)`,
-				name: FIELD_OF[category],
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-				default: RATE_CATEGORIES[category].perMinute,
-				description: `The account's limit for ${RATE_CATEGORIES[category].covers}`,
-				...show,
-			}),
-		),
+		...[...categories].sort().map((category) => RATE_LIMIT_FIELDS[category]),
 	];
 }
 
@@ -88,7 +142,7 @@ export function perMinuteOf(credentials: ICredentialDataDecryptedObject, categor
 	if (category === undefined) return UNCATEGORISED_PER_MINUTE;
 	const fallback = RATE_CATEGORIES[category].perMinute;
 	if (credentials.customRateLimits !== true) return fallback;
-	const value = credentials[FIELD_OF[category]];
+	const value = credentials[RATE_LIMIT_FIELDS[category].name];
 	if (value === undefined || value === null || value === '') return fallback;
 	const perMinute = Number(value);
 	if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_PER_MINUTE) {
