@@ -8,6 +8,7 @@ import { b64, describeNoSecrets, echo, giveUpSoon, limitStorm, resetAfter, reset
 import { SMS_DETAILED_STATUS, SMS_FROM_SUFFIX } from '../../../sandbox/handlers/sms';
 
 const BULK_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`;
+const SEND_PATH = `/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/send`;
 const QUEUED = SMS_DETAILED_STATUS.queued;
 const INVALID = SMS_DETAILED_STATUS.invalidDestination;
 
@@ -42,7 +43,7 @@ async function sendSms(
 }
 
 describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
-	it('sends each item as one message of a dynamic bulk request, form-encoded, with basic auth', async () => {
+	it('sends items with different texts as the messages of one dynamic bulk request, form-encoded, with basic auth', async () => {
 		const result = await sendSms(recipients(3));
 		expect(result.error).toBeUndefined();
 
@@ -210,7 +211,8 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 			const body = `${'x'.repeat(1999)}😀`;
 			const accepted = await sendSms(recipients(1), { ...smsParameters(), body });
 			expect(accepted.error).toBeUndefined();
-			expect(formFields(sandbox.requests()[0].form)['Messages[0][Body]']).toEqual([body]);
+			expect(sandbox.requests()[0].path).toBe(SEND_PATH);
+			expect(formFields(sandbox.requests()[0].form).Body).toEqual([body]);
 			expect(sandbox.requests()[0].status).toBe(200);
 
 			sandbox.reset();
@@ -397,7 +399,136 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 		it('answers 40400 above 100 messages (proving the node never sends that many)', async () => {
 			await sendSms(recipients(101));
 			expect(sandbox.requests().every((r) => r.status === 200)).toBe(true);
-			expect(sandbox.requests()).toHaveLength(2);
+			// 100 different texts, then a batch of one: a single message goes through Sms/send.
+			expect(sandbox.requests().map((r) => r.path).sort()).toEqual([BULK_PATH, SEND_PATH].sort());
+		});
+	});
+
+	// The service allows Sms/bulksend 50 requests a minute and Sms/send 200: one text goes through Sms/send.
+	describe('the endpoint: one text through Sms/send, different texts through Sms/bulksend', () => {
+		const sameText = (extra: Record<string, unknown> = {}) => smsParameters({ body: 'Your order has shipped', ...extra });
+
+		it('one item: one POST to Sms/send with exactly From, To[] and Body', async () => {
+			const result = await sendSms(recipients(1), sameText());
+			expect(result.error).toBeUndefined();
+			const requests = sandbox.requests();
+			expect(requests.map((r) => [r.method, r.path, r.contentType, r.status])).toEqual([['POST', SEND_PATH, 'application/x-www-form-urlencoded', 200]]);
+			expect(requests[0].form).toEqual([
+				['From', 'EXOTEL'],
+				['To[]', '+919876543210'],
+				['Body', 'Your order has shipped'],
+			]);
+			const [message] = sandbox.messages();
+			expect(message.endpoint).toBe('send');
+			const out = result.output('Exotel');
+			expect(out.map((item) => [item.pairedItem, item.json.messageSid, item.json.status, item.json.to, item.json.from, rawOf(item.json).Sid])).toEqual([
+				[{ item: 0 }, message.sid, 'queued', '+919876543210', 'EXOTEL', message.sid],
+			]);
+		});
+
+		it('one item with DLT Entity ID and the short-URL fields: Sms/send carries them, nothing else', async () => {
+			const result = await sendSms(
+				recipients(1),
+				sameText({ additionalFields: { dltEntityId: '1101456789012345678', shortenUrl: true, shortenUrlHeader: 'ACMEIN' } }),
+			);
+			expect(result.error).toBeUndefined();
+			const [request] = sandbox.requests();
+			expect(request.path).toBe(SEND_PATH);
+			expect(request.form).toEqual([
+				['From', 'EXOTEL'],
+				['To[]', '+919876543210'],
+				['Body', 'Your order has shipped'],
+				['DltEntityId', '1101456789012345678'],
+				['ShortenUrl', 'true'],
+				['ShortenUrlParams[Header]', 'ACMEIN'],
+			]);
+		});
+
+		it('3 items with the same text: one Sms/send with three To[] in item order, each output paired to its item', async () => {
+			const items = recipients(3);
+			const result = await sendSms(items, sameText());
+			expect(result.error).toBeUndefined();
+			const requests = sandbox.requests();
+			expect(requests.map((r) => r.path)).toEqual([SEND_PATH]);
+			expect(requests[0].form).toEqual([
+				['From', 'EXOTEL'],
+				...items.map((item) => ['To[]', item.phone]),
+				['Body', 'Your order has shipped'],
+			]);
+			const stored = storedSids();
+			expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.to, item.json.messageSid, rawOf(item.json).To])).toEqual(
+				items.map((item, i) => [{ item: i }, item.phone, stored.get(item.phone), item.phone]),
+			);
+		});
+
+		it('3 items with different texts: one Sms/bulksend', async () => {
+			const result = await sendSms(recipients(3));
+			expect(result.error).toBeUndefined();
+			expect(sandbox.requests().map((r) => r.path)).toEqual([BULK_PATH]);
+			expect(sandbox.messages().map((message) => message.endpoint)).toEqual(['bulksend', 'bulksend', 'bulksend']);
+		});
+
+		it('the same text from different senders: one Sms/bulksend (static bulk has one From)', async () => {
+			const items = recipients(2).map((r, i) => ({ ...r, sender: i === 0 ? 'EXOTEL' : 'ACMEIN' }));
+			const result = await sendSms(items, sameText({ from: '={{ $json.sender }}' }));
+			expect(result.error).toBeUndefined();
+			expect(sandbox.requests().map((r) => r.path)).toEqual([BULK_PATH]);
+			expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.from])).toEqual([
+				[{ item: 0 }, 'EXOTEL'],
+				[{ item: 1 }, 'ACMEIN'],
+			]);
+		});
+
+		// Fields static bulk has none for: one item with any of them goes through dynamic bulk, the field sent.
+		it.each([
+			['DLT Template ID', { additionalFields: { dltTemplateId: '1107161234567890123' } }, ['Messages[0][DltTemplateId]', '1107161234567890123']],
+			['SMS Type', { additionalFields: { smsType: 'transactional' } }, ['Messages[0][SmsType]', 'transactional']],
+			['Status Callback URL', { statusCallback: 'https://example.com/webhook/exotel-messaging' }, ['StatusCallback', 'https://example.com/webhook/exotel-messaging']],
+			['Custom Field', { additionalFields: { customField: 'order-77' } }, ['CustomField', 'order-77']],
+			['Encoding Type', { additionalFields: { encodingType: 'unicode' } }, ['EncodingType', 'unicode']],
+			['Priority', { additionalFields: { priority: 'high' } }, ['Priority', 'high']],
+		] as const)('one item with %s: Sms/bulksend', async (_name, parameters, field) => {
+			const result = await sendSms(recipients(1), sameText(parameters));
+			expect(result.error).toBeUndefined();
+			const requests = sandbox.requests();
+			expect(requests.map((r) => [r.path, r.status])).toEqual([[BULK_PATH, 200]]);
+			expect(requests[0].form).toEqual([
+				['From', 'EXOTEL'],
+				['Messages[0][To]', '+919876543210'],
+				['Messages[0][Body]', 'Your order has shipped'],
+				field,
+			]);
+			expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.status])).toEqual([[{ item: 0 }, 'queued']]);
+		});
+
+		describe('a 207 answer on Sms/send pairs the failed entry to its item', () => {
+			const items = [recipients(1)[0], { phone: '0123456', name: 'Invalid' }, recipients(1, 2)[0]];
+
+			it('continueRegularOutput: every item out, the refused one marked', async () => {
+				const result = await sendSms(items, sameText(), { onError: 'continueRegularOutput' });
+				const [request] = sandbox.requests();
+				expect([request.path, request.status]).toEqual([SEND_PATH, 207]);
+				expect(formFields(request.form)['To[]']).toEqual(items.map((item) => item.phone));
+				const stored = storedSids();
+				expect(result.output('Exotel').map((item) => [item.pairedItem, item.json.to, item.json.status, item.json.messageSid, item.json.code])).toEqual([
+					[{ item: 0 }, items[0].phone, 'queued', stored.get(items[0].phone), QUEUED.code],
+					[{ item: 1 }, '0123456', 'failed', null, INVALID.code],
+					[{ item: 2 }, items[2].phone, 'queued', stored.get(items[2].phone), QUEUED.code],
+				]);
+				expect(result.output('Exotel')[1].json.error).toBe('Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)');
+			});
+
+			it('continueErrorOutput: the refused item leaves on the error output with its input', async () => {
+				const result = await sendSms(items, sameText(), { onError: 'continueErrorOutput' });
+				expect(sandbox.requests().map((r) => [r.path, r.status])).toEqual([[SEND_PATH, 207]]);
+				expect(result.output('Exotel', 0).map((item) => [item.pairedItem, item.json.to])).toEqual([
+					[{ item: 0 }, items[0].phone],
+					[{ item: 2 }, items[2].phone],
+				]);
+				const failed = result.output('Exotel', 1);
+				expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
+				expect(failed[0].json).toMatchObject({ phone: '0123456', name: 'Invalid', error: { to: '0123456', status: 'failed', messageSid: null, code: INVALID.code } });
+			});
 		});
 	});
 });

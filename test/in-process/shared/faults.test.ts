@@ -65,13 +65,21 @@ const smsSend = { resource: 'sms', operation: 'send', from: 'EXOTEL', to: '={{ $
 const smsItems = (count: number) => phones(count).map((phone) => ({ phone }));
 /** Item 1 passes the node's lenient check but the service refuses it per message (207). */
 const smsMixedItems = [{ phone: phones(1)[0] }, { phone: '0123456' }, { phone: phones(1, 2)[0] }];
-const smsBulk = { method: 'POST', pathIncludes: 'Sms/bulksend' };
+/** One text for every item: Send posts it to Sms/send with To[] (as Send to Many does). */
+const smsStatic = { method: 'POST', pathIncludes: 'Sms/send' };
+/** A text per item: Send posts dynamic bulk. */
+const smsPersonal = { ...smsSend, body: '=Hello {{ $json.phone }}' };
+const smsDynamic = { method: 'POST', pathIncludes: 'Sms/bulksend' };
 const firstTo = (r: RecordedRequest) => formFields(r.form)['Messages[0][To]']?.[0] ?? formFields(r.form)['To[]']?.[0] ?? '?';
 const acceptedSms = () => sandbox.messages().map((m) => m.to);
+/** The recipients of an SMS request: To[] (static bulk) or Messages[i][To] (dynamic bulk). */
+const smsRecipients = (r: RecordedRequest) => {
+	const form = formFields(r.form);
+	return form['To[]'] ?? Object.entries(form).filter(([k]) => k.endsWith('[To]')).map(([, v]) => v[0]);
+};
 
 const toMany = { resource: 'sms', operation: 'sendToMany', from: 'ACMEIN', body: 'Sale', recipients: '={{ $json.list }}' };
 const toManyRecipients = [phones(1)[0], '0123456', phones(1, 1)[0]];
-const smsSend1 = { method: 'POST', pathIncludes: 'Sms/send' };
 
 const rcs = {
 	resource: 'rcs',
@@ -113,16 +121,16 @@ const acceptedAllocations = () => sandbox.allocations().map((a) => a.connection_
 const N = RETRY_POLICY.attempts;
 
 const CASES: Case[] = [
-	// ---- SMS Send (dynamic bulk, one POST per 100 items) ----
-	{ name: 'SMS send: 429 ×3 then success', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[status(429), 3, smsBulk]], requests: smsBulk, key: firstTo, attempts: 4, failed: [], accepted: { read: acceptedSms, expected: phones(3) } },
-	{ name: 'SMS send: a 429 storm of 10 is ridden out, nothing lost', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[status(429), 10, smsBulk]], requests: smsBulk, key: firstTo, attempts: 11, failed: [], accepted: { read: acceptedSms, expected: phones(3) } },
+	// ---- SMS Send (one text: static bulk, one POST per 100 items; a text per item: dynamic bulk) ----
+	{ name: 'SMS send: 429 ×3 then success', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[status(429), 3, smsStatic]], requests: smsStatic, key: firstTo, attempts: 4, failed: [], accepted: { read: acceptedSms, expected: phones(3) } },
+	{ name: 'SMS send: a 429 storm of 10 is ridden out, nothing lost', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[status(429), 10, smsStatic]], requests: smsStatic, key: firstTo, attempts: 11, failed: [], accepted: { read: acceptedSms, expected: phones(3) } },
 	{
 		name: 'SMS send: 429s without Retry-After past Rate Limit → Max Wait fail the items, nothing sent',
 		node: 'exotelMessaging',
 		parameters: { ...smsSend, rateLimit: { maxWaitMinutes: 0.03 } },
 		items: smsItems(3),
-		faults: [[{ kind: 'status', status: 429 }, 50, smsBulk]],
-		requests: smsBulk,
+		faults: [[{ kind: 'status', status: 429 }, 50, smsStatic]],
+		requests: smsStatic,
 		// 429 at 0 s, a 1 s pause, 429 at 1 s, the last probe at the 1.8 s deadline, 429: given up
 		key: firstTo,
 		attempts: 3,
@@ -130,18 +138,19 @@ const CASES: Case[] = [
 		deliveryUnknown: [],
 		accepted: { read: acceptedSms, expected: [] },
 	},
-	{ name: 'SMS send: 503 once (no Retry-After, 0.5 s backoff) then success', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[status5xxNoRetryAfter(503), 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 2, failed: [], accepted: { read: acceptedSms, expected: phones(2) } },
-	{ name: 'SMS send: delay shorter than the timeout', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[delay(300), 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [], accepted: { read: acceptedSms, expected: phones(2) } },
-	{ name: 'SMS send: reset before (POST not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[resetBefore, 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: [] } },
-	{ name: 'SMS send: reset after (accepted, not resent)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[resetAfter, 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedSms, expected: phones(3) } },
-	{ name: 'SMS send: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsSend, items: smsMixedItems, faults: [[status(429), 2, smsBulk]], requests: smsBulk, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] } },
+	{ name: 'SMS send: 503 once (no Retry-After, 0.5 s backoff) then success', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[status5xxNoRetryAfter(503), 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 2, failed: [], accepted: { read: acceptedSms, expected: phones(2) } },
+	{ name: 'SMS send: delay shorter than the timeout', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[delay(300), 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [], accepted: { read: acceptedSms, expected: phones(2) } },
+	{ name: 'SMS send: reset before (POST not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[resetBefore, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: [] } },
+	{ name: 'SMS send: reset after (accepted, not resent)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[resetAfter, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedSms, expected: phones(3) } },
+	{ name: 'SMS send: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsSend, items: smsMixedItems, faults: [[status(429), 2, smsStatic]], requests: smsStatic, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] } },
+	{ name: 'SMS send, a text per item: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsPersonal, items: smsMixedItems, faults: [[status(429), 2, smsDynamic]], requests: smsDynamic, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] } },
 	{
 		name: 'SMS send: 150 items in 2 batches, one batch reset after, the other 429 ×2',
 		node: 'exotelMessaging',
 		parameters: smsSend,
 		items: smsItems(150),
-		faults: [[resetAfter, 1, smsBulk], [status(429), 2, smsBulk]],
-		requests: smsBulk,
+		faults: [[resetAfter, 1, smsStatic], [status(429), 2, smsStatic]],
+		requests: smsStatic,
 		key: firstTo,
 		attempts: 4,
 		failed: [],
@@ -149,8 +158,8 @@ const CASES: Case[] = [
 		accepted: { read: acceptedSms, expected: phones(150) },
 	},
 	// ---- SMS Send to Many (static bulk, one input item, several recipients) ----
-	{ name: 'SMS send to many: 429 ×2 then a 207 mix', node: 'exotelMessaging', parameters: toMany, items: [{ list: toManyRecipients.join(', ') }], faults: [[status(429), 2, smsSend1]], requests: smsSend1, key: firstTo, attempts: 3, failed: [0], pairs: [0, 0, 0], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [toManyRecipients[0], toManyRecipients[2]] } },
-	{ name: 'SMS send to many: reset after', node: 'exotelMessaging', parameters: toMany, items: [{ list: phones(2).join(', ') }], faults: [[resetAfter, 1, smsSend1]], requests: smsSend1, key: firstTo, attempts: 1, failed: [0, 0], pairs: [0, 0], deliveryUnknown: [0, 0], accepted: { read: acceptedSms, expected: phones(2) } },
+	{ name: 'SMS send to many: 429 ×2 then a 207 mix', node: 'exotelMessaging', parameters: toMany, items: [{ list: toManyRecipients.join(', ') }], faults: [[status(429), 2, smsStatic]], requests: smsStatic, key: firstTo, attempts: 3, failed: [0], pairs: [0, 0, 0], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [toManyRecipients[0], toManyRecipients[2]] } },
+	{ name: 'SMS send to many: reset after', node: 'exotelMessaging', parameters: toMany, items: [{ list: phones(2).join(', ') }], faults: [[resetAfter, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 0], pairs: [0, 0], deliveryUnknown: [0, 0], accepted: { read: acceptedSms, expected: phones(2) } },
 	// ---- RCS Send Template (JSON bulk) ----
 	{ name: 'RCS: 429 ×2 then a per-message failure mix', node: 'exotelMessaging', parameters: rcs, items: rcsMixedItems, faults: [[status(429), 2, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [phones(1)[0], phones(1, 2)[0]] } },
 	{ name: 'RCS: 500 storm past the limit', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), faults: [[status(500), 10, v2Messages]], requests: v2Messages, key: rcsKey, attempts: N, failed: [0, 1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [] } },
@@ -246,7 +255,7 @@ async function checkCase(c: Case, onError: OnError): Promise<void> {
 			else {
 				// The reset batch: its recipients are exactly the items marked unknown.
 				expect(lost).toHaveLength(1);
-				const lostTo = Object.entries(formFields(lost[0].form)).filter(([k]) => k.endsWith('[To]')).map(([, v]) => v[0]);
+				const lostTo = smsRecipients(lost[0]);
 				expect([50, 100]).toContain(lostTo.length);
 				expect(sorted(pairIndexes(unknown))).toEqual(sorted(lostTo.map((to) => phones(150).indexOf(to))));
 			}
@@ -273,7 +282,7 @@ const pastTimeout = delay(1200);
 const SETTLE_MS = 1500;
 
 const TIMEOUT_CASES: Case[] = [
-	{ name: 'SMS send: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[pastTimeout, 1, smsBulk]], requests: smsBulk, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: phones(2) }, settleMs: SETTLE_MS },
+	{ name: 'SMS send: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[pastTimeout, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: phones(2) }, settleMs: SETTLE_MS },
 	{ name: 'RCS: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), faults: [[pastTimeout, 1, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedRcs, expected: phones(2) }, settleMs: SETTLE_MS },
 	{ name: 'Chat app: one answer past the timeout (that item unknown, the other sent)', node: 'exotelMessaging', parameters: chat, items: smsItems(2), faults: [[pastTimeout, 1, v2Messages]], requests: v2Messages, key: chatKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(2) }, settleMs: SETTLE_MS },
 	{ name: 'Call connect: answer past the timeout (not resent, delivery unknown)', node: 'exotelVoice', parameters: connect, items: smsItems(1), faults: [[pastTimeout, 1, callsConnect]], requests: callsConnect, key: callKey, attempts: 1, failed: [0], deliveryUnknown: [0] },

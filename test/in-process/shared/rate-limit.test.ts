@@ -134,7 +134,8 @@ const phones = (count: number, offset = 0) => range(count).map((i) => `+9198765$
 const phoneItems = (count: number) => phones(count).map((phone) => ({ phone }));
 
 const smsSend = { resource: 'sms', operation: 'send', from: 'EXOTEL', to: '={{ $json.phone }}', body: 'Hello' };
-const smsBulk = { method: 'POST', pathIncludes: 'Sms/bulksend' };
+/** One text for every item: Send posts it to Sms/send, To[] repeated. */
+const smsStatic = { method: 'POST', pathIncludes: 'Sms/send' };
 const firstTo = (r: RecordedRequest) => formFields(r.form)['Messages[0][To]']?.[0] ?? formFields(r.form)['To[]']?.[0] ?? '?';
 const everyHundredth = (list: string[]) => list.filter((_, i) => i % 100 === 0);
 const acceptedSms = () => sandbox.messages().map((m) => m.to);
@@ -195,11 +196,11 @@ const allocKey = (r: RecordedRequest) => String((r.json as IDataObject)?.connect
 
 const CASES: Case[] = [
 	{
-		name: 'SMS Send: 3,000 items in dynamic bulks of 100 (30 requests)',
+		name: 'SMS Send: 3,000 items, one text, in static bulks of 100 (30 requests)',
 		node: 'exotelMessaging',
 		parameters: smsSend,
 		items: phoneItems(3000),
-		requests: smsBulk,
+		requests: smsStatic,
 		key: firstTo,
 		expectedKeys: everyHundredth(phones(3000)),
 		stored: { read: acceptedSms, expected: phones(3000) },
@@ -496,11 +497,11 @@ const MAX_WAIT_CASES: MaxWaitCase[] = [
 		name: 'SMS Send, 250 items in 3 requests',
 		parameters: { ...smsSend, ...MAX_WAIT },
 		items: phoneItems(250),
-		requests: smsBulk,
+		requests: smsStatic,
 		channel: 'sms',
 		from: 'EXOTEL',
 		storedSids: () => new Map(sandbox.messages().map((m) => [m.to, m.sid])),
-		acceptedItems: (accepted) => accepted.flatMap((r) => Object.entries(formFields(r.form)).filter(([k]) => k.endsWith('[To]')).map(([, v]) => phones(250).indexOf(v[0]))),
+		acceptedItems: (accepted) => accepted.flatMap((r) => formFields(r.form)['To[]'].map((to) => phones(250).indexOf(to))),
 		stored: acceptedSms,
 		phoneOf: (i) => phones(250)[i],
 	},

@@ -6,26 +6,45 @@ import type { ParameterReader } from '../../../shared/operation';
 import type { OperationOption } from '../../../shared/resource';
 import { normalizePhone } from '../../../shared/validation';
 import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../messages';
-import { dynamicBulkForm, readSmsItem, smsFields, smsOutcomes, type SmsMessageFields, type SmsRequestOptions } from './shared';
+import {
+	dynamicBulkForm,
+	readSmsItem,
+	smsFields,
+	smsOutcomes,
+	staticBulkCarries,
+	staticBulkForm,
+	type SmsMessageFields,
+	type SmsRequestOptions,
+} from './shared';
+
+const STATIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/send';
+const DYNAMIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/bulksend';
 
 export const option: OperationOption = {
 	name: 'Send',
 	value: 'send',
 	action: 'Send an SMS',
-	description: 'Send one SMS per input item, batched 100 to a request',
+	description: 'Send one SMS per input item; one text to one or many goes through Sms/send, different texts 100 to a request through Sms/bulksend',
 };
 
-export const description: INodeProperties[] = smsFields('Message text', recipientField('Recipient number; each input item is one message'));
+export const description: INodeProperties[] = smsFields('Message text', recipientField('Recipient number; each input item is one message'), {
+	bodyHint: 'One message, or one text to many, counts against the SMS limit (200 requests a minute); different texts go as bulk (50 a minute, 100 messages each)',
+	note: 'A Status Callback URL, or any option but DLT Entity ID and the short-URL fields, sends the messages as bulk (Sms/bulksend), the endpoint that has a field for it',
+});
 
 type PreparedMessage = BatchedMessage<SmsMessageFields, SmsRequestOptions>;
 
 /**
- * One message per input item, sent through dynamic bulk: items that share the request-level
- * options go out 100 to a request, a few requests at a time, and each answer entry comes back
- * to the item it was made from.
+ * One message per input item: items that share the request-level options go out 100 to a
+ * request, a few requests at a time, and each answer entry comes back to the item it was made from.
+ *
+ * The service limits bulk (`Sms/bulksend`) to 50 requests a minute and `Sms/send` to 200, so a
+ * request whose messages are one text from one sender goes through static bulk (`To[]`), a batch
+ * of one included; anything static bulk cannot carry goes through dynamic bulk.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await sendBatched(this, 'sms', items, LIMITS.sms.messagesPerDynamicBulk, prepare, request);
+	// Static bulk takes as many recipients as dynamic bulk takes messages, so one batch size fits both.
+	return await sendBatched(this, 'sms', items, Math.min(LIMITS.sms.messagesPerDynamicBulk, LIMITS.sms.recipientsPerStaticBulk), prepare, request);
 }
 
 function prepare(node: INode, param: ParameterReader, itemIndex: number): PreparedMessage | NodeOperationError {
@@ -37,13 +56,25 @@ function prepare(node: INode, param: ParameterReader, itemIndex: number): Prepar
 
 function request(node: INode, batch: PreparedMessage[]): MessageRequest {
 	const sent = batch.map(({ itemIndex, message }) => ({ itemIndex, to: message.To, from: message.From }));
+	const messages = batch.map(({ message }) => message);
+	const { requestLevel } = batch[0];
+	const [first] = messages;
 	return {
-		path: '/v1/Accounts/{accountSid}/Sms/bulksend',
-		form: dynamicBulkForm(
-			batch.map(({ message }) => message),
-			batch[0].requestLevel,
-		),
+		...(oneText(messages, requestLevel)
+			? { path: STATIC_BULK_PATH, form: staticBulkForm(first.From, messages.map((message) => message.To), first.Body, requestLevel) }
+			: { path: DYNAMIC_BULK_PATH, form: dynamicBulkForm(messages, requestLevel) }),
 		sent,
 		outcomesOf: (answer) => smsOutcomes(node, answer, sent),
 	};
+}
+
+/** Whether static bulk carries the batch: one sender, one body, no per-message option, no request option it lacks. */
+function oneText(messages: SmsMessageFields[], requestLevel: SmsRequestOptions): boolean {
+	const [first] = messages;
+	return (
+		staticBulkCarries(requestLevel, {}) &&
+		messages.every(
+			(message) => message.From === first.From && message.Body === first.Body && message.SmsType === undefined && message.DltTemplateId === undefined,
+		)
+	);
 }

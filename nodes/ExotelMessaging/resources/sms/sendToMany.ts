@@ -25,7 +25,9 @@ export const description: INodeProperties[] = smsFields(
 		placeholder: '+919876543210, +919876543211',
 		hint: `Any number of recipients: the node sends them ${LIMITS.sms.recipientsPerStaticBulk} to a request`,
 	}),
-	'Static bulk carries only DLT Entity ID and the short-URL fields. With a Status Callback URL or any other field set, the list goes through dynamic bulk instead: one message per recipient, same body, every option sent.',
+	{
+		note: 'Static bulk carries only DLT Entity ID and the short-URL fields. With a Status Callback URL or any other field set, the list goes through dynamic bulk instead: one message per recipient, same body, every option sent.',
+	},
 );
 
 function recipientList(value: unknown): string[] {

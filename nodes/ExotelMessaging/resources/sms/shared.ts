@@ -91,9 +91,10 @@ const OPTION_FIELDS: INodeProperties[] = [
 
 /**
  * From, the recipient field, Body, Status Callback URL (kept in sight: the Messaging Trigger gives
- * users a URL for it) and the Options both SMS sends offer; `note` describes the Options.
+ * users a URL for it) and the Options both SMS sends offer; `note` describes the Options, `bodyHint`
+ * sits under Body.
  */
-export function smsFields(bodyDescription: string, recipient: INodeProperties, note?: string): INodeProperties[] {
+export function smsFields(bodyDescription: string, recipient: INodeProperties, { note, bodyHint }: { note?: string; bodyHint?: string } = {}): INodeProperties[] {
 	return [
 		senderField('Virtual number or approved sender ID (the DLT header for Indian traffic)'),
 		recipient,
@@ -105,6 +106,7 @@ export function smsFields(bodyDescription: string, recipient: INodeProperties, n
 			default: '',
 			typeOptions: { rows: 4 },
 			description: `${bodyDescription}, at most ${LIMITS.sms.bodyLength} characters`,
+			...(bodyHint ? { hint: bodyHint } : {}),
 		},
 		statusCallbackField('Messaging', 'a delivery report for each message'),
 		{
