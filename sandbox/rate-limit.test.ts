@@ -7,7 +7,7 @@ import { performance } from 'perf_hooks';
 
 import { parseCliOptions, parseRateLimitOptions } from './cli';
 import { SANDBOX_ACCOUNT } from './fixtures';
-import { parseRateLimitConfig, RateLimiter } from './rate-limit';
+import { parseRateLimitConfig, RateLimiter, type RateLimitConfig } from './rate-limit';
 import { basicOf, call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
 
@@ -301,7 +301,7 @@ describe('the sandbox with a rate limit', () => {
 
 	it('rateLimit returns a copy', () => {
 		sandbox.setRateLimit({ limit: 2, windowMs: 1000, bases: ['base'] });
-		const config = sandbox.rateLimit!;
+		const config = sandbox.rateLimit as RateLimitConfig;
 		config.limit = 99;
 		config.bases!.push('cc');
 		expect(sandbox.rateLimit).toEqual({ limit: 2, windowMs: 1000, retryAfter: false, bases: ['base'] });
