@@ -407,9 +407,9 @@ describe('CLI options', () => {
 			windowMs: 60000,
 			retryAfter: true,
 		});
-		expect(parseCliOptions([], { SANDBOX_RATE_LIMIT: '200/60000', SANDBOX_RETRY_AFTER: '0' }).rateLimit?.retryAfter).toBe(false);
+		expect(parseCliOptions([], { SANDBOX_RATE_LIMIT: '200/60000', SANDBOX_RETRY_AFTER: '0' }).rateLimit).toMatchObject({ retryAfter: false });
 		// the flag wins over the variable; an empty variable is unset
-		expect(parseCliOptions(['--rate-limit', '5/100'], { SANDBOX_RATE_LIMIT: '200/60000' }).rateLimit?.limit).toBe(5);
+		expect(parseCliOptions(['--rate-limit', '5/100'], { SANDBOX_RATE_LIMIT: '200/60000' }).rateLimit).toMatchObject({ limit: 5 });
 		expect(parseCliOptions([], { SANDBOX_RATE_LIMIT: '' }).rateLimit).toBeUndefined();
 		expect(parseCliOptions(['--port', '0', '--rate-limit', '1/1', '--json'])).toMatchObject({
 			port: 0,
