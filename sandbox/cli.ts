@@ -3,18 +3,24 @@
  *
  *   ts-node --transpile-only sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json]
  *                                               [--rate-limit LIMIT/WINDOW_MS [--retry-after]]
+ *                                               [--rate-limit documented [--time-factor N] [--no-rate-limit-headers]
+ *                                                 [--sms-503] [--rate-limit-category NAME=N]...]
  *
  * Port: --port, else env SANDBOX_PORT, else 4010 (0 = a random free port). Binds 127.0.0.1 only.
- * Rate limit (off by default): --rate-limit 50/15000, else env SANDBOX_RATE_LIMIT=50/15000;
- * --retry-after or env SANDBOX_RETRY_AFTER=1 adds Retry-After to its 429s. Bad values exit 2.
+ * Rate limit (off by default): a sliding window, --rate-limit 50/15000, else env SANDBOX_RATE_LIMIT=50/15000;
+ * --retry-after or env SANDBOX_RETRY_AFTER=1 adds Retry-After to its 429s. Or the service's documented
+ * limits (per category, fixed minutes): --rate-limit documented (or SANDBOX_RATE_LIMIT=documented), with
+ * --time-factor N (windows of 60/N s, Retry-After ceil(30/N) s), --no-rate-limit-headers (no X-RateLimit-*),
+ * --sms-503 (an SMS breach answers 503) and --rate-limit-category NAME=N (repeatable, e.g. sms=100).
+ * Bad values exit 2.
  * Prints the origin, the base URLs and the credential values to paste into n8n (they are fake).
  * With --json, prints one JSON line {origin, baseUrls, credentials, rateLimit (config or null)} instead.
  * Stops on SIGINT or SIGTERM.
  */
 import { sandboxBaseUrls, sandboxCredentialData } from './fixtures';
-import { parseRateLimitConfig } from './rate-limit';
+import { parseRateLimitConfig, RATE_CATEGORIES, RATE_CATEGORY_NAMES } from './rate-limit';
 import { ExotelSandbox } from './server';
-import type { RateLimitConfig } from './server';
+import type { AnyRateLimitConfig, DocumentedRateLimitConfig } from './server';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 
@@ -35,14 +41,66 @@ function nonNegativeNumber(text: string | undefined, what: string): number | und
 const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
 const FALSE_WORDS = ['', '0', 'false', 'no', 'off'];
 
+/** Every value of a flag that may repeat (`--name V` or `--name=V`); throws when one is missing. */
+function flagValues(args: string[], name: string, example: string): string[] {
+	const values: string[] = [];
+	args.forEach((arg, i) => {
+		if (arg.startsWith(`${name}=`)) values.push(arg.slice(name.length + 1));
+		else if (arg === name) {
+			const next = args[i + 1];
+			if (next === undefined || next.startsWith('--')) throw new Error(`${name} needs a value, e.g. ${name} ${example}`);
+			values.push(next);
+		}
+	});
+	return values;
+}
+
+/** The documented mode's own flags; `given` names those present, for the errors without the mode. */
+function documentedFlags(args: string[]): { options: Omit<DocumentedRateLimitConfig, 'mode'>; given: string[] } {
+	const options: Omit<DocumentedRateLimitConfig, 'mode'> = {};
+	const given: string[] = [];
+	const factors = flagValues(args, '--time-factor', '60');
+	if (factors.length > 0) {
+		given.push('--time-factor');
+		const text = factors[factors.length - 1];
+		const n = Number(text);
+		if (text.trim() === '' || !Number.isFinite(n)) throw new Error(`--time-factor must be a number (got '${text}')`);
+		options.timeFactor = n;
+	}
+	if (args.includes('--no-rate-limit-headers')) {
+		given.push('--no-rate-limit-headers');
+		options.headers = false;
+	}
+	if (args.includes('--sms-503')) {
+		given.push('--sms-503');
+		options.smsStatus = 503;
+	}
+	const categories = flagValues(args, '--rate-limit-category', 'sms=100');
+	if (categories.length > 0) {
+		given.push('--rate-limit-category');
+		const limits: Record<string, number> = {};
+		for (const text of categories) {
+			const m = /^\s*([A-Za-z]+)\s*=\s*(\d+)\s*$/.exec(text);
+			if (!m || !(Number(m[2]) > 0)) {
+				throw new Error(`--rate-limit-category must be NAME=N with a positive integer N, e.g. sms=100 (got '${text}'; names: ${RATE_CATEGORIES.join(', ')})`);
+			}
+			// the last one of a name wins, as for the other flags
+			limits[m[1]] = Number(m[2]);
+		}
+		options.limits = limits;
+	}
+	return { options, given };
+}
+
 /**
  * `--rate-limit LIMIT/WINDOW_MS` (else env SANDBOX_RATE_LIMIT) and `--retry-after` (else env
- * SANDBOX_RETRY_AFTER); undefined when no limit is asked for. Shared by this CLI and scripts/dev.ts.
+ * SANDBOX_RETRY_AFTER), or `--rate-limit documented` with its own flags (documentedFlags);
+ * undefined when no limit is asked for. Shared by this CLI and scripts/dev.ts.
  */
-export function parseRateLimitOptions(args: string[], env: NodeJS.ProcessEnv = {}): RateLimitConfig | undefined {
+export function parseRateLimitOptions(args: string[], env: NodeJS.ProcessEnv = {}): AnyRateLimitConfig | undefined {
 	const flagAt = args.indexOf('--rate-limit');
 	if (flagAt >= 0 && (args[flagAt + 1] === undefined || args[flagAt + 1].startsWith('--'))) {
-		throw new Error('--rate-limit needs LIMIT/WINDOW_MS, e.g. --rate-limit 50/15000');
+		throw new Error('--rate-limit needs LIMIT/WINDOW_MS, e.g. --rate-limit 50/15000, or documented');
 	}
 	const fromFlag = argValue(args, '--rate-limit');
 	// an empty variable counts as unset (a shell that exports SANDBOX_RATE_LIMIT= means "none")
@@ -55,22 +113,55 @@ export function parseRateLimitOptions(args: string[], env: NodeJS.ProcessEnv = {
 	}
 	const retryAfter = args.includes('--retry-after') || (retryEnv !== undefined && TRUE_WORDS.includes(retryEnv));
 
+	const documented = documentedFlags(args);
+
 	if (text === undefined) {
 		if (retryAfter) throw new Error('--retry-after / SANDBOX_RETRY_AFTER needs a rate limit (--rate-limit or SANDBOX_RATE_LIMIT)');
+		if (documented.given.length > 0) {
+			throw new Error(`${documented.given.join(', ')} needs the documented limits (--rate-limit documented or SANDBOX_RATE_LIMIT=documented)`);
+		}
 		return undefined;
+	}
+	if (text.trim().toLowerCase() === 'documented') {
+		if (retryAfter) {
+			throw new Error('--retry-after / SANDBOX_RETRY_AFTER is for a sliding window: the documented limits always send Retry-After');
+		}
+		return parseRateLimitConfig({ mode: 'documented', ...documented.options });
 	}
 	const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
 	const [limit, windowMs] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
 	if (!(Number.isSafeInteger(limit) && limit > 0 && Number.isSafeInteger(windowMs) && windowMs > 0)) {
-		throw new Error(`${source} must be LIMIT/WINDOW_MS with positive integers, e.g. 50/15000 (got '${text}')`);
+		throw new Error(
+			`${source} must be LIMIT/WINDOW_MS with positive integers, e.g. 50/15000 (got '${text}'), or documented for the service's documented limits`,
+		);
+	}
+	if (documented.given.length > 0) {
+		throw new Error(`${documented.given.join(', ')} needs the documented limits (--rate-limit documented), not a sliding window ('${text}')`);
 	}
 	return parseRateLimitConfig({ limit, windowMs, retryAfter });
 }
 
-/** One line for logs, e.g. '50 requests per 15000 ms, with Retry-After'. */
-export function describeRateLimit(config: RateLimitConfig): string {
+/**
+ * One line for logs, e.g. '50 requests per 15000 ms, with Retry-After', or "the service's documented
+ * limits (Bulk SMS 50, SMS 200, … per minute; headers on; Retry-After 30 s)".
+ */
+export function describeRateLimit(input: AnyRateLimitConfig): string {
+	if (input.mode === 'documented') {
+		const config = parseRateLimitConfig(input);
+		const limits = RATE_CATEGORIES.map((category) => `${RATE_CATEGORY_NAMES[category]} ${config.limits[category]}`).join(', ');
+		const window = config.timeFactor === 1 ? 'minute' : `${60 / config.timeFactor} s (time factor ${config.timeFactor})`;
+		const retryAfter = Math.ceil(30 / config.timeFactor);
+		const sms = config.smsStatus === 503 ? '; SMS and Bulk SMS breaches answer 503' : '';
+		return `the service's documented limits (${limits} per ${window}; headers ${config.headers ? 'on' : 'off'}; Retry-After ${retryAfter} s${sms})`;
+	}
+	const config = input;
 	const bases = config.bases ? ` on ${config.bases.join(', ')}` : '';
 	return `${config.limit} requests per ${config.windowMs} ms${bases}, ${config.retryAfter ? 'with' : 'without'} Retry-After`;
+}
+
+function rateLimitBanner(config: AnyRateLimitConfig): string {
+	// the documented description says what a breach answers (429, or 503 for SMS)
+	return config.mode === 'documented' ? describeRateLimit(config) : `${describeRateLimit(config)} (429 beyond it)`;
 }
 
 export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -115,7 +206,7 @@ async function main(): Promise<void> {
 	} else {
 		const lines = [
 			`Exotel sandbox listening on ${origin}`,
-			...(options.rateLimit ? [`Account rate limit: ${describeRateLimit(options.rateLimit)} (429 beyond it)`] : []),
+			...(options.rateLimit ? [`Account rate limit: ${rateLimitBanner(options.rateLimit)}`] : []),
 			'',
 			'Base URLs:',
 			...Object.entries(baseUrls).map(([name, url]) => `  ${name.padEnd(13)} ${url}`),

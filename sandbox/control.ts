@@ -15,8 +15,10 @@
  *   GET    /__sandbox/chatapp-messages    accepted chat-app messages
  *   GET    /__sandbox/chatapp-webhook     {webhook: <configuration or null>}
  *   POST   /__sandbox/latency             JSON {ms}
- *   GET    /__sandbox/rate-limit          {ok, rateLimit: <config or null>, limited, counted}
- *   POST   /__sandbox/rate-limit          JSON {limit, windowMs, retryAfter?, bases?} (a new window) → the same
+ *   GET    /__sandbox/rate-limit          {ok, rateLimit: <config or null>, limited, counted, byCategory (documented mode)}
+ *   POST   /__sandbox/rate-limit          JSON {limit, windowMs, retryAfter?, bases?} (a sliding window), or
+ *                                         {mode: 'documented', timeFactor?, headers?, smsStatus?, limits?}
+ *                                         (the documented limits); new windows → the same
  *   DELETE /__sandbox/rate-limit          turns the rate limit off → the same
  *   GET    /__sandbox/callbacks           callback attempts; query kind, url, outcome, messageSid
  *   DELETE /__sandbox/callbacks           clears the callback log and failing marks
@@ -31,8 +33,8 @@
  *   POST   /__sandbox/reply               JSON, see reply (the person answers a message) → {ok, callback}
  *   POST   /__sandbox/open-link           JSON, see openLink (an SMS link is opened)   → {ok, sid, as, link, pages, stopped?}
  *   POST   /__sandbox/end-call            JSON, see endCall (a placed call ends now)   → {ok, callback (null: nothing to post)}
- * rateLimited / limited: 429s answered by the rate limiter; counted: requests it let through
- * (both since the last reset or rate-limit change). The POST callback endpoints answer once the first attempt has finished (`callback` is that
+ * rateLimited / limited: refusals answered by the rate limiter (429s; 503s for SMS with smsStatus 503);
+ * counted: requests it let through (both since the last reset or rate-limit change). The POST callback endpoints answer once the first attempt has finished (`callback` is that
  * attempt: status, outcome, body...), 400 {ok: false, error} for a bad body.
  */
 import { CallbackInputError } from './callbacks';

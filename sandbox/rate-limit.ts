@@ -1,12 +1,24 @@
 /**
- * The account rate-limit mode: a sliding window of at most `limit` requests per `windowMs`.
- * The service allows about 200 requests a minute per account, then answers 429 (the spec promises
- * no Retry-After; `retryAfter: true` adds one for clients that want to test honouring it).
+ * The account rate-limit modes.
+ * - Sliding (`mode` absent): at most `limit` requests per `windowMs`. The service allows about 200
+ *   requests a minute per account, then answers 429 (the spec promises no Retry-After;
+ *   `retryAfter: true` adds one for clients that want to test honouring it).
+ * - Documented (`mode: 'documented'`): the service's public rate-limiting page: per endpoint
+ *   category (categoryOf), fixed one-minute windows, X-RateLimit-* headers, 429 with Retry-After 30.
  */
 import { SANDBOX_BASE_PREFIX } from './fixtures';
-import type { RateLimitConfig, RateLimitStats, SandboxBase } from './types';
+import type {
+	AnyRateLimitConfig,
+	DocumentedRateLimitConfig,
+	RateCategory,
+	RateCategoryStats,
+	RateLimitConfig,
+	RateLimitStats,
+	Reply,
+	SandboxBase,
+} from './types';
 
-export type { RateLimitConfig, RateLimitStats };
+export type { AnyRateLimitConfig, DocumentedRateLimitConfig, RateCategory, RateCategoryStats, RateLimitConfig, RateLimitStats };
 
 export type RateLimitDecision = { limited: false } | { limited: true; retryAfterSeconds: number };
 
@@ -14,12 +26,27 @@ function isPositiveInteger(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
 
-/** Validates a configuration (from code, the control API or the CLI); throws Error with a message. */
-export function parseRateLimitConfig(input: unknown): RateLimitConfig {
+/** Validates a configuration of either mode (from code, the control API or the CLI); throws Error with a message. */
+export function parseRateLimitConfig(input: RateLimitConfig): RateLimitConfig;
+export function parseRateLimitConfig(input: DocumentedRateLimitConfig): ResolvedDocumentedConfig;
+export function parseRateLimitConfig(input: unknown): AnyRateLimitConfig;
+export function parseRateLimitConfig(input: unknown): AnyRateLimitConfig {
 	if (input === null || typeof input !== 'object' || Array.isArray(input)) {
 		throw new Error('rate limit must be an object {limit, windowMs, retryAfter?, bases?}');
 	}
-	const { limit, windowMs, retryAfter, bases } = input as Record<string, unknown>;
+	const { mode } = input as Record<string, unknown>;
+	if (mode === 'documented') return parseDocumentedConfig(input as Record<string, unknown>);
+	if (mode !== undefined) {
+		throw new Error(`mode must be "documented", or absent for the sliding window (got ${JSON.stringify(mode)})`);
+	}
+	return parseSlidingConfig(input as Record<string, unknown>);
+}
+
+function parseSlidingConfig(input: Record<string, unknown>): RateLimitConfig {
+	// a documented-mode option without the mode is a forgotten `mode`, not something to ignore
+	const stray = DOCUMENTED_KEYS.filter((key) => key !== 'mode' && input[key] !== undefined);
+	if (stray.length > 0) throw new Error(`${stray.join(', ')} belongs to mode "documented" (add mode: "documented")`);
+	const { limit, windowMs, retryAfter, bases } = input;
 	if (!isPositiveInteger(limit)) throw new Error(`limit must be a positive integer (got ${JSON.stringify(limit)})`);
 	if (!isPositiveInteger(windowMs)) {
 		throw new Error(`windowMs must be a positive integer (got ${JSON.stringify(windowMs)})`);
@@ -54,7 +81,7 @@ export class RateLimiter {
 	private countedCount = 0;
 
 	constructor(config: RateLimitConfig) {
-		this.config = parseRateLimitConfig(config);
+		this.config = parseSlidingConfig({ ...config });
 	}
 
 	applies(base: SandboxBase): boolean {
@@ -84,5 +111,229 @@ export class RateLimiter {
 		this.window = [];
 		this.limitedCount = 0;
 		this.countedCount = 0;
+	}
+}
+
+// ---------------------------------------------------------------- the documented mode
+
+/** The documented limits per minute (the rate-limiting page; enterprise accounts differ: `limits`). */
+export const DOCUMENTED_LIMITS: Readonly<Record<RateCategory, number>> = Object.freeze({
+	bulkSms: 50,
+	sms: 200,
+	voice: 200,
+	chatApp: 200,
+	exoPhone: 50,
+	campaign: 30,
+	userManagement: 50,
+	generalGet: 300,
+});
+
+/** In the page's order; also the order of `byCategory` and of the CLI banner. */
+export const RATE_CATEGORIES = Object.keys(DOCUMENTED_LIMITS) as readonly RateCategory[];
+
+/** Names for people (the CLI banner). */
+export const RATE_CATEGORY_NAMES: Readonly<Record<RateCategory, string>> = Object.freeze({
+	bulkSms: 'Bulk SMS',
+	sms: 'SMS',
+	voice: 'Voice',
+	chatApp: 'Chat app',
+	exoPhone: 'ExoPhone',
+	campaign: 'Campaign',
+	userManagement: 'User management',
+	generalGet: 'General GET',
+});
+
+/** The page's window and Retry-After, before timeFactor. */
+export const DOCUMENTED_WINDOW_MS = 60_000;
+export const DOCUMENTED_RETRY_AFTER_SECONDS = 30;
+
+/** A documented configuration with every default filled in and the full limit map. */
+export type ResolvedDocumentedConfig = Required<Omit<DocumentedRateLimitConfig, 'limits'>> & { limits: Record<RateCategory, number> };
+
+const DOCUMENTED_KEYS = ['mode', 'timeFactor', 'headers', 'smsStatus', 'limits'];
+
+const SID = '[^/]+';
+const ACCOUNT_V1 = `/v1/Accounts/${SID}`;
+const ACCOUNT_V2 = `/v2/accounts/${SID}`;
+/** `prefix` then the end, a `/`, a `.` (Calls.json) or nothing more of the segment */
+const under = (prefix: string) => new RegExp(`^${prefix}(?:[/.]|$)`);
+
+type CategoryRule = { category: RateCategory; base?: SandboxBase; methods: 'any' | 'GET' | 'POST' | 'non-GET'; path: RegExp };
+
+/**
+ * The rate-limiting page as a table, first match wins (then every other GET is generalGet). Paths
+ * are matched under any base unless `base` says which (the page names those by their host).
+ */
+const CATEGORY_RULES: readonly CategoryRule[] = [
+	{ category: 'bulkSms', methods: 'POST', path: new RegExp(`^${ACCOUNT_V1}/Sms/bulksend/?$`) },
+	{ category: 'sms', methods: 'POST', path: new RegExp(`^${ACCOUNT_V1}/Sms/send/?$`) },
+	// SMS details (the sandbox does not serve them: they answer 404, but count as the service would)
+	{ category: 'sms', methods: 'GET', path: new RegExp(`^${ACCOUNT_V1}/(?:Sms|SMS)/`) },
+	{ category: 'voice', methods: 'any', path: under(`${ACCOUNT_V1}/Calls`) },
+	{ category: 'voice', methods: 'any', path: under(`/v[23]/accounts/${SID}/calls`) },
+	// the page lists it as POST; the spec (and so the sandbox) serves it as GET: any method counts
+	{ category: 'voice', base: 'cc', methods: 'any', path: under('/servicerestapi/cc/downloadVoiceLog') },
+	{ category: 'chatApp', methods: 'any', path: under(`${ACCOUNT_V2}/messages`) },
+	{ category: 'chatApp', methods: 'any', path: new RegExp(`^${ACCOUNT_V2}/chatapp/`) },
+	{ category: 'exoPhone', base: 'alloc', methods: 'non-GET', path: under(`/v1/tenants/${SID}/greenvn`) },
+	{ category: 'campaign', methods: 'non-GET', path: under(`${ACCOUNT_V2}/(?:campaigns|lists|contacts)`) },
+	{ category: 'userManagement', methods: 'non-GET', path: under(`${ACCOUNT_V2}/users`) },
+	{ category: 'userManagement', base: 'integrations', methods: 'non-GET', path: new RegExp(`^/v2/integrations/${SID}/apps/${SID}/users/${SID}/devices/?$`) },
+	{ category: 'userManagement', base: 'cc', methods: 'non-GET', path: under('/servicerestapi/(?:cc/contactCenterUsers|user/users)') },
+];
+
+/**
+ * The documented category of a request (`path` without the base prefix and query), or undefined
+ * when the page limits it in no category (e.g. the contact-center login): then it is not counted.
+ */
+export function categoryOf(base: SandboxBase, method: string, path: string): RateCategory | undefined {
+	const m = method.toUpperCase();
+	for (const rule of CATEGORY_RULES) {
+		if (rule.base !== undefined && rule.base !== base) continue;
+		if (rule.methods === 'GET' && m !== 'GET') continue;
+		if (rule.methods === 'POST' && m !== 'POST') continue;
+		if (rule.methods === 'non-GET' && m === 'GET') continue;
+		if (rule.path.test(path)) return rule.category;
+	}
+	return m === 'GET' ? 'generalGet' : undefined;
+}
+
+function parseDocumentedConfig(input: Record<string, unknown>): ResolvedDocumentedConfig {
+	const unknownKeys = Object.keys(input).filter((key) => !DOCUMENTED_KEYS.includes(key) && input[key] !== undefined);
+	if (unknownKeys.length > 0) {
+		throw new Error(`mode "documented" takes ${DOCUMENTED_KEYS.slice(1).join(', ')} (got ${unknownKeys.join(', ')})`);
+	}
+	const { timeFactor = 1, headers = true, smsStatus = 429, limits = {} } = input;
+	// whole-second windows keep X-RateLimit-Reset (epoch seconds) exact
+	if (typeof timeFactor !== 'number' || !(timeFactor > 0) || !Number.isFinite(timeFactor) || !Number.isInteger(60 / timeFactor)) {
+		throw new Error(
+			`timeFactor must be a positive number that makes the minute a whole number of seconds (60 / timeFactor whole, e.g. 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60) (got ${JSON.stringify(timeFactor)})`,
+		);
+	}
+	if (typeof headers !== 'boolean') throw new Error(`headers must be a boolean (got ${JSON.stringify(headers)})`);
+	if (smsStatus !== 429 && smsStatus !== 503) throw new Error(`smsStatus must be 429 or 503 (got ${JSON.stringify(smsStatus)})`);
+	if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) {
+		throw new Error(`limits must be an object {category: requests per window} (got ${JSON.stringify(limits)})`);
+	}
+	const resolved: Record<RateCategory, number> = { ...DOCUMENTED_LIMITS };
+	for (const [category, value] of Object.entries(limits as Record<string, unknown>)) {
+		if (!(RATE_CATEGORIES as readonly string[]).includes(category)) {
+			throw new Error(`limits: ${JSON.stringify(category)} is not a rate category (one of: ${RATE_CATEGORIES.join(', ')})`);
+		}
+		if (!isPositiveInteger(value)) throw new Error(`limits.${category} must be a positive integer (got ${JSON.stringify(value)})`);
+		resolved[category as RateCategory] = value;
+	}
+	return { mode: 'documented', timeFactor, headers, smsStatus, limits: resolved };
+}
+
+export interface DocumentedDecision {
+	category: RateCategory;
+	limited: boolean;
+	/** the category's limit per window */
+	limit: number;
+	/** what is left in the current window after this request (0 when limited) */
+	remaining: number;
+	/** epoch seconds when the current window ends */
+	resetSeconds: number;
+}
+
+function pluralSeconds(n: number): string {
+	return `${n} second${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * One fixed-window counter per category. Windows are aligned to multiples of the window length
+ * since the epoch, so every client sees the same boundaries. As in the sliding mode, times are the
+ * caller's and only accepted requests count.
+ */
+export class DocumentedRateLimiter {
+	readonly config: ResolvedDocumentedConfig;
+
+	readonly windowMs: number;
+
+	/** ceil(30 / timeFactor): a constant, as the page's, not the time left in the window */
+	readonly retryAfterSeconds: number;
+
+	private windows = new Map<RateCategory, { start: number; count: number }>();
+
+	private counters = new Map<RateCategory, RateCategoryStats>();
+
+	constructor(config: DocumentedRateLimitConfig) {
+		this.config = parseDocumentedConfig({ ...config });
+		this.windowMs = DOCUMENTED_WINDOW_MS / this.config.timeFactor;
+		this.retryAfterSeconds = Math.ceil(DOCUMENTED_RETRY_AFTER_SECONDS / this.config.timeFactor);
+	}
+
+	/** Counts the request at `now` in its category's window if there is room. */
+	check(category: RateCategory, now: number): DocumentedDecision {
+		const limit = this.config.limits[category];
+		const start = Math.floor(now / this.windowMs) * this.windowMs;
+		let window = this.windows.get(category);
+		if (!window || window.start !== start) {
+			window = { start, count: 0 };
+			this.windows.set(category, window);
+		}
+		const stats = this.statsOf(category);
+		const limited = window.count >= limit;
+		if (limited) {
+			stats.limited++;
+		} else {
+			window.count++;
+			stats.counted++;
+		}
+		return { category, limited, limit, remaining: limit - window.count, resetSeconds: (start + this.windowMs) / 1000 };
+	}
+
+	/** X-RateLimit-* for any answer in the category (none with `headers: false`). */
+	headersFor(decision: DocumentedDecision): Record<string, string> {
+		if (!this.config.headers) return {};
+		return {
+			'x-ratelimit-limit': String(decision.limit),
+			'x-ratelimit-remaining': String(decision.remaining),
+			'x-ratelimit-reset': String(decision.resetSeconds),
+		};
+	}
+
+	/** The answer to a refused request: the page's 429, or the older SMS 503 when configured. */
+	refusal(category: RateCategory): Reply {
+		if (this.config.smsStatus === 503 && (category === 'sms' || category === 'bulkSms')) {
+			return {
+				status: 503,
+				json: { RestException: { Status: 503, Message: 'Service unavailable: SMS rate limit exceeded', Code: 'RATE_LIMIT_EXCEEDED' } },
+			};
+		}
+		const seconds = this.retryAfterSeconds;
+		return {
+			status: 429,
+			json: { RestException: { Status: 429, Message: `Rate limit exceeded. Try again in ${pluralSeconds(seconds)}.`, Code: 'RATE_LIMIT_EXCEEDED' } },
+			headers: { 'retry-after': String(seconds) },
+		};
+	}
+
+	stats(): RateLimitStats {
+		const byCategory = {} as Record<RateCategory, RateCategoryStats>;
+		let limited = 0;
+		let counted = 0;
+		for (const category of RATE_CATEGORIES) {
+			const stats = { ...this.statsOf(category) };
+			byCategory[category] = stats;
+			limited += stats.limited;
+			counted += stats.counted;
+		}
+		return { limited, counted, byCategory };
+	}
+
+	clear(): void {
+		this.windows.clear();
+		this.counters.clear();
+	}
+
+	private statsOf(category: RateCategory): RateCategoryStats {
+		let stats = this.counters.get(category);
+		if (!stats) {
+			stats = { limited: 0, counted: 0 };
+			this.counters.set(category, stats);
+		}
+		return stats;
 	}
 }

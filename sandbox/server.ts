@@ -27,7 +27,7 @@ import {
 	unauthorizedMessage,
 } from './http';
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
-import { RateLimiter } from './rate-limit';
+import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, RateLimiter } from './rate-limit';
 import { Router } from './router';
 import { SandboxState } from './state';
 import { budget } from './timing';
@@ -39,11 +39,12 @@ import type {
 	StoredSmsMessage,
 } from './state';
 import type {
+	AnyRateLimitConfig,
 	AuthOutcome,
 	ErrorStyle,
 	Fault,
 	FaultMatch,
-	RateLimitConfig,
+	RateCategory,
 	RateLimitStats,
 	RecordedRequest,
 	Reply,
@@ -54,8 +55,12 @@ import type {
 } from './types';
 
 export type {
+	AnyRateLimitConfig,
+	DocumentedRateLimitConfig,
 	Fault,
 	FaultMatch,
+	RateCategory,
+	RateCategoryStats,
 	RateLimitConfig,
 	RateLimitStats,
 	RecordedRequest,
@@ -128,6 +133,21 @@ export function matchesFilter(record: RecordedRequest, filter: RequestFilter = {
 	return true;
 }
 
+function newLimiter(input: AnyRateLimitConfig): RateLimiter | DocumentedRateLimiter {
+	// validated first, so that an unknown mode from untyped callers is an error, not a sliding window
+	const config = parseRateLimitConfig(input as unknown);
+	return config.mode === 'documented' ? new DocumentedRateLimiter(config) : new RateLimiter(config);
+}
+
+/** What the limiter decided for a request it saw (see checkRateLimit). */
+interface RateOutcome {
+	category?: RateCategory;
+	/** added to whatever answers the request */
+	headers?: Record<string, string>;
+	/** set when refused */
+	refuse?: (style: ErrorStyle, method: string) => Reply;
+}
+
 export class ExotelSandbox {
 	private server?: http.Server;
 
@@ -149,7 +169,7 @@ export class ExotelSandbox {
 
 	private latencyMs: number;
 
-	private limiter?: RateLimiter;
+	private limiter?: RateLimiter | DocumentedRateLimiter;
 
 	private readonly port: number;
 
@@ -161,7 +181,7 @@ export class ExotelSandbox {
 		this.port = options.port ?? 0;
 		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
 		this.timeScale = Math.max(0, options.timeScale ?? 1);
-		if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
+		if (options.rateLimit) this.limiter = newLimiter(options.rateLimit);
 		this.state = new SandboxState(options.greenvnPoolSize);
 		this.router.addAll(allRoutes);
 		this.dispatcher = new CallbackDispatcher({
@@ -274,21 +294,32 @@ export class ExotelSandbox {
 	}
 
 	/**
-	 * Turns the account rate limit on (a new, empty window and zero counters, also when one was on)
-	 * or off with null. Throws on an invalid configuration.
+	 * Turns the account rate limit on (new, empty windows and zero counters, also when one was on),
+	 * as a sliding window or, with `mode: 'documented'`, the service's documented limits; or off with
+	 * null. Throws on an invalid configuration.
 	 */
-	setRateLimit(config: RateLimitConfig | null): void {
-		this.limiter = config ? new RateLimiter(config) : undefined;
+	setRateLimit(config: AnyRateLimitConfig | null): void {
+		this.limiter = config ? newLimiter(config) : undefined;
 	}
 
-	/** The rate-limit configuration (retryAfter filled in), or null when off. */
-	get rateLimit(): RateLimitConfig | null {
+	/**
+	 * The rate-limit configuration, or null when off: sliding with retryAfter filled in, documented
+	 * with every option filled in and the full `limits` map in effect. A copy.
+	 */
+	get rateLimit(): AnyRateLimitConfig | null {
 		if (!this.limiter) return null;
+		if (this.limiter instanceof DocumentedRateLimiter) {
+			const config = this.limiter.config;
+			return { ...config, limits: { ...config.limits } };
+		}
 		const { bases, ...rest } = this.limiter.config;
 		return bases ? { ...rest, bases: [...bases] } : { ...rest };
 	}
 
-	/** 429s answered by the limiter and requests it counted, since the last reset() or setRateLimit(). */
+	/**
+	 * Refusals answered by the limiter and requests it counted, since the last reset() or
+	 * setRateLimit(); in the documented mode also `byCategory`.
+	 */
 	rateLimitStats(): RateLimitStats {
 		return this.limiter?.stats() ?? { limited: 0, counted: 0 };
 	}
@@ -493,8 +524,10 @@ export class ExotelSandbox {
 		// never sees that request; a delay or a reset 'after' only alters delivery, so it goes through it.
 		const replacedByFault = fault?.kind === 'status' || (fault?.kind === 'reset' && fault.when !== 'after');
 		// Decided on arrival (before latency), so concurrent requests are counted in arrival order.
-		const limited = replacedByFault ? undefined : this.checkRateLimit(base, record.time);
-		if (limited) record.rateLimited = true;
+		const rate = replacedByFault ? undefined : this.checkRateLimit(base, method, path, record.time);
+		if (rate?.category) record.category = rate.category;
+		const refuse = rate?.refuse;
+		if (refuse) record.rateLimited = true;
 		const match = this.router.match(base, method, path);
 		const route = match.kind === 'found' ? match.route : undefined;
 		const params = match.kind === 'found' ? match.params : {};
@@ -514,11 +547,9 @@ export class ExotelSandbox {
 		let reply: Reply;
 		if (fault?.kind === 'status') {
 			reply = this.faultReply(fault, errorStyle, method);
-		} else if (limited) {
+		} else if (refuse) {
 			// the handler does not run: nothing is stored, and the request did not enter the window
-			const headers: Record<string, string> = {};
-			if (limited.retryAfterSeconds !== undefined) headers['retry-after'] = String(limited.retryAfterSeconds);
-			reply = apiError(errorStyle, 429, limited.message, { method, headers });
+			reply = refuse(errorStyle, method);
 		} else if (tooLarge) {
 			reply = apiError(errorStyle, 413, `The body is larger than ${MAX_BODY_BYTES} bytes`, { method });
 		} else if (match.kind === 'none') {
@@ -558,6 +589,7 @@ export class ExotelSandbox {
 			this.resetConnection(req);
 			return;
 		}
+		if (rate?.headers) reply = { ...reply, headers: { ...reply.headers, ...rate.headers } };
 		this.send(res, record, reply);
 	}
 
@@ -588,19 +620,29 @@ export class ExotelSandbox {
 		res.end(upper === 'HEAD' ? undefined : body);
 	}
 
-	/** Undefined when the request is not limited (counting it when the limiter applies). */
-	private checkRateLimit(
-		base: SandboxBase,
-		now: number,
-	): { message: string; retryAfterSeconds?: number } | undefined {
+	/**
+	 * Counts the request when the limiter applies to it. Undefined when it does not; else the
+	 * headers every answer to it carries (documented mode), its category (documented mode), and,
+	 * when it is refused, the answer that replaces the handler's.
+	 */
+	private checkRateLimit(base: SandboxBase, method: string, path: string, now: number): RateOutcome | undefined {
 		const limiter = this.limiter;
-		if (!limiter || !limiter.applies(base)) return undefined;
+		if (!limiter) return undefined;
+		if (limiter instanceof DocumentedRateLimiter) {
+			const category = categoryOf(base, method, path);
+			if (!category) return undefined;
+			const decision = limiter.check(category, now);
+			const refusal = decision.limited ? limiter.refusal(category) : undefined;
+			return { category, headers: limiter.headersFor(decision), refuse: refusal && (() => refusal) };
+		}
+		if (!limiter.applies(base)) return undefined;
 		const decision = limiter.check(now);
-		if (!decision.limited) return undefined;
+		if (!decision.limited) return {};
 		const { limit, windowMs, retryAfter } = limiter.config;
+		const headers: Record<string, string> = retryAfter ? { 'retry-after': String(decision.retryAfterSeconds) } : {};
+		// in the error family of the path, known once routed
 		return {
-			message: `Rate limit exceeded: ${limit} requests per ${windowMs} ms`,
-			retryAfterSeconds: retryAfter ? decision.retryAfterSeconds : undefined,
+			refuse: (style, method) => apiError(style, 429, `Rate limit exceeded: ${limit} requests per ${windowMs} ms`, { method, headers }),
 		};
 	}
 

@@ -1,6 +1,6 @@
 /**
  * Types shared by the sandbox core, its router and the handler groups.
- * The public ones (RecordedRequest, Fault, FaultMatch, SandboxOptions, RateLimitConfig, RateLimitStats)
+ * The public ones (RecordedRequest, Fault, FaultMatch, SandboxOptions, the rate-limit types)
  * are re-exported by server.ts.
  */
 import type { SandboxBase } from './fixtures';
@@ -41,8 +41,13 @@ export interface RecordedRequest {
 	status: number;
 	/** e.g. 'status:429', 'delay:200', 'reset:before' */
 	fault?: string;
-	/** true when the account rate limit answered it 429 (the handler did not run; see rate-limit.ts) */
+	/**
+	 * true when the account rate limit refused it: 429 (or 503 for SMS in the documented mode's
+	 * `smsStatus: 503`); the handler did not run (see rate-limit.ts)
+	 */
 	rateLimited?: true;
+	/** documented mode only: the category the limiter counted or refused it under (unset when uncategorised) */
+	category?: RateCategory;
 }
 
 export type Fault =
@@ -74,8 +79,8 @@ export interface SandboxOptions {
 	 * counts as failed. Default: the spec's 5000, not scaled by timeScale (any value given here is used as is).
 	 */
 	callbackTimeoutMs?: number;
-	/** the account rate-limit mode (off when unset); see setRateLimit */
-	rateLimit?: RateLimitConfig;
+	/** the account rate-limit mode (off when unset): a sliding window or the documented limits; see setRateLimit */
+	rateLimit?: AnyRateLimitConfig;
 	/**
 	 * Green VNs in the allocation pool: the fixture's 4 (SANDBOX_GREENVN_POOL), then generated
 	 * ones (`greenvnPool`) up to this size, for runs that allocate more; kept across reset().
@@ -83,7 +88,9 @@ export interface SandboxOptions {
 	greenvnPoolSize?: number;
 }
 
+/** The sliding-window mode (the original one): `mode` absent. */
 export interface RateLimitConfig {
+	mode?: undefined;
 	/** requests accepted per window (a positive integer) */
 	limit: number;
 	/** window length in ms (a positive integer) */
@@ -94,11 +101,38 @@ export interface RateLimitConfig {
 	bases?: SandboxBase[];
 }
 
+/** The endpoint categories of the service's rate-limiting page (see categoryOf in rate-limit.ts). */
+export type RateCategory = 'bulkSms' | 'sms' | 'voice' | 'chatApp' | 'exoPhone' | 'campaign' | 'userManagement' | 'generalGet';
+
+/** The documented mode: per-category fixed windows of a minute (scaled by timeFactor). */
+export interface DocumentedRateLimitConfig {
+	mode: 'documented';
+	/** windows last 60 s / timeFactor and Retry-After is ceil(30 / timeFactor) s; 60 / timeFactor must be whole; default 1 */
+	timeFactor?: number;
+	/** send X-RateLimit-Limit, -Remaining and -Reset; default true (the spec promises none) */
+	headers?: boolean;
+	/** what an SMS or Bulk SMS breach answers: 429 (default, the rate-limiting page) or 503 (older material) */
+	smsStatus?: 429 | 503;
+	/** requests per window by category, overriding DOCUMENTED_LIMITS (enterprise accounts differ) */
+	limits?: Partial<Record<RateCategory, number>>;
+}
+
+export type AnyRateLimitConfig = RateLimitConfig | DocumentedRateLimitConfig;
+
+export interface RateCategoryStats {
+	/** refusals (429 or 503) in this category */
+	limited: number;
+	/** requests accepted in this category */
+	counted: number;
+}
+
 export interface RateLimitStats {
-	/** 429s answered by the limiter */
+	/** refusals answered by the limiter (429s, and 503s in the documented mode's SMS 503 option) */
 	limited: number;
 	/** requests counted in a window (accepted by the limiter) */
 	counted: number;
+	/** documented mode only: the same per category (every category, zeros included) */
+	byCategory?: Record<RateCategory, RateCategoryStats>;
 }
 
 /** What the send handlers tell the callback dispatcher (callbacks/dispatcher.ts) after accepting messages. */
