@@ -159,7 +159,7 @@ export function describeRateLimit(input: AnyRateLimitConfig): string {
 	return `${config.limit} requests per ${config.windowMs} ms${bases}, ${config.retryAfter ? 'with' : 'without'} Retry-After`;
 }
 
-function rateLimitBanner(config: AnyRateLimitConfig): string {
+export function rateLimitBanner(config: AnyRateLimitConfig): string {
 	// the documented description says what a breach answers (429, or 503 for SMS)
 	return config.mode === 'documented' ? describeRateLimit(config) : `${describeRateLimit(config)} (429 beyond it)`;
 }

@@ -13,8 +13,9 @@
  * terminal: `npm run person` (scripts/person.ts) or the same request with curl to the sandbox's
  * control API.
  *
- * The sandbox's account rate limit, as for `npm run sandbox`: `npm run dev -- --rate-limit 50/15000
- * [--retry-after]`, or env SANDBOX_RATE_LIMIT=50/15000 (and SANDBOX_RETRY_AFTER=1).
+ * The sandbox's account rate limit, as for `npm run sandbox`: the service's documented limits with
+ * `npm run dev -- --rate-limit documented [--time-factor N] [--no-rate-limit-headers] [--sms-503]`,
+ * or one sliding window `--rate-limit 50/15000 [--retry-after]` (env SANDBOX_RATE_LIMIT alike).
  */
 import { execFileSync } from 'child_process';
 import fs from 'fs';
@@ -22,7 +23,7 @@ import path from 'path';
 
 import type { N8nInstance } from '../test/harness';
 import { devTarget, type N8nTargetName } from '../test/harness/targets';
-import { describeRateLimit, parseRateLimitOptions } from '../sandbox/cli';
+import { parseRateLimitOptions, rateLimitBanner } from '../sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import { personHelp } from './person';
@@ -95,7 +96,7 @@ async function main() {
 	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit });
 	await sandbox.start();
 	log(`sandbox on ${sandbox.origin}`);
-	if (rateLimit) log(`sandbox account rate limit: ${describeRateLimit(rateLimit)} (429 beyond it)`);
+	if (rateLimit) log(`sandbox account rate limit: ${rateLimitBanner(rateLimit)}`);
 
 	let tarball = await step('packing the package', () => packPackage());
 	const n8n = await step(

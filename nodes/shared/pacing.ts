@@ -13,7 +13,7 @@ export const PACING_POLICY = {
 	/** The documented window: limits are per minute. */
 	windowMs: 60_000,
 	/** Kept clear of a window's edge, for the difference between this clock and the service's. */
-	edgeMarginMs: 250,
+	edgeMarginMs: 100,
 	/** Never more than this margin, however often the service's clock seems ahead. */
 	maxEdgeMarginMs: 5_000,
 	/** An unexpected 429 multiplies the allowance by this. */

@@ -13,6 +13,8 @@
  * - A chat-app approval (Send and Wait for Response) started through the processor waits in
  *   PostgreSQL; its resume URL is the processor's, so the person's reply reaches the processor,
  *   which enqueues the resumed execution for a worker.
+ * - Two workers each sending 20,000 SMS at once at the service's documented limits share the
+ *   account's counters and nothing else: 0 lost, ≤ 2 × 429, within 1.10× the windows' floor.
  */
 import fs from 'fs';
 import path from 'path';
@@ -32,6 +34,7 @@ import {
 	removeTempDir,
 	type WorkflowNode,
 } from '../harness';
+import { bulkSmsWorkflow, MESSAGES, REQUESTS_PER_RUN, sendOutputOf, windowFigures } from './bulk-sms';
 import { type LoopbackService, startPostgres, startRedis } from './services';
 
 const PACKAGE = 'n8n-nodes-exotel';
@@ -40,6 +43,11 @@ const APPROVAL_PATH = 'queue-approval';
 const SMS_EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'sms-send-on-webhook.json'), 'utf8'));
 /** The sandbox answers this slowly, so that overlapping executions need both workers (concurrency 1 each). */
 const SANDBOX_LATENCY_MS = 1500;
+const SANDBOX_CREDENTIAL = { id: 'exotelSandboxApi', name: 'Exotel Sandbox' };
+const BULK_A = bulkSmsWorkflow('queue rate limit: worker A', 'queue-rate-a', 9_400_000_000, SANDBOX_CREDENTIAL);
+const BULK_B = bulkSmsWorkflow('queue rate limit: worker B', 'queue-rate-b', 9_500_000_000, SANDBOX_CREDENTIAL);
+/** The documented limits, time ×4: Bulk SMS 50 in windows of 15 s. */
+const RATE_TIME_FACTOR = 4;
 
 let redis: LoopbackService;
 let postgres: LoopbackService & { user: string; database: string };
@@ -146,6 +154,8 @@ beforeAll(async () => {
 		SMS_EXAMPLE,
 		makeWorkflow([received], { name: 'Queue-mode trigger', trigger }),
 		makeWorkflow([approval, { ...received, name: 'After' }], { name: 'Queue-mode approval', trigger: approvalTrigger }),
+		BULK_A,
+		BULK_B,
 	]);
 	triggerWorkflowId = ids[1];
 	approvalWorkflowId = ids[2];
@@ -307,3 +317,41 @@ test('no secret of the credential appears in the log of any process (main, worke
 	expect(logs.every((log) => log.length > 0)).toBe(true);
 	for (const secret of secrets) expect(logs.filter((log) => log.includes(secret))).toEqual([]);
 });
+
+test(
+	'two workers send 20,000 SMS each at once at the documented limits: 0 lost, ≤ 2 × 429, within 1.10x the floor of the 400 requests',
+	async () => {
+		sandbox.reset();
+		sandbox.setLatency(20);
+		sandbox.setRateLimit({ mode: 'documented', timeFactor: RATE_TIME_FACTOR });
+		try {
+			const started = await Promise.all(
+				['queue-rate-a', 'queue-rate-b'].map(async (webhookPath) => await instance.request('POST', `${processor.baseUrl}/webhook/${webhookPath}`, { data: {} })),
+			);
+			expect(started.map((answer) => answer.status)).toEqual([200, 200]);
+			const executions = await Promise.all([BULK_A, BULK_B].map(async (workflow) => (await instance.waitForExecutions(workflow.id, 1, 10 * 60_000))[0]));
+			for (const execution of executions) {
+				expect(execution.status).toBe('success');
+				const output = sendOutputOf(execution);
+				expect(output).toHaveLength(MESSAGES);
+				expect(output.filter((json) => json.error !== undefined || json.status === 'failed')).toEqual([]);
+			}
+			// one execution on each worker
+			const ids = executions.map((execution) => String(execution.id));
+			expect(workers.map((worker) => startedBy(worker).filter((id) => ids.includes(id)).length)).toEqual([1, 1]);
+			const messages = sandbox.messages();
+			expect(messages).toHaveLength(2 * MESSAGES);
+			expect(new Set(messages.map((m) => m.to)).size).toBe(2 * MESSAGES);
+
+			const figures = windowFigures(sandbox.requests({ pathIncludes: 'Sms/bulksend' }), 2 * REQUESTS_PER_RUN, 50, 60_000 / RATE_TIME_FACTOR);
+			process.stdout.write(`RATE_LIMIT two queue-mode workers: ${JSON.stringify(figures)}\n`);
+			expect(figures.accepted).toBe(2 * REQUESTS_PER_RUN);
+			expect(figures.limited).toBeLessThanOrEqual(2);
+			expect(figures.ratio).toBeLessThanOrEqual(1.1);
+		} finally {
+			sandbox.setRateLimit(null);
+			sandbox.setLatency(0);
+		}
+	},
+	12 * 60_000,
+);
