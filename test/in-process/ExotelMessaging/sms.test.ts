@@ -341,11 +341,21 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 		});
 
 		it('gives up on 5xx after 4 attempts with the cause named', async () => {
-			sandbox.injectFaults({ kind: 'status', status: 503, retryAfterSeconds: 0 }, 10);
+			sandbox.injectFaults({ kind: 'status', status: 502, retryAfterSeconds: 0 }, 10);
 			const result = await sendSms(recipients(1));
 			expect(sandbox.requests()).toHaveLength(4);
-			expect(result.error?.httpCode).toBe('503');
+			expect(result.error?.httpCode).toBe('502');
 			expect(result.error?.description).toContain('Gave up after 4 attempts');
+		});
+
+		it('a 503 from an SMS endpoint is the rate limit refusing (as older material says): sent again until accepted, once', async () => {
+			sandbox.injectFaults({ kind: 'status', status: 503, retryAfterSeconds: 0 }, 6);
+			const result = await sendSms(recipients(1));
+			expect(result.error).toBeUndefined();
+			// six refusals are more than the four attempts a server error gets: they count as none
+			expect(sandbox.requests().map((r) => r.status)).toEqual([503, 503, 503, 503, 503, 503, 200]);
+			expect(sandbox.messages()).toHaveLength(1);
+			expect(result.output('Exotel').map((i) => i.json.status)).toEqual(['queued']);
 		});
 
 		it('does not resend a bulk request whose answer was lost, and marks its items', async () => {
@@ -856,7 +866,7 @@ const SECRET_CASES: SecretCase[] = [
 	{ name: 'SMS send: 207 partial failure, continue', node: 'exotelMessaging', parameters: sms, items: smsItems, onError: 'continueRegularOutput', outcome: 'ok' },
 	{ name: 'SMS send: 207 partial failure, error output', node: 'exotelMessaging', parameters: sms, items: smsItems, onError: 'continueErrorOutput', outcome: 'ok' },
 	{ name: 'SMS send: 429s past Rate Limit → Max Wait', node: 'exotelMessaging', parameters: { ...sms, ...giveUpSoon }, items: [{ phone: '+919876543210' }], faults: [limitStorm], outcome: 'error', httpCode: '429' },
-	{ name: 'SMS send: 503 past the retry limit', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [storm(503)], outcome: 'error', httpCode: '503' },
+	{ name: 'SMS send: 502 past the retry limit', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [storm(502)], outcome: 'error', httpCode: '502' },
 	{ name: 'SMS send: connection reset before', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [[resetBefore, 6]], outcome: 'error' },
 	{ name: 'SMS send: connection reset after (delivery unknown), continue', node: 'exotelMessaging', parameters: sms, items: [{ phone: '+919876543210' }], faults: [[resetAfter, 1]], onError: 'continueRegularOutput', outcome: 'any' },
 	{ name: 'SMS send to many: success', node: 'exotelMessaging', parameters: { ...sendToMany, recipients: '+919876543210' }, outcome: 'ok' },

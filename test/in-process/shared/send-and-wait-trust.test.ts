@@ -225,7 +225,8 @@ describe('SMS Send and Wait for Approval: only the confirmation page’s form, w
 			to: TO,
 			message: 'Approve PO-77?',
 		});
-		const text = formFields(sandbox.requests({ method: 'POST' })[0].form)['Messages[0][Body]'][0];
+		// one message with no per-message option: Sms/send (static bulk of one)
+		const text = formFields(sandbox.requests({ method: 'POST', pathIncludes: 'Sms/send' })[0].form).Body[0];
 		const [approve, decline] = [...text.matchAll(/(?:Approve|Decline): (\S+)/g)].map((m) => m[1]);
 		return { result, approve, decline };
 	}
