@@ -3,7 +3,9 @@
  * only this process's CPU (the node, n8n-core, the HTTP client) and not the simulated service's.
  *
  * Started as `node -r ts-node/register/transpile-only sandbox/cli.ts --port 0 --latency MS --json`
- * (127.0.0.1 only); the first stdout line is `{origin, baseUrls, credentials}`.
+ * (127.0.0.1 only), with `--rate-limit documented [--time-factor N] [--no-rate-limit-headers]
+ * [--rate-limit-category NAME=N]...` when a bench asks for the service's documented limits; the first
+ * stdout line is `{origin, baseUrls, credentials, rateLimit}`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
@@ -12,7 +14,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { HarnessCredential } from '../helpers/n8n-core-harness';
 import type { StoredRcsMessage, StoredSmsMessage } from '../../sandbox/state';
-import type { RecordedRequest } from '../../sandbox/types';
+import type { AnyRateLimitConfig, RateCategory, RateLimitStats, RecordedRequest } from '../../sandbox/types';
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(PACKAGE_ROOT, 'sandbox', 'cli.ts');
@@ -26,6 +28,25 @@ export interface SandboxHealth {
 	messages: number;
 	pendingFaults: number;
 	latencyMs: number;
+}
+
+/** The sandbox's documented rate-limit mode, as CLI flags (sandbox/README.md, Documented limits). */
+export interface DocumentedLimitsOptions {
+	/** windows of 60 s / timeFactor (default 1: the service's one-minute windows) */
+	timeFactor?: number;
+	/** X-RateLimit-* headers on every answer in a category (default true) */
+	headers?: boolean;
+	/** requests per window by category, overriding the documented ones (`--rate-limit-category NAME=N`) */
+	limits?: Partial<Record<RateCategory, number>>;
+}
+
+/** The CLI flags of the documented mode. */
+export function documentedLimitsArgs(options: DocumentedLimitsOptions): string[] {
+	const args = ['--rate-limit', 'documented'];
+	if (options.timeFactor !== undefined) args.push('--time-factor', String(options.timeFactor));
+	if (options.headers === false) args.push('--no-rate-limit-headers');
+	for (const [category, limit] of Object.entries(options.limits ?? {})) args.push('--rate-limit-category', `${category}=${limit}`);
+	return args;
 }
 
 export interface RequestQuery {
@@ -58,14 +79,19 @@ export class SandboxProcess {
 		return this.child.pid;
 	}
 
-	static async start(options: { latencyMs?: number } = {}): Promise<SandboxProcess> {
+	/**
+	 * `documentedLimits`: the service's documented rate limits (counted per category in fixed windows,
+	 * 429 past them); off (nothing counted) when absent.
+	 */
+	static async start(options: { latencyMs?: number; documentedLimits?: DocumentedLimitsOptions } = {}): Promise<SandboxProcess> {
 		installExitHook();
 		const args = ['-r', require.resolve('ts-node/register/transpile-only'), CLI, '--port', '0', '--json'];
 		if (options.latencyMs !== undefined) args.push('--latency', String(options.latencyMs));
+		if (options.documentedLimits) args.push(...documentedLimitsArgs(options.documentedLimits));
 		const child = spawn(process.execPath, args, {
 			cwd: PACKAGE_ROOT,
 			stdio: ['ignore', 'pipe', 'pipe'],
-			// a rate limit exported for `npm run dev` must not throttle a bench
+			// a rate limit exported for `npm run dev` must not throttle a bench (the flags above say what it has)
 			env: { ...process.env, SANDBOX_RATE_LIMIT: '', SANDBOX_RETRY_AFTER: '', TS_NODE_TRANSPILE_ONLY: 'true' },
 		});
 		children.add(child);
@@ -147,6 +173,17 @@ export class SandboxProcess {
 
 	async setLatency(ms: number): Promise<void> {
 		await this.control('POST', '/latency', { ms });
+	}
+
+	/** The account rate limit now (null when off), with its counters. */
+	async rateLimit(): Promise<{ rateLimit: AnyRateLimitConfig | null } & RateLimitStats> {
+		return (await this.control('GET', '/rate-limit')) as { rateLimit: AnyRateLimitConfig | null } & RateLimitStats;
+	}
+
+	/** Sets the account rate limit (a new empty window, zero counters), e.g. `{mode: 'documented', headers: false}`; null turns it off. */
+	async setRateLimit(config: AnyRateLimitConfig | null): Promise<void> {
+		if (config === null) await this.control('DELETE', '/rate-limit');
+		else await this.control('POST', '/rate-limit', config);
 	}
 
 	/** SIGTERM (the CLI closes its server and exits), SIGKILL if it has not exited within 5 s. */
