@@ -1,0 +1,473 @@
+/**
+ * Rate-limit bench: N personalised SMS (default 20,000) in ONE execution of a real n8n 2.8.4
+ * (`n8n start`, SQLite, regular mode, the packed package installed as users install community
+ * nodes; test/harness) against the sandbox in a child process in its documented rate-limit mode at
+ * the service's REAL one-minute windows (time factor 1): Bulk SMS (`Sms/bulksend`) 50 requests a
+ * minute per account, counted in fixed windows on the clock's minutes, 429 + Retry-After 30 past it.
+ *
+ *   Exotel node: Webhook → Generate (Code, N items {phone, name}) → Exotel Messaging SMS → Send
+ *     (`to = {{ $json.phone }}`, `body = Hello {{ $json.name }}, your order has shipped`, On Error:
+ *     Continue), credential with the documented limits (no Custom Rate Limits). Personalised bodies
+ *     go through dynamic bulk, 100 messages a request: N / 100 requests at 50 a window.
+ *     1. with counters: every answer carries X-RateLimit-Limit / -Remaining / -Reset;
+ *     2. without counters (`{mode: 'documented', headers: false}` through the control API: the
+ *        spec promises no headers), so the node paces itself on the clock's minutes.
+ *   3. What a user would build instead: Webhook → Generate → Build bulk bodies (Code, one dynamic-bulk
+ *      body of 100 messages per output item, as in sms-real-n8n) → HTTP Request (POST Sms/bulksend,
+ *      its default settings: no batching, no retry, stop on error), with counters on. A 429'd
+ *      request's 100 messages are not sent.
+ *
+ * Before each run the sandbox's limiter is set again (a new empty window: an account nobody else
+ * uses) and its log and messages cleared. Figures come from the sandbox's request log (times,
+ * statuses), its messages and the saved execution (`GET /api/v1/executions/<id>?includeData=true`):
+ *
+ *   - 429s in all, and 429s after the first window (record times against the fixed minute windows,
+ *     the first being the window of the run's first request);
+ *   - first-to-last accepted (wall) against the windows' floor: from the first accepted request to
+ *     the start of the minute window in which the last request can fall,
+ *     `floor(first / 60000) * 60000 + (ceil(R / 50) - 1) * 60000 - first` for R bulk requests
+ *     (R = 200: three windows on), and their ratio;
+ *   - every message sent once: the sandbox's messages are N distinct numbers with their bodies, the
+ *     execution's output N items, none with an error.
+ *
+ * Targets (reported, never failed): with counters 0 × 429 and ≤ 1.05 × the floor; without counters
+ * ≤ 1 × 429 after the first window and ≤ 1.25 × the floor. Exit 1 (BenchFailure) only when the Exotel
+ * node lost or duplicated a message; the table is printed first.
+ */
+import * as path from 'node:path';
+
+import { makeWorkflow, N8nInstance, packPackage, removeTempDir, webhookNode, type WorkflowNode } from '../harness';
+import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS } from '../../sandbox/rate-limit';
+import type { DocumentedRateLimitConfig, RecordedRequest } from '../../sandbox/types';
+import { int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
+import { SandboxProcess } from './sandbox-process';
+import { codeNode, countBy, execute, httpNode, nodeItems, type Ctx, type WebhookWorkflow } from './sms-real-n8n.bench';
+
+export const DEFAULT_RATE_LIMIT_ITEMS = 20_000;
+/** The generator makes numbers +9198765 + 5 digits: at most this many distinct ones. */
+export const MAX_RATE_LIMIT_ITEMS = 100_000;
+
+export const RATE_LIMIT_TARGETS = {
+	/** with counters: no 429 at all, and first-to-last accepted at most this × the windows' floor */
+	withCounters: { max429: 0, maxRatio: 1.05 },
+	/** without counters: at most this many 429s after the first window, and this × the floor */
+	withoutCounters: { max429AfterFirstWindow: 1, maxRatio: 1.25 },
+};
+
+const PACKAGE = 'n8n-nodes-exotel';
+const SMS_FROM = 'EXOTEL';
+const EXOTEL_CREDENTIAL = { id: 'benchRateExotelApi', name: 'Exotel Sandbox (documented limits)' };
+const BASIC_CREDENTIAL = { id: 'benchRateHttpBasic', name: 'Exotel Sandbox (HTTP Basic)' };
+
+// Node names, as they appear in runData.
+const WEBHOOK = 'Webhook';
+const GENERATE = 'Generate items';
+const EXOTEL = 'Exotel SMS Send';
+const BUILD_BULK = 'Build bulk bodies';
+const HTTP_BULK = 'HTTP Request bulksend';
+
+export interface RateLimitBenchOptions {
+	items: number;
+	latencyMs: number;
+	skipHandBuilt: boolean;
+	log: (line: string) => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The workflows
+// ---------------------------------------------------------------------------------------------
+
+const phoneOf = (i: number) => `+9198765${String(i).padStart(5, '0')}`;
+const bodyOf = (i: number) => `Hello Customer ${i}, your order has shipped`;
+
+const GENERATE_JS = `const count = Number($input.first().json.query.count);
+if (!Number.isInteger(count) || count < 1 || count > ${MAX_RATE_LIMIT_ITEMS}) throw new Error('count must be 1 to ${MAX_RATE_LIMIT_ITEMS}, got ' + count);
+const items = new Array(count);
+for (let i = 0; i < count; i++) items[i] = { json: { phone: '+9198765' + String(i).padStart(5, '0'), name: 'Customer ' + i } };
+return items;`;
+
+/** As an expert builds it (sms-real-n8n): one urlencoded dynamic-bulk body per 100 items. */
+const BUILD_BULK_JS = `const items = $input.all();
+const out = [];
+for (let start = 0; start < items.length; start += ${MESSAGES_PER_REQUEST}) {
+  const end = Math.min(start + ${MESSAGES_PER_REQUEST}, items.length);
+  const parts = ['From=' + encodeURIComponent('${SMS_FROM}')];
+  for (let i = start; i < end; i++) {
+    const { phone, name } = items[i].json;
+    const k = i - start;
+    parts.push('Messages%5B' + k + '%5D%5BTo%5D=' + encodeURIComponent(phone));
+    parts.push('Messages%5B' + k + '%5D%5BBody%5D=' + encodeURIComponent('Hello ' + name + ', your order has shipped'));
+  }
+  out.push({ json: { form: parts.join('&'), messages: end - start } });
+}
+return out;`;
+
+interface RateWorkflow extends WebhookWorkflow {
+	key: 'exotel' | 'handBuilt';
+	json: ReturnType<typeof makeWorkflow>;
+}
+
+function rateWorkflows(origin: string): Record<RateWorkflow['key'], RateWorkflow> {
+	const exotel: WorkflowNode = {
+		name: EXOTEL,
+		type: `${PACKAGE}.exotelMessaging`,
+		typeVersion: 1,
+		parameters: {
+			resource: 'sms',
+			operation: 'send',
+			from: SMS_FROM,
+			to: '={{ $json.phone }}',
+			body: '=Hello {{ $json.name }}, your order has shipped',
+		},
+		credentials: { exotelApi: EXOTEL_CREDENTIAL },
+		onError: 'continueRegularOutput',
+	};
+	const bulkHttp: WorkflowNode = {
+		...httpNode(HTTP_BULK, `${origin}/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`, { specifyBody: 'string', body: '={{ $json.form }}' }),
+		credentials: { httpBasicAuth: BASIC_CREDENTIAL },
+	};
+	const make = (key: RateWorkflow['key'], title: string, chain: WorkflowNode[]): RateWorkflow => {
+		const webhookPath = `bench-rate-limit-${key.toLowerCase()}`;
+		const trigger = { ...webhookNode(WEBHOOK, webhookPath, 'POST') };
+		trigger.parameters = { ...trigger.parameters, responseData: 'noData' };
+		const json = makeWorkflow(chain, { name: `Rate-limit bench: ${title}`, trigger });
+		return { key, id: json.id, webhookPath, json };
+	};
+	return {
+		exotel: make('exotel', 'Exotel node', [codeNode(GENERATE, GENERATE_JS), exotel]),
+		handBuilt: make('handBuilt', 'hand-built bulk', [codeNode(GENERATE, GENERATE_JS), codeNode(BUILD_BULK, BUILD_BULK_JS), bulkHttp]),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run
+// ---------------------------------------------------------------------------------------------
+
+/** Bulk requests the Exotel node makes for N personalised messages (a message alone in its request goes to Sms/send). */
+export const bulkRequestsFor = (items: number) => Math.floor(items / MESSAGES_PER_REQUEST) + (items % MESSAGES_PER_REQUEST > 1 ? 1 : 0);
+
+/** From the first accepted request to the start of the window in which the last of `requests` can fall, at `perWindow` a window. */
+export function windowsFloorMs(firstAccepted: number, requests: number, perWindow: number, windowMs = DOCUMENTED_WINDOW_MS): number {
+	const windows = Math.ceil(requests / perWindow);
+	return Math.floor(firstAccepted / windowMs) * windowMs + (windows - 1) * windowMs - firstAccepted;
+}
+
+export interface RateRunFigures {
+	label: string;
+	/** X-RateLimit-* headers on the sandbox's answers */
+	counters: boolean;
+	items: number;
+	executionId: string;
+	executionStatus: string;
+	/** the run's error message, when the execution failed */
+	executionError?: string;
+	webhookStatus: number;
+	webhookWallMs: number;
+	/** stoppedAt - startedAt of the execution */
+	executionMs: number;
+	requests: number;
+	requestPaths: Record<string, number>;
+	statuses: Record<string, number>;
+	accepted: number;
+	http429: number;
+	/** 429s in a later window than the run's first request's */
+	http429AfterFirstWindow: number;
+	/** accepted requests in each minute window the run touched, the first window first */
+	acceptedPerWindow: number[];
+	firstAcceptedAt: number | null;
+	/** first to last accepted request (sandbox log times) */
+	firstToLastAcceptedMs: number | null;
+	/** windowsFloorMs for the requests the messages need at the Bulk SMS limit; null when they fit one window */
+	floorMs: number | null;
+	/** firstToLastAcceptedMs ÷ floorMs; null unless every request the messages need was accepted */
+	ratio: number | null;
+	/** the sandbox's messages */
+	messages: number;
+	distinctNumbers: number;
+	/** messages whose number or body is not one of the items' */
+	wrongMessages: number;
+	/** items whose number got no message */
+	lost: number;
+	/** messages beyond the first to a number */
+	duplicated: number;
+	/** output items of the sending node, and how many carry an error */
+	outputItems: number;
+	outputErrors: number;
+	/** the first output error, for the report */
+	firstOutputError?: string;
+}
+
+interface RateCtx extends Ctx {
+	bulkLimit: number;
+}
+
+async function rateRun(ctx: RateCtx, wf: RateWorkflow, label: string, count: number, limiter: DocumentedRateLimitConfig, sendingNode: string): Promise<RateRunFigures> {
+	// A new empty window and a clean log: the account as nobody has used it this minute.
+	await ctx.sandbox.setRateLimit(limiter);
+	await ctx.sandbox.reset();
+	await ctx.sandbox.setLatency(ctx.latencyMs);
+	const run = await execute(ctx, wf, count, () => {}, { allowError: true });
+	const log: RecordedRequest[] = (await ctx.sandbox.requests()).filter((r) => r.path.includes('/Sms/')).sort((a, b) => a.time - b.time || a.id - b.id);
+	const acceptedLog = log.filter((r) => r.status === 200);
+	const refused = log.filter((r) => r.status === 429 || r.rateLimited);
+	const windowOf = (time: number) => Math.floor(time / DOCUMENTED_WINDOW_MS);
+	const firstWindow = log.length ? windowOf(log[0].time) : 0;
+	const lastWindow = log.length ? windowOf(log[log.length - 1].time) : -1;
+	const acceptedPerWindow = Array.from({ length: lastWindow - firstWindow + 1 }, (_, k) => acceptedLog.filter((r) => windowOf(r.time) === firstWindow + k).length);
+	const firstAcceptedAt = acceptedLog.length ? acceptedLog[0].time : null;
+	const firstToLast = firstAcceptedAt === null ? null : acceptedLog[acceptedLog.length - 1].time - firstAcceptedAt;
+	const bulkRequests = bulkRequestsFor(count);
+	const floorMs = firstAcceptedAt === null || bulkRequests <= ctx.bulkLimit ? null : windowsFloorMs(firstAcceptedAt, bulkRequests, ctx.bulkLimit);
+
+	const messages = await ctx.sandbox.smsMessages();
+	const got = new Uint32Array(count);
+	let wrongMessages = 0;
+	for (const m of messages) {
+		const match = /^\+9198765(\d{5})$/.exec(m.to);
+		const i = match ? Number(match[1]) : -1;
+		if (i < 0 || i >= count || m.to !== phoneOf(i) || m.body !== bodyOf(i)) {
+			wrongMessages++;
+			continue;
+		}
+		got[i]++;
+	}
+	let lost = 0;
+	let duplicated = 0;
+	for (const k of got) {
+		if (k === 0) lost++;
+		else duplicated += k - 1;
+	}
+
+	const out = nodeItems(run.runData, sendingNode);
+	const errors = out.filter((item) => item?.json?.error !== undefined);
+	const runError = run.error as { message?: string; description?: string } | undefined;
+	return {
+		label,
+		counters: limiter.headers !== false,
+		items: count,
+		executionId: run.id,
+		executionStatus: run.status,
+		executionError: runError ? `${runError.message ?? ''} ${runError.description ?? ''}`.trim().slice(0, 300) : undefined,
+		webhookStatus: run.webhookStatus,
+		webhookWallMs: round(run.webhookWallMs, 1),
+		executionMs: run.executionMs,
+		requests: log.length,
+		requestPaths: countBy(log, (r) => `${r.method} ${r.path}`),
+		statuses: countBy(log, (r) => String(r.status)),
+		accepted: acceptedLog.length,
+		http429: refused.length,
+		http429AfterFirstWindow: refused.filter((r) => windowOf(r.time) > firstWindow).length,
+		acceptedPerWindow,
+		firstAcceptedAt,
+		firstToLastAcceptedMs: firstToLast,
+		floorMs,
+		ratio: firstToLast === null || floorMs === null || floorMs <= 0 || acceptedLog.length < bulkRequests ? null : round(firstToLast / floorMs, 3),
+		messages: messages.length,
+		distinctNumbers: got.reduce((sum, k) => sum + (k > 0 ? 1 : 0), 0),
+		wrongMessages,
+		lost,
+		duplicated,
+		outputItems: out.length,
+		outputErrors: errors.length,
+		firstOutputError: errors.length ? JSON.stringify(errors[0].json.error).slice(0, 300) : undefined,
+	};
+}
+
+/** Why an Exotel run is broken (a message lost, duplicated or wrong; an output missing or failed), or undefined. */
+export function brokenExotelRun(f: RateRunFigures): string | undefined {
+	const problems: string[] = [];
+	if (f.lost) problems.push(`${int(f.lost)} items got no message`);
+	if (f.duplicated) problems.push(`${int(f.duplicated)} messages sent twice`);
+	if (f.wrongMessages) problems.push(`${int(f.wrongMessages)} messages not one of the items'`);
+	if (f.outputItems !== f.items) problems.push(`${int(f.outputItems)} output items for ${int(f.items)}`);
+	if (f.outputErrors) problems.push(`${int(f.outputErrors)} output items with an error (first: ${f.firstOutputError})`);
+	if (f.executionStatus !== 'success') problems.push(`the execution ended ${f.executionStatus}: ${f.executionError ?? ''}`);
+	return problems.length ? `${f.label}: ${problems.join('; ')}` : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bench
+// ---------------------------------------------------------------------------------------------
+
+export interface RateLimitReport {
+	bench: 'rate-limit';
+	config: {
+		items: number;
+		bulkRequests: number;
+		bulkSmsPerMinute: number;
+		latencyMs: number;
+		n8nVersion: string;
+		n8nSettings: string;
+		node: string;
+		cpus: number;
+		cpuModel: string;
+		loadAverageStart: number[];
+		loadAverageEnd: number[];
+		sandbox: string;
+	};
+	targets: typeof RATE_LIMIT_TARGETS;
+	withCounters: RateRunFigures;
+	withoutCounters: RateRunFigures;
+	handBuilt: RateRunFigures | null;
+	met: { withCounters: boolean; withoutCounters: boolean };
+	/** why the bench is broken (an Exotel run lost or duplicated a message); empty when not */
+	broken: string[];
+	setupMs: number;
+	totalBenchMs: number;
+}
+
+export async function runRateLimitBench(options: RateLimitBenchOptions): Promise<RateLimitReport> {
+	const started = Date.now();
+	const { log } = options;
+	const N = options.items;
+	if (N > MAX_RATE_LIMIT_ITEMS) throw new Error(`rate-limit: at most ${MAX_RATE_LIMIT_ITEMS} items (the generated numbers are +9198765 and 5 digits)`);
+	const bulkLimit = DOCUMENTED_LIMITS.bulkSms;
+	const loadAverageStart = loadAverage();
+
+	log(`rate-limit: starting the sandbox in a child process (latency ${options.latencyMs} ms, the documented limits at one-minute windows)...`);
+	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { timeFactor: 1 } });
+	let instance: N8nInstance | undefined;
+	let tarball: string | undefined;
+	try {
+		log('rate-limit: npm pack, and a fresh n8n user folder with the tarball installed (n8n installed first if needed)...');
+		tarball = await packPackage();
+		instance = await N8nInstance.create({ tarball });
+		await instance.importCredentials([
+			{ ...EXOTEL_CREDENTIAL, type: 'exotelApi', data: sandboxCredentialData(sandbox.origin).exotelApi },
+			{ ...BASIC_CREDENTIAL, type: 'httpBasicAuth', data: { user: SANDBOX_ACCOUNT.apiKey, password: SANDBOX_ACCOUNT.apiToken } },
+		]);
+		const wf = rateWorkflows(sandbox.origin);
+		await instance.importWorkflows([wf.exotel.json, wf.handBuilt.json]);
+		for (const w of [wf.exotel, wf.handBuilt]) await instance.publish(w.id);
+		log('rate-limit: n8n start...');
+		await instance.start();
+		const { apiKey } = await instance.setupOwnerAndApiKey();
+		const ctx: RateCtx = { instance, apiKey, sandbox, latencyMs: options.latencyMs, log, bulkLimit };
+		const setupMs = Date.now() - started;
+
+		const minutes = Math.ceil(bulkRequestsFor(N) / bulkLimit);
+		log(`rate-limit: 1. Exotel node, ${int(N)} items, with counters (about ${minutes} minute windows)...`);
+		const withCounters = await rateRun(ctx, wf.exotel, 'Exotel node, with counters', N, { mode: 'documented', timeFactor: 1 }, EXOTEL);
+		log(`rate-limit: 2. Exotel node, ${int(N)} items, without counters (no X-RateLimit-* headers)...`);
+		const withoutCounters = await rateRun(ctx, wf.exotel, 'Exotel node, without counters', N, { mode: 'documented', timeFactor: 1, headers: false }, EXOTEL);
+		let handBuilt: RateRunFigures | null = null;
+		if (!options.skipHandBuilt) {
+			log(`rate-limit: 3. hand-built bulk (Code + HTTP Request, default settings), ${int(N)} items, with counters...`);
+			handBuilt = await rateRun(ctx, wf.handBuilt, 'hand-built bulk (Code + HTTP Request)', N, { mode: 'documented', timeFactor: 1 }, HTTP_BULK);
+		}
+
+		const t = RATE_LIMIT_TARGETS;
+		const broken = [withCounters, withoutCounters].map(brokenExotelRun).filter((b): b is string => b !== undefined);
+		return {
+			bench: 'rate-limit',
+			config: {
+				items: N,
+				bulkRequests: bulkRequestsFor(N),
+				bulkSmsPerMinute: bulkLimit,
+				latencyMs: options.latencyMs,
+				n8nVersion: instance.n8n.version,
+				n8nSettings:
+					'n8n start, regular execution mode, SQLite, Code nodes in the default (internal) task runner; ' +
+					'workflows started by their Webhook trigger over loopback (responseMode lastNode), one after the other',
+				...machine(),
+				loadAverageStart,
+				loadAverageEnd: loadAverage(),
+				sandbox:
+					`child process pid ${sandbox.pid} at ${sandbox.origin}, latency ${options.latencyMs} ms; the documented limits ` +
+					`(Bulk SMS ${bulkLimit} a minute, fixed one-minute windows on the clock's minutes, 429 + Retry-After 30 past them), set again before each run`,
+			},
+			targets: t,
+			withCounters,
+			withoutCounters,
+			handBuilt,
+			met: {
+				withCounters: withCounters.http429 <= t.withCounters.max429 && withCounters.ratio !== null && withCounters.ratio <= t.withCounters.maxRatio,
+				withoutCounters:
+					withoutCounters.http429AfterFirstWindow <= t.withoutCounters.max429AfterFirstWindow &&
+					withoutCounters.ratio !== null &&
+					withoutCounters.ratio <= t.withoutCounters.maxRatio,
+			},
+			broken,
+			setupMs,
+			totalBenchMs: Date.now() - started,
+		};
+	} finally {
+		await instance?.dispose();
+		if (tarball) await removeTempDir(path.dirname(tarball));
+		await sandbox.stop();
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------------------------
+
+export function formatRateLimitReport(r: RateLimitReport): string {
+	const c = r.config;
+	const t = r.targets;
+	const runs = [r.withCounters, r.withoutCounters, ...(r.handBuilt ? [r.handBuilt] : [])];
+	const s = (ms: number | null) => (ms === null ? 'n/a' : n(ms / 1000, 1));
+	const mark = (pass: boolean) => (pass ? 'met' : 'MISSED');
+	const out: string[] = [];
+	out.push('');
+	out.push(`=== Rate limits on a real n8n: ${int(c.items)} personalised SMS in one execution, Bulk SMS ${c.bulkSmsPerMinute} a minute ===`);
+	out.push(
+		`${int(c.items)} items → ${int(c.bulkRequests)} dynamic-bulk requests to Sms/bulksend at ${c.bulkSmsPerMinute} a window; sandbox latency ${c.latencyMs} ms; ` +
+			`n8n ${c.n8nVersion}, node ${c.node}, ${c.cpus} CPU (${c.cpuModel})`,
+	);
+	out.push(`n8n: ${c.n8nSettings}`);
+	out.push(`sandbox: ${c.sandbox}`);
+	out.push(`load average ${c.loadAverageStart.join(' ')} at the start, ${c.loadAverageEnd.join(' ')} at the end`);
+	out.push('');
+	const row = (label: string, cell: (f: RateRunFigures) => string) => [label, ...runs.map(cell)];
+	out.push(
+		table([
+			['', ...runs.map((f) => f.label)],
+			row('requests (sandbox log)', (f) => int(f.requests)),
+			row('accepted', (f) => int(f.accepted)),
+			row('429s in all', (f) => int(f.http429)),
+			row('429s after the first window', (f) => int(f.http429AfterFirstWindow)),
+			row('accepted per minute window', (f) => f.acceptedPerWindow.join(' / ') || 'none'),
+			row('first → last accepted (s, wall)', (f) => s(f.firstToLastAcceptedMs)),
+			row("the windows' floor (s)", (f) => s(f.floorMs)),
+			row('ratio (first → last ÷ floor)', (f) => (f.ratio !== null ? `${n(f.ratio, 3)}×` : f.accepted < c.bulkRequests ? 'n/a (not all accepted)' : 'n/a')),
+			row('messages sent (sandbox) / distinct numbers', (f) => `${int(f.messages)} / ${int(f.distinctNumbers)}`),
+			row('messages lost / sent twice', (f) => `${int(f.lost)} / ${int(f.duplicated)}`),
+			row('output items / with an error', (f) => `${int(f.outputItems)} / ${int(f.outputErrors)}`),
+			row('every message sent once', (f) => (f.lost === 0 && f.duplicated === 0 && f.wrongMessages === 0 && f.outputItems === f.items && f.outputErrors === 0 ? 'yes' : 'NO')),
+			row('execution status', (f) => f.executionStatus),
+			row('execution, startedAt → stoppedAt (s)', (f) => s(f.executionMs)),
+			row('webhook call → answer (s) [status]', (f) => `${s(f.webhookWallMs)} [${f.webhookStatus}]`),
+			row('target', (f) =>
+				f === r.withCounters
+					? `${t.withCounters.max429} × 429, ≤ ${t.withCounters.maxRatio}×: ${mark(r.met.withCounters)}`
+					: f === r.withoutCounters
+						? `≤ ${t.withoutCounters.max429AfterFirstWindow} × 429 after window 1, ≤ ${t.withoutCounters.maxRatio}×: ${mark(r.met.withoutCounters)}`
+						: '(none: what a user would build)',
+			),
+		]),
+	);
+	for (const f of runs) {
+		out.push(
+			`"${f.label}": execution ${f.executionId}; requests ${Object.entries(f.requestPaths).map(([p, k]) => `${k} × ${p}`).join(', ') || 'none'}; ` +
+				`statuses ${Object.entries(f.statuses).map(([st, k]) => `${k} × ${st}`).join(', ') || 'none'}` +
+				(f.executionError ? `; the execution's error: ${f.executionError}` : ''),
+		);
+	}
+	out.push(
+		`the windows' floor: from the first accepted request to the start of the minute window in which the ${int(c.bulkRequests)}th request can fall ` +
+			`(floor(first / 60000) × 60000 + ${Math.ceil(c.bulkRequests / c.bulkSmsPerMinute) - 1} × 60000 − first); targets are reported, not failed`,
+	);
+	if (r.handBuilt) {
+		const h = r.handBuilt;
+		out.push(
+			`what a user would build instead (Code + HTTP Request, default settings, counters on): ${int(h.http429)} × 429 of ${int(h.requests)} requests, ` +
+				`${int(h.lost)} of ${int(h.items)} messages lost (a 429'd request's ${MESSAGES_PER_REQUEST} messages are not sent), ` +
+				`execution ${h.executionStatus} after ${s(h.executionMs)} s`,
+		);
+	}
+	if (r.broken.length) out.push(`BROKEN: ${r.broken.join(' | ')}`);
+	out.push(`set-up (pack, install, import, start) ${n(r.setupMs / 1000, 1)} s; bench time ${n(r.totalBenchMs / 1000, 1)} s`);
+	return out.join('\n');
+}
