@@ -16,6 +16,8 @@ export const PACING_POLICY = {
 	edgeMarginMs: 100,
 	/** Never more than this margin, however often the service's clock seems ahead. */
 	maxEdgeMarginMs: 5_000,
+	/** Gaps between the others' requests (in this run's answers) with nothing of theirs, after which they have stopped. */
+	quietAnswers: 2,
 	/** An unexpected 429 multiplies the allowance by this. */
 	decrease: 0.7,
 	/** Every accepted request adds this much allowance, up to the limit. */
@@ -67,8 +69,18 @@ interface Window {
 	/** The first Remaining read in it, and this run's answers since: what others spent is the rest. */
 	firstRemaining?: number;
 	answersSinceFirst: number;
-	/** Answers in a row that found only this run's request counted since the last: the others have stopped. */
+	/** This run's requests that may have been counted since the first Remaining: in flight then, or sent since. */
+	mineSinceFirst: number;
+	/**
+	 * This run's answers in a row, one request at a time, that found nothing of the others counted
+	 * between them (-1 until such a row starts: with more in flight the order says nothing).
+	 */
 	quietAnswers: number;
+	/** The most of those answers seen between two of the others' requests in this window. */
+	othersGap: number;
+	/** The others' requests seen between this run's answers one at a time, and since when. */
+	othersSeen: number;
+	sequentialSince?: number;
 	/** Requests sent in it (only what the no-counter allowance needs). */
 	sent: number;
 }
@@ -84,7 +96,7 @@ export class CategoryPacer {
 	/** What the run allows itself per window without counters (≤ perWindow). */
 	private allowance: number;
 
-	private window: Window = { end: 0, counted: false, answersSinceFirst: 0, quietAnswers: 0, sent: 0 };
+	private window: Window = { end: 0, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: 0 };
 
 	private readonly inFlight = new Set<number>();
 
@@ -110,6 +122,20 @@ export class CategoryPacer {
 	private givenUp?: string;
 
 	private answered = deferred();
+
+	/** How many answers of this run, one at a time, the others' requests came apart at most in the last window. */
+	private othersGap = 1;
+
+	/** The time the others took per request in the last window this run saw them send. */
+	private othersInterval?: number;
+
+	private lastAnswerAt = 0;
+
+	/** Until when the run leaves its turn to the others. */
+	private holdUntil = 0;
+
+	/** Whether the service has answered this run at all. */
+	private heard = false;
 
 	private readonly timers = new Map<number, Promise<void>>();
 
@@ -137,10 +163,12 @@ export class CategoryPacer {
 				this.inFlight.add(ticket);
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight.size);
 				this.window.sent++;
+				this.window.mineSinceFirst++;
 				return { sentAt: now, ticket };
 			}
-			// An answer in flight may show room; otherwise only the next window does.
-			await (this.inFlight.size > 0 ? Promise.race([this.answered.promise, this.until(this.window.end)]) : this.until(this.window.end));
+			// An answer in flight may show room; otherwise the end of a turn left to the others, or the next window.
+			const wake = this.holdUntil > now ? Math.min(this.holdUntil, this.window.end) : this.window.end;
+			await (this.inFlight.size > 0 ? Promise.race([this.answered.promise, this.until(wake)]) : this.until(wake));
 		}
 	}
 
@@ -150,6 +178,8 @@ export class CategoryPacer {
 	 */
 	answer(turn: { sentAt: number; ticket: number }, answer: { headers?: IDataObject; throttle: boolean; retryAfterMs?: number } | undefined): Verdict {
 		this.inFlight.delete(turn.ticket);
+		if (answer) this.heard = true;
+		const answeredAt = this.clock.now();
 		const counters = rateLimitHeaders(answer?.headers);
 		if (counters) this.read(counters, answer?.throttle === true);
 		// A window waiting for counters that do not come is paced by the clock's minutes instead.
@@ -160,6 +190,7 @@ export class CategoryPacer {
 		} else if (answer) {
 			this.accepted();
 		}
+		this.lastAnswerAt = answeredAt;
 		const { resolve } = this.answered;
 		this.answered = deferred();
 		resolve();
@@ -169,38 +200,65 @@ export class CategoryPacer {
 	private room(): number {
 		const { window } = this;
 		const inFlight = this.inFlight.size;
-		if (!window.counted) return Math.floor(this.allowance) - window.sent;
+		if (!window.counted) {
+			const left = Math.floor(this.allowance) - window.sent;
+			// The run's first request goes alone: its answer says whether the service counts, and how
+			// much of the window others have left, before a burst could meet a full window.
+			return this.heard ? left : Math.min(left, inFlight === 0 ? 1 : 0);
+		}
 		// A new window of the service's not read yet: one request asks for its counters.
 		if (window.remaining === undefined) return inFlight === 0 ? 1 : 0;
-		const others = this.othersNow();
-		// Alone on the account, the counters and this run's requests in flight say exactly what is left.
-		if (others === 0) return window.remaining - inFlight;
-		// Shared: near the end one request at a time, each after the last answer, and the last request
-		// of the window left to the others while they are sending, so two runs never both take it.
-		if (window.remaining - inFlight <= Math.ceil((1 + others) * this.peakInFlight)) {
-			if (inFlight > 0) return 0;
-			return window.remaining - (window.quietAnswers >= 2 ? 0 : 1);
+		if (this.othersNow() === 0) {
+			// Alone on the account, the counters and this run's requests in flight say exactly what is
+			// left; near its end one at a time, so a run not met yet costs one refusal at most.
+			if (window.remaining - inFlight > this.peakInFlight) return window.remaining - inFlight;
+			return inFlight > 0 ? 0 : window.remaining;
 		}
-		return window.remaining - inFlight - Math.ceil(others * this.peakInFlight);
+		// Shared: one request at a time, each after the last answer, so the runs take turns and end
+		// together; the last request of the window is left to the others while they send, so two runs
+		// never both take it. Answers in a row with nothing of theirs counted: they have stopped.
+		if (inFlight > 0) return 0;
+		const quiet = window.quietAnswers >= PACING_POLICY.quietAnswers + Math.max(window.othersGap, this.othersGap) - 1;
+		if (quiet) return window.remaining;
+		// Turns: when the last answer found none of theirs since this run's previous request, give the
+		// others about the time they take per request before going again, so a faster run does not end
+		// a window ahead and leave the other alone with a request held back for it.
+		const interval = this.othersIntervalNow();
+		if (window.quietAnswers >= 1 && interval !== undefined && this.clock.now() < this.lastAnswerAt + interval) {
+			this.holdUntil = this.lastAnswerAt + interval;
+			return 0;
+		}
+		return window.remaining - 1;
+	}
+
+	/** The time the others take per request, one at a time: this window's once seen, else the last one's. */
+	private othersIntervalNow(): number | undefined {
+		const { window } = this;
+		return window.othersSeen >= 2 ? (this.lastAnswerAt - window.sequentialSince!) / window.othersSeen : this.othersInterval;
 	}
 
 	/** Others' requests per request of this run: this window's once it has enough answers, else the last one's. */
 	private othersNow(): number {
 		const { window } = this;
 		if (window.firstRemaining === undefined || window.remaining === undefined) return this.othersRatio;
-		const others = window.firstRemaining - window.remaining - window.answersSinceFirst;
-		const ratio = others >= 2 ? others / Math.max(1, window.answersSinceFirst) : 0;
+		// At least this many were the others': the drop less every request of this run that it may hold.
+		const others = window.firstRemaining - window.remaining - window.mineSinceFirst;
+		const ratio = others > 0 ? others / Math.max(1, window.answersSinceFirst) : 0;
 		return window.answersSinceFirst >= 10 ? ratio : Math.max(ratio, this.othersRatio);
 	}
 
 	private nextWindow(now: number): void {
 		const previous = this.window;
-		if (previous.counted) this.othersRatio = this.othersNow();
+		if (previous.counted) {
+			this.othersRatio = this.othersNow();
+			this.othersGap = previous.othersGap;
+			if (previous.othersSeen >= 2) this.othersInterval = (this.lastAnswerAt - previous.sequentialSince!) / previous.othersSeen;
+		}
 		// Requests still in flight may be counted in the new window.
 		const carried = this.inFlight.size;
 		if (previous.counted) {
 			// The service's next window; its counters arrive with the first answer.
-			this.window = { end: now + PACING_POLICY.windowMs, counted: true, answersSinceFirst: 0, quietAnswers: 0, sent: carried };
+			this.window = { end: now + PACING_POLICY.windowMs, counted: true, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: carried };
 			return;
 		}
 		const { windowMs } = PACING_POLICY;
@@ -209,10 +267,10 @@ export class CategoryPacer {
 		// Kept clear of both edges of the minute: a request sent in its last moments may land in the next.
 		if (now < start + margin || now >= start + windowMs - margin) {
 			const opens = now < start + margin ? start + margin : start + windowMs + margin;
-			this.window = { end: opens, counted: false, answersSinceFirst: 0, quietAnswers: 0, sent: Number.MAX_SAFE_INTEGER };
+			this.window = { end: opens, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: Number.MAX_SAFE_INTEGER };
 			return;
 		}
-		this.window = { end: start + windowMs - margin, counted: false, answersSinceFirst: 0, quietAnswers: 0, sent: carried };
+		this.window = { end: start + windowMs - margin, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: carried };
 	}
 
 	private read(counters: { limit: number; remaining: number; resetMs: number }, refused: boolean): void {
@@ -228,14 +286,29 @@ export class CategoryPacer {
 		}
 		const known = window.counted && window.remaining !== undefined;
 		if (known && Math.abs(end - window.end) <= SAME_WINDOW_MS) {
-			window.quietAnswers = counters.remaining === window.remaining! - 1 ? window.quietAnswers + 1 : 0;
-			window.remaining = Math.min(window.remaining!, counters.remaining);
+			const before = window.remaining!;
+			window.remaining = Math.min(before, counters.remaining);
 			window.answersSinceFirst++;
+			// One request at a time, each answer follows the last in the service's count: a drop of
+			// one is this run's own request alone. With more in flight the order says nothing.
+			if (this.inFlight.size > 0) {
+				window.quietAnswers = -1;
+			} else if (window.sequentialSince === undefined) {
+				window.sequentialSince = this.lastAnswerAt;
+				window.quietAnswers = 0;
+			} else if (before - counters.remaining <= 1) {
+				window.quietAnswers = Math.max(0, window.quietAnswers) + 1;
+			} else {
+				// How many of this run's answers the others' requests come apart, at most.
+				if (window.quietAnswers >= 0) window.othersGap = Math.max(window.othersGap, window.quietAnswers + 1);
+				window.othersSeen += before - counters.remaining - 1;
+				window.quietAnswers = 0;
+			}
 			return;
 		}
 		// A window newer than the one in hand (an answer from an older one has ended already, above).
 		if (!known || end > window.end) {
-			this.window = { end, counted: true, remaining: counters.remaining, firstRemaining: counters.remaining, answersSinceFirst: 0, quietAnswers: 0, sent: window.sent };
+			this.window = { end, counted: true, remaining: counters.remaining, firstRemaining: counters.remaining, answersSinceFirst: 0, mineSinceFirst: this.inFlight.size, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: window.sent };
 		}
 	}
 

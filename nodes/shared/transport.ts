@@ -219,8 +219,7 @@ export async function exotelRequest<T = unknown>(
 		qs: request.qs,
 		headers: requestHeaders(request),
 		returnFullResponse: true,
-		// The session credential re-logs-in only when a 401 is thrown, so only it keeps n8n's throwing.
-		ignoreHttpStatusErrors: credentialType !== 'exotelContactCenterApi',
+		ignoreHttpStatusErrors: true,
 		timeout: request.timeout ?? TIMEOUT_POLICY.requestMs,
 	};
 	if (request.form) {
@@ -338,11 +337,21 @@ async function send(
 	binary: boolean | undefined,
 ): Promise<RawOutcome> {
 	try {
-		const raw = (await context.helpers.httpRequestWithAuthentication.call(
+		let raw = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
 			credentialType,
 			{ ...options, headers: { ...options.headers } },
 		)) as { statusCode: number; headers: IDataObject; body: unknown };
+		// The session credential logs in again only when n8n sees a 401 thrown: that request goes again
+		// throwing (a 401 was not acted on), so every other answer keeps its headers (Retry-After, the
+		// X-RateLimit counters), which n8n's thrown errors drop.
+		if (raw.statusCode === 401 && credentialType === 'exotelContactCenterApi') {
+			raw = (await context.helpers.httpRequestWithAuthentication.call(context, credentialType, {
+				...options,
+				headers: { ...options.headers },
+				ignoreHttpStatusErrors: false,
+			})) as typeof raw;
+		}
 		return {
 			response: {
 				statusCode: raw.statusCode,

@@ -58,6 +58,15 @@ describe('Exotel Contact Center → User', () => {
 		expect(JSON.stringify(out)).not.toContain(session);
 	});
 
+	it('a 429 on the session credential keeps its headers: the create goes again only once its Retry-After has passed', async () => {
+		sandbox.injectFaults({ kind: 'status', status: 429, retryAfterSeconds: 2 }, 1, { base: 'cc', pathIncludes: 'contactCenterUsers' });
+		const result = await run(createUser('paced.agent'));
+		expect(result.error).toBeUndefined();
+		const creates = sandbox.requests({ pathIncludes: 'contactCenterUsers' });
+		expect(creates.map((r) => r.status)).toEqual([429, 200]);
+		expect(creates[1].time - creates[0].time).toBeGreaterThanOrEqual(2_000);
+	});
+
 	it('Update: PUT to the path with the userId (which is also in the body), integer maxAllowedLogins', async () => {
 		const first = await run(createUser('asha.rao'));
 		sandbox.clearRequests();

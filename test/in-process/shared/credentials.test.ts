@@ -162,7 +162,10 @@ describe('Exotel Contact Center API credential (session login)', () => {
 		const result = await probe(createUser('agent.five'), [{}], store);
 		expect(result.error).toBeUndefined();
 		expect(sandbox.loginCount).toBe(1);
+		// The request answered 401 goes once more for n8n to see it thrown, which is what makes it log
+		// in again (every other answer keeps its headers that way); a 401 was not acted on.
 		expect(sandbox.requests().map((r) => [r.path, r.status])).toEqual([
+			['/servicerestapi/cc/contactCenterUsers', 401],
 			['/servicerestapi/cc/contactCenterUsers', 401],
 			['/servicerestapi/session/userLogin', 200],
 			['/servicerestapi/cc/contactCenterUsers', 200],
@@ -195,6 +198,7 @@ describe('Exotel Contact Center API credential (session login)', () => {
 		sandbox.clearRequests();
 		const result = await probe(createUser('agent.eight'), [{}], store);
 		expect(sandbox.requests().map((r) => [r.path, r.status])).toEqual([
+			['/servicerestapi/cc/contactCenterUsers', 401],
 			['/servicerestapi/cc/contactCenterUsers', 401],
 			['/servicerestapi/session/userLogin', 401],
 		]);
