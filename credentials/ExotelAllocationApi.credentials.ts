@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_ALLOCATION_BASE_URL } from '../nodes/shared/hosts';
-import { rateLimitCredentialFields } from '../nodes/shared/rateLimits';
+import { rateLimitCredentialField } from '../nodes/shared/rateLimits';
 
 export class ExotelAllocationApi implements ICredentialType {
 	name = 'exotelAllocationApi';
@@ -49,7 +49,7 @@ export class ExotelAllocationApi implements ICredentialType {
 			default: '',
 			required: true,
 		},
-		...rateLimitCredentialFields(['exoPhone', 'generalGet']),
+		rateLimitCredentialField(['exoPhone', 'generalGet']),
 	];
 
 	// Authorization: Basic base64(user:password), as the allocation API asks.

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { regionUrlExpression } from '../nodes/shared/hosts';
-import { rateLimitCredentialFields } from '../nodes/shared/rateLimits';
+import { rateLimitCredentialField } from '../nodes/shared/rateLimits';
 
 export class ExotelApi implements ICredentialType {
 	name = 'exotelApi';
@@ -86,7 +86,7 @@ export class ExotelApi implements ICredentialType {
 			description:
 				'Secret the service uses to sign chat-app webhooks (X-Service-Signature). Triggers verify signatures only when it is set.',
 		},
-		...rateLimitCredentialFields(['bulkSms', 'campaign', 'chatApp', 'generalGet', 'sms', 'voice']),
+		rateLimitCredentialField(['bulkSms', 'campaign', 'chatApp', 'generalGet', 'sms', 'voice']),
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CMS_BASE_URL_EXPRESSION, REGION_HOSTS } from '../nodes/shared/hosts';
-import { rateLimitCredentialFields } from '../nodes/shared/rateLimits';
+import { rateLimitCredentialField } from '../nodes/shared/rateLimits';
 
 export class ExotelBearerTokenApi implements ICredentialType {
 	name = 'exotelBearerTokenApi';
@@ -75,7 +75,7 @@ export class ExotelBearerTokenApi implements ICredentialType {
 			default: '',
 			description: 'Default contact center for the campaign lookup',
 		},
-		...rateLimitCredentialFields(['campaign', 'generalGet', 'userManagement']),
+		rateLimitCredentialField(['campaign', 'generalGet', 'userManagement']),
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { ExecutionBaseError } from 'n8n-workflow';
-import { rateLimitCredentialFields } from '../nodes/shared/rateLimits';
+import { rateLimitCredentialField } from '../nodes/shared/rateLimits';
 
 const LOGIN_PATH = '/servicerestapi/session/userLogin';
 
@@ -72,7 +72,7 @@ export class ExotelContactCenterApi implements ICredentialType {
 			typeOptions: { expirable: true },
 			default: '',
 		},
-		...rateLimitCredentialFields(['generalGet', 'userManagement', 'voice']),
+		rateLimitCredentialField(['generalGet', 'userManagement', 'voice']),
 	];
 
 	// n8n calls this when the session id is empty or a request answered 401, then stores the result.

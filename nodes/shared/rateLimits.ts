@@ -40,113 +40,71 @@ export function rateCategoryOf(request: { base: string; method: string; path: st
 	return undefined;
 }
 
-/** One number per category, shown once Custom Rate Limits is on; defaults as documented. */
-const RATE_LIMIT_FIELDS: Readonly<Record<RateCategory, INodeProperties>> = {
-	bulkSms: {
-		displayName: 'Bulk SMS (Requests per Minute)',
-		name: 'rateLimitBulkSms',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 50,
-		description: "The account's limit for Sms/bulksend: SMS Send with different texts, Send and Wait",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-	campaign: {
-		displayName: 'Campaign (Requests per Minute)',
-		name: 'rateLimitCampaign',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 30,
-		description: "The account's limit for creating and changing campaigns, lists and contacts",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-	chatApp: {
-		displayName: 'Chat App (Requests per Minute)',
-		name: 'rateLimitChatApp',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 200,
-		description: "The account's limit for WhatsApp and RCS sends, webhook settings",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-	exoPhone: {
-		displayName: 'ExoPhone (Requests per Minute)',
-		name: 'rateLimitExoPhone',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 50,
-		description: "The account's limit for virtual number allocation",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-	generalGet: {
-		displayName: 'General GET (Requests per Minute)',
-		name: 'rateLimitGeneralGet',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 300,
-		description: "The account's limit for every other read",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-	sms: {
-		displayName: 'SMS (Requests per Minute)',
-		name: 'rateLimitSms',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 200,
-		description: "The account's limit for Sms/send: one message, or one text to many",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-	userManagement: {
-		displayName: 'User Management (Requests per Minute)',
-		name: 'rateLimitUserManagement',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 50,
-		description: "The account's limit for creating and changing users and their devices",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-	voice: {
-		displayName: 'Voice (Requests per Minute)',
-		name: 'rateLimitVoice',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PER_MINUTE, numberPrecision: 0 },
-		default: 200,
-		description: "The account's limit for making calls, call details and voice logs",
-		displayOptions: { show: { customRateLimits: [true] } },
-	},
-};
+/** A category as a user may write it: any case, spaces, hyphens or underscores ("Bulk SMS", "bulkSms", "bulk_sms"). */
+const normalise = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
+
+const CATEGORY_BY_NAME = new Map<string, RateCategory>(
+	(Object.keys(RATE_CATEGORIES) as RateCategory[]).flatMap((category) => [
+		[normalise(category), category],
+		[normalise(RATE_CATEGORIES[category].displayName), category],
+	]),
+);
 
 /**
- * The credential fields for accounts whose limits differ from the defaults: a switch, then one
- * number per category the credential's requests fall in.
+ * The credential field for accounts whose limits differ from the defaults. One optional text rather
+ * than a switch and a number per category: n8n's public API makes a field shown by a switch
+ * required whenever the switch is missing from a payload, which would break every credential
+ * created or updated through it without the new field.
  */
-export function rateLimitCredentialFields(categories: RateCategory[]): INodeProperties[] {
-	return [
-		{
-			displayName: 'Custom Rate Limits',
-			name: 'customRateLimits',
-			type: 'boolean',
-			default: false,
-			description: "Whether the account has rate limits other than the service's defaults (some enterprise accounts do)",
-		},
-		...[...categories].sort().map((category) => RATE_LIMIT_FIELDS[category]),
-	];
+export function rateLimitCredentialField(categories: RateCategory[]): INodeProperties {
+	const listed = [...categories]
+		.sort()
+		.map((category) => `${RATE_CATEGORIES[category].displayName} ${RATE_CATEGORIES[category].perMinute}`)
+		.join(', ');
+	return {
+		displayName: 'Custom Rate Limits',
+		name: 'rateLimits',
+		type: 'string',
+		default: '',
+		placeholder: 'Bulk SMS=100, Campaign=60',
+		description: `Only for accounts whose limits differ from the service's defaults (some enterprise accounts): requests per minute by category, separated by commas. Defaults: ${listed}.`,
+	};
+}
+
+const parsed = new Map<string, Partial<Record<RateCategory, number>> | string>();
+
+/** The credential's Custom Rate Limits, read once per distinct text; a string is the error, naming the entry. */
+function customLimits(text: string): Partial<Record<RateCategory, number>> | string {
+	let limits = parsed.get(text);
+	if (limits !== undefined) return limits;
+	limits = {};
+	for (const entry of text.split(/[,;\n]/).map((part) => part.trim()).filter(Boolean)) {
+		const match = /^(.+?)\s*[=:]\s*(.*)$/.exec(entry);
+		const category = match ? CATEGORY_BY_NAME.get(normalise(match[1])) : undefined;
+		if (!match || !category) {
+			limits = `Custom Rate Limits in the credential: "${entry}" is not a category and a number (write e.g. Bulk SMS=100; categories: ${Object.values(RATE_CATEGORIES).map((c) => c.displayName).join(', ')})`;
+			break;
+		}
+		const perMinute = Number(match[2]);
+		if (match[2] === '' || !Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_PER_MINUTE) {
+			limits = `Custom Rate Limits in the credential: ${RATE_CATEGORIES[category].displayName} must be a whole number of requests a minute from 1 to ${MAX_PER_MINUTE.toLocaleString('en-US')} (got "${match[2]}")`;
+			break;
+		}
+		limits[category] = perMinute;
+	}
+	parsed.set(text, limits);
+	return limits;
 }
 
 /**
- * The account's limit for a category in requests a minute: the credential's own when it sets
- * custom limits, else the documented default. A value that is not a whole number in range is the
- * credential's error, named, never a silent default.
+ * The account's limit for a category in requests a minute: the credential's own when it sets one,
+ * else the documented default. A malformed entry is the credential's error, named, never a silent
+ * default.
  */
 export function perMinuteOf(credentials: ICredentialDataDecryptedObject, category: RateCategory | undefined): number | string {
+	const text = typeof credentials.rateLimits === 'string' ? credentials.rateLimits.trim() : '';
+	const limits = text ? customLimits(text) : {};
+	if (typeof limits === 'string') return limits;
 	if (category === undefined) return UNCATEGORISED_PER_MINUTE;
-	const fallback = RATE_CATEGORIES[category].perMinute;
-	if (credentials.customRateLimits !== true) return fallback;
-	const value = credentials[RATE_LIMIT_FIELDS[category].name];
-	if (value === undefined || value === null || value === '') return fallback;
-	const perMinute = Number(value);
-	if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_PER_MINUTE) {
-		return `${RATE_CATEGORIES[category].displayName} (Requests per Minute) in the credential must be a whole number from 1 to ${MAX_PER_MINUTE.toLocaleString('en-US')} (got ${JSON.stringify(value)})`;
-	}
-	return perMinute;
+	return limits[category] ?? RATE_CATEGORIES[category].perMinute;
 }

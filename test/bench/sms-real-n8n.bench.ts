@@ -749,9 +749,7 @@ export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<Sm
 		// An account whose limits are higher: the credential says the same as the sandbox.
 		const exotelData = {
 			...sandboxCredentialData(sandbox.origin).exotelApi,
-			customRateLimits: true,
-			rateLimitBulkSms: RAISED_PER_MINUTE,
-			rateLimitSms: RAISED_PER_MINUTE,
+			rateLimits: `Bulk SMS=${RAISED_PER_MINUTE}, SMS=${RAISED_PER_MINUTE}`,
 		};
 		await instance.importCredentials([
 			{ ...EXOTEL_CREDENTIAL, type: 'exotelApi', data: exotelData },

@@ -96,7 +96,7 @@ beforeAll(async () => {
 	await instance.setupOwnerAndApiKey();
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	// the account's General GET limit is lower than the documented one: the credential says so
-	data.exotelApi = { ...data.exotelApi, customRateLimits: true, rateLimitGeneralGet: GENERAL_GET_PER_WINDOW * TIME_FACTOR };
+	data.exotelApi = { ...data.exotelApi, rateLimits: `General GET=${GENERAL_GET_PER_WINDOW * TIME_FACTOR}` };
 	await instance.importCredentials(Object.entries(CREDENTIAL_IDS).map(([type, ref]) => ({ ...ref, type, data: data[type] })));
 	await instance.importWorkflows([one, twoA, twoB, campaigns, listing]);
 	for (const workflow of [one, twoA, twoB, campaigns, listing]) await instance.publish(workflow.id);

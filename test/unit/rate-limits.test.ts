@@ -72,35 +72,39 @@ describe('the rate-limit category of every request the nodes make', () => {
 describe('Custom Rate Limits in the credentials', () => {
 	const credentials = [new ExotelApi(), new ExotelBearerTokenApi(), new ExotelContactCenterApi(), new ExotelAllocationApi()];
 
-	test.each(credentials.map((credential) => [credential.name, credential] as const))('%s: a switch, then a number per category its requests fall in, shown only when on', (_name, credential) => {
-		const names = credential.properties.map((property) => property.name);
-		const at = names.indexOf('customRateLimits');
-		expect(at).toBeGreaterThan(0);
-		const fields = credential.properties.slice(at + 1);
-		expect(fields.length).toBeGreaterThan(0);
-		for (const field of fields) {
-			expect(field).toMatchObject({ type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, displayOptions: { show: { customRateLimits: [true] } } });
-			expect(field.displayName).toMatch(/ \(Requests per Minute\)$/);
-		}
-		// alphabetized, as n8n lists options
-		expect(fields.map((field) => field.displayName)).toEqual([...fields.map((field) => field.displayName)].sort());
+	test.each(credentials.map((credential) => [credential.name, credential] as const))('%s: one optional text, last, no display condition, listing its categories with their defaults', (_name, credential) => {
+		const field = credential.properties[credential.properties.length - 1];
+		expect(field).toMatchObject({ displayName: 'Custom Rate Limits', name: 'rateLimits', type: 'string', default: '' });
+		// n8n's public API makes a field shown by a switch required when the switch is missing from a payload
+		expect(field.displayOptions).toBeUndefined();
+		expect(field.required).toBeUndefined();
+		expect(field.description).toMatch(/^Only for accounts whose limits differ from the service's defaults .*Defaults: .+\.$/);
 	});
 
-	test('the SMS credential covers SMS, Bulk SMS, Voice, Chat App, Campaign and General GET', () => {
-		const names = new ExotelApi().properties.map((property) => property.name);
-		expect(names).toEqual(expect.arrayContaining(['rateLimitBulkSms', 'rateLimitSms', 'rateLimitVoice', 'rateLimitChatApp', 'rateLimitCampaign', 'rateLimitGeneralGet']));
+	test('the SMS credential lists SMS, Bulk SMS, Voice, Chat App, Campaign and General GET, alphabetized', () => {
+		const field = new ExotelApi().properties.find((property) => property.name === 'rateLimits');
+		expect(field?.description).toContain('Defaults: Bulk SMS 50, Campaign 30, Chat App 200, General GET 300, SMS 200, Voice 200.');
 	});
 
-	test('the defaults unless Custom Rate Limits is on; then the credential’s own', () => {
-		expect(perMinuteOf({ rateLimitBulkSms: 10 }, 'bulkSms')).toBe(50);
-		expect(perMinuteOf({ customRateLimits: true, rateLimitBulkSms: 10 }, 'bulkSms')).toBe(10);
-		expect(perMinuteOf({ customRateLimits: true }, 'campaign')).toBe(30);
-		expect(perMinuteOf({ customRateLimits: true, rateLimitSms: 500 }, 'bulkSms')).toBe(50);
+	test('the defaults unless the credential sets its own, written as a user would', () => {
+		expect(perMinuteOf({}, 'bulkSms')).toBe(50);
+		expect(perMinuteOf({ rateLimits: '' }, 'campaign')).toBe(30);
+		expect(perMinuteOf({ rateLimits: 'Bulk SMS=10' }, 'bulkSms')).toBe(10);
+		expect(perMinuteOf({ rateLimits: 'Bulk SMS=10' }, 'sms')).toBe(200);
+		expect(perMinuteOf({ rateLimits: ' bulkSms = 10 ;  general_get: 600\nCampaign=5 ' }, 'generalGet')).toBe(600);
+		expect(perMinuteOf({ rateLimits: 'bulk-sms=10, USER MANAGEMENT=7' }, 'userManagement')).toBe(7);
+		expect(perMinuteOf({ rateLimits: 'SMS=500' }, undefined)).toBe(200);
 	});
 
-	test.each([0, -5, 2.5, 'fast', 1_000_001])('a value of %p is refused, naming the field and the range', (value) => {
-		expect(perMinuteOf({ customRateLimits: true, rateLimitCampaign: value }, 'campaign')).toBe(
-			`Campaign (Requests per Minute) in the credential must be a whole number from 1 to 100,000 (got ${JSON.stringify(value)})`,
-		);
+	test.each([
+		['Bulk SMS=0', 'Bulk SMS must be a whole number of requests a minute from 1 to 100,000 (got "0")'],
+		['Campaign=2.5', 'Campaign must be a whole number of requests a minute from 1 to 100,000 (got "2.5")'],
+		['Voice=fast', 'Voice must be a whole number of requests a minute from 1 to 100,000 (got "fast")'],
+		['SMS=', 'SMS must be a whole number of requests a minute from 1 to 100,000 (got "")'],
+		['ExoPhone=1000001', 'ExoPhone must be a whole number of requests a minute from 1 to 100,000 (got "1000001")'],
+		['Bulk=20', '"Bulk=20" is not a category and a number'],
+		['Campaign 20', '"Campaign 20" is not a category and a number'],
+	])('%p is refused, naming the entry and the range', (text, message) => {
+		expect(perMinuteOf({ rateLimits: `Voice=100, ${text}` }, 'voice')).toEqual(expect.stringContaining(`Custom Rate Limits in the credential: ${message}`));
 	});
 });
