@@ -43,11 +43,13 @@ export function rateCategoryOf(request: { base: string; method: string; path: st
 /** A category as a user may write it: any case, spaces, hyphens or underscores ("Bulk SMS", "bulkSms", "bulk_sms"). */
 const normalise = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
 
-const CATEGORY_BY_NAME = new Map<string, RateCategory>(
-	(Object.keys(RATE_CATEGORIES) as RateCategory[]).flatMap((category) => [
-		[normalise(category), category],
-		[normalise(RATE_CATEGORIES[category].displayName), category],
-	]),
+const CATEGORY_BY_NAME: Readonly<Record<string, RateCategory>> = Object.freeze(
+	Object.fromEntries(
+		(Object.keys(RATE_CATEGORIES) as RateCategory[]).flatMap((category) => [
+			[normalise(category), category],
+			[normalise(RATE_CATEGORIES[category].displayName), category],
+		]),
+	),
 );
 
 /**
@@ -71,28 +73,22 @@ export function rateLimitCredentialField(categories: RateCategory[]): INodePrope
 	};
 }
 
-const parsed = new Map<string, Partial<Record<RateCategory, number>> | string>();
-
-/** The credential's Custom Rate Limits, read once per distinct text; a string is the error, naming the entry. */
+/** The credential's Custom Rate Limits (a short text, read per request); a string is the error, naming the entry. */
 function customLimits(text: string): Partial<Record<RateCategory, number>> | string {
-	let limits = parsed.get(text);
-	if (limits !== undefined) return limits;
-	limits = {};
+	const limits: Partial<Record<RateCategory, number>> = {};
 	for (const entry of text.split(/[,;\n]/).map((part) => part.trim()).filter(Boolean)) {
 		const match = /^(.+?)\s*[=:]\s*(.*)$/.exec(entry);
-		const category = match ? CATEGORY_BY_NAME.get(normalise(match[1])) : undefined;
+		const name = match ? normalise(match[1]) : '';
+		const category = Object.prototype.hasOwnProperty.call(CATEGORY_BY_NAME, name) ? CATEGORY_BY_NAME[name] : undefined;
 		if (!match || !category) {
-			limits = `Custom Rate Limits in the credential: "${entry}" is not a category and a number (write e.g. Bulk SMS=100; categories: ${Object.values(RATE_CATEGORIES).map((c) => c.displayName).join(', ')})`;
-			break;
+			return `Custom Rate Limits in the credential: "${entry}" is not a category and a number (write e.g. Bulk SMS=100; categories: ${Object.values(RATE_CATEGORIES).map((c) => c.displayName).join(', ')})`;
 		}
 		const perMinute = Number(match[2]);
 		if (match[2] === '' || !Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_PER_MINUTE) {
-			limits = `Custom Rate Limits in the credential: ${RATE_CATEGORIES[category].displayName} must be a whole number of requests a minute from 1 to ${MAX_PER_MINUTE.toLocaleString('en-US')} (got "${match[2]}")`;
-			break;
+			return `Custom Rate Limits in the credential: ${RATE_CATEGORIES[category].displayName} must be a whole number of requests a minute from 1 to ${MAX_PER_MINUTE.toLocaleString('en-US')} (got "${match[2]}")`;
 		}
 		limits[category] = perMinute;
 	}
-	parsed.set(text, limits);
 	return limits;
 }
 

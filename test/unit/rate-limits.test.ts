@@ -104,6 +104,7 @@ describe('Custom Rate Limits in the credentials', () => {
 		['ExoPhone=1000001', 'ExoPhone must be a whole number of requests a minute from 1 to 100,000 (got "1000001")'],
 		['Bulk=20', '"Bulk=20" is not a category and a number'],
 		['Campaign 20', '"Campaign 20" is not a category and a number'],
+		['constructor=5', '"constructor=5" is not a category and a number'],
 	])('%p is refused, naming the entry and the range', (text, message) => {
 		expect(perMinuteOf({ rateLimits: `Voice=100, ${text}` }, 'voice')).toEqual(expect.stringContaining(`Custom Rate Limits in the credential: ${message}`));
 	});
