@@ -34,19 +34,30 @@
  * ≤ 1 × 429 after the first window and ≤ 1.25 × the floor. Exit 1 (BenchFailure) only when the Exotel
  * node lost or duplicated a message; the table is printed first.
  */
-import * as path from 'node:path';
-
-import { makeWorkflow, N8nInstance, packPackage, removeTempDir, webhookNode, type WorkflowNode } from '../harness';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS } from '../../sandbox/rate-limit';
 import type { DocumentedRateLimitConfig, RecordedRequest } from '../../sandbox/types';
 import { int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
 import { SandboxProcess } from './sandbox-process';
-import { codeNode, countBy, execute, httpNode, nodeItems, type Ctx, type WebhookWorkflow } from './sms-real-n8n.bench';
+import { countBy, execute, nodeItems, type Ctx } from './sms-real-n8n.bench';
+import {
+	BUILD_BULK,
+	buildBulkJs,
+	bulkHttpNode,
+	codeNode,
+	EXOTEL,
+	exotelSmsNode,
+	GENERATE,
+	generateJs,
+	HTTP_BULK,
+	MAX_GENERATED_ITEMS,
+	webhookWorkflowMaker,
+	withRealN8n,
+	type KeyedWorkflow,
+} from './sms-workflows';
 
 export const DEFAULT_RATE_LIMIT_ITEMS = 20_000;
-/** The generator makes numbers +9198765 + 5 digits: at most this many distinct ones. */
-export const MAX_RATE_LIMIT_ITEMS = 100_000;
+/** The generator's bound (sms-workflows). */
+export const MAX_RATE_LIMIT_ITEMS = MAX_GENERATED_ITEMS;
 
 export const RATE_LIMIT_TARGETS = {
 	/** with counters: no 429 at all, and first-to-last accepted at most this × the windows' floor */
@@ -55,17 +66,8 @@ export const RATE_LIMIT_TARGETS = {
 	withoutCounters: { max429AfterFirstWindow: 1, maxRatio: 1.25 },
 };
 
-const PACKAGE = 'n8n-nodes-exotel';
-const SMS_FROM = 'EXOTEL';
 const EXOTEL_CREDENTIAL = { id: 'benchRateExotelApi', name: 'Exotel Sandbox (documented limits)' };
 const BASIC_CREDENTIAL = { id: 'benchRateHttpBasic', name: 'Exotel Sandbox (HTTP Basic)' };
-
-// Node names, as they appear in runData.
-const WEBHOOK = 'Webhook';
-const GENERATE = 'Generate items';
-const EXOTEL = 'Exotel SMS Send';
-const BUILD_BULK = 'Build bulk bodies';
-const HTTP_BULK = 'HTTP Request bulksend';
 
 export interface RateLimitBenchOptions {
 	items: number;
@@ -81,62 +83,20 @@ export interface RateLimitBenchOptions {
 const phoneOf = (i: number) => `+9198765${String(i).padStart(5, '0')}`;
 const bodyOf = (i: number) => `Hello Customer ${i}, your order has shipped`;
 
-const GENERATE_JS = `const count = Number($input.first().json.query.count);
-if (!Number.isInteger(count) || count < 1 || count > ${MAX_RATE_LIMIT_ITEMS}) throw new Error('count must be 1 to ${MAX_RATE_LIMIT_ITEMS}, got ' + count);
-const items = new Array(count);
-for (let i = 0; i < count; i++) items[i] = { json: { phone: '+9198765' + String(i).padStart(5, '0'), name: 'Customer ' + i } };
-return items;`;
+/** The item generator: {phone, name} per item. */
+const GENERATE_JS = generateJs({ orderId: false });
 
 /** As an expert builds it (sms-real-n8n): one urlencoded dynamic-bulk body per 100 items. */
-const BUILD_BULK_JS = `const items = $input.all();
-const out = [];
-for (let start = 0; start < items.length; start += ${MESSAGES_PER_REQUEST}) {
-  const end = Math.min(start + ${MESSAGES_PER_REQUEST}, items.length);
-  const parts = ['From=' + encodeURIComponent('${SMS_FROM}')];
-  for (let i = start; i < end; i++) {
-    const { phone, name } = items[i].json;
-    const k = i - start;
-    parts.push('Messages%5B' + k + '%5D%5BTo%5D=' + encodeURIComponent(phone));
-    parts.push('Messages%5B' + k + '%5D%5BBody%5D=' + encodeURIComponent('Hello ' + name + ', your order has shipped'));
-  }
-  out.push({ json: { form: parts.join('&'), messages: end - start } });
-}
-return out;`;
+const BUILD_BULK_JS = buildBulkJs('phone, name', "'Hello ' + name + ', your order has shipped'");
 
-interface RateWorkflow extends WebhookWorkflow {
-	key: 'exotel' | 'handBuilt';
-	json: ReturnType<typeof makeWorkflow>;
-}
+type RateWorkflow = KeyedWorkflow<'exotel' | 'handBuilt'>;
 
 function rateWorkflows(origin: string): Record<RateWorkflow['key'], RateWorkflow> {
-	const exotel: WorkflowNode = {
-		name: EXOTEL,
-		type: `${PACKAGE}.exotelMessaging`,
-		typeVersion: 1,
-		parameters: {
-			resource: 'sms',
-			operation: 'send',
-			from: SMS_FROM,
-			to: '={{ $json.phone }}',
-			body: '=Hello {{ $json.name }}, your order has shipped',
-		},
-		credentials: { exotelApi: EXOTEL_CREDENTIAL },
-		onError: 'continueRegularOutput',
-	};
-	const bulkHttp: WorkflowNode = {
-		...httpNode(HTTP_BULK, `${origin}/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/bulksend`, { specifyBody: 'string', body: '={{ $json.form }}' }),
-		credentials: { httpBasicAuth: BASIC_CREDENTIAL },
-	};
-	const make = (key: RateWorkflow['key'], title: string, chain: WorkflowNode[]): RateWorkflow => {
-		const webhookPath = `bench-rate-limit-${key.toLowerCase()}`;
-		const trigger = { ...webhookNode(WEBHOOK, webhookPath, 'POST') };
-		trigger.parameters = { ...trigger.parameters, responseData: 'noData' };
-		const json = makeWorkflow(chain, { name: `Rate-limit bench: ${title}`, trigger });
-		return { key, id: json.id, webhookPath, json };
-	};
+	const exotel = exotelSmsNode(EXOTEL_CREDENTIAL, '=Hello {{ $json.name }}, your order has shipped', { onError: 'continueRegularOutput' });
+	const make = webhookWorkflowMaker<RateWorkflow['key']>('bench-rate-limit', 'Rate-limit bench');
 	return {
 		exotel: make('exotel', 'Exotel node', [codeNode(GENERATE, GENERATE_JS), exotel]),
-		handBuilt: make('handBuilt', 'hand-built bulk', [codeNode(GENERATE, GENERATE_JS), codeNode(BUILD_BULK, BUILD_BULK_JS), bulkHttp]),
+		handBuilt: make('handBuilt', 'hand-built bulk', [codeNode(GENERATE, GENERATE_JS), codeNode(BUILD_BULK, BUILD_BULK_JS), bulkHttpNode(origin, BASIC_CREDENTIAL)]),
 	};
 }
 
@@ -327,22 +287,9 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 
 	log(`rate-limit: starting the sandbox in a child process (latency ${options.latencyMs} ms, the documented limits at one-minute windows)...`);
 	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { timeFactor: 1 } });
-	let instance: N8nInstance | undefined;
-	let tarball: string | undefined;
-	try {
-		log('rate-limit: npm pack, and a fresh n8n user folder with the tarball installed (n8n installed first if needed)...');
-		tarball = await packPackage();
-		instance = await N8nInstance.create({ tarball });
-		await instance.importCredentials([
-			{ ...EXOTEL_CREDENTIAL, type: 'exotelApi', data: sandboxCredentialData(sandbox.origin).exotelApi },
-			{ ...BASIC_CREDENTIAL, type: 'httpBasicAuth', data: { user: SANDBOX_ACCOUNT.apiKey, password: SANDBOX_ACCOUNT.apiToken } },
-		]);
-		const wf = rateWorkflows(sandbox.origin);
-		await instance.importWorkflows([wf.exotel.json, wf.handBuilt.json]);
-		for (const w of [wf.exotel, wf.handBuilt]) await instance.publish(w.id);
-		log('rate-limit: n8n start...');
-		await instance.start();
-		const { apiKey } = await instance.setupOwnerAndApiKey();
+	const wf = rateWorkflows(sandbox.origin);
+	const setup = { bench: 'rate-limit', sandbox, log, exotelCredential: EXOTEL_CREDENTIAL, basicCredential: BASIC_CREDENTIAL, workflows: [wf.exotel, wf.handBuilt] };
+	return withRealN8n(setup, async (instance, apiKey) => {
 		const ctx: RateCtx = { instance, apiKey, sandbox, latencyMs: options.latencyMs, log, bulkLimit };
 		const setupMs = Date.now() - started;
 
@@ -392,11 +339,7 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 			setupMs,
 			totalBenchMs: Date.now() - started,
 		};
-	} finally {
-		await instance?.dispose();
-		if (tarball) await removeTempDir(path.dirname(tarball));
-		await sandbox.stop();
-	}
+	});
 }
 
 // ---------------------------------------------------------------------------------------------

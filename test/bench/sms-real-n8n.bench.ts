@@ -51,15 +51,31 @@
  * (M in the memory run). Figures are reported, never judged.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { makeWorkflow, N8nInstance, packPackage, removeTempDir, setNode, webhookNode, type WorkflowNode } from '../harness';
-import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
+import { setNode, type N8nInstance } from '../harness';
 import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS, RATE_CATEGORY_NAMES } from '../../sandbox/rate-limit';
 import type { RateCategory, RecordedRequest } from '../../sandbox/types';
 import { BenchFailure, int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
 import { SandboxProcess } from './sandbox-process';
+import {
+	BUILD_BULK,
+	buildBulkJs,
+	bulkHttpNode,
+	codeNode,
+	EXOTEL,
+	exotelSmsNode,
+	GENERATE,
+	generateJs,
+	HTTP_BULK,
+	httpNode,
+	MAX_GENERATED_ITEMS,
+	SMS_FROM,
+	smsUrl,
+	webhookWorkflowMaker,
+	withRealN8n,
+	type KeyedWorkflow,
+} from './sms-workflows';
 
 export const DEFAULT_MEMORY_ITEMS = 100_000;
 /** Run 3 (one request per item) sends at most this many items; its figure is per message on that many. */
@@ -79,10 +95,9 @@ export const MEMORY_WARM_UP_ITEMS = 100;
 export const RAISED_PER_MINUTE = 100_000;
 /** The categories raised: every request of this bench falls in one of them. */
 export const RAISED_CATEGORIES: readonly RateCategory[] = ['bulkSms', 'sms'];
-/** The generator makes numbers +9198765 + 5 digits: at most this many distinct ones. */
-export const MAX_ITEMS = 100_000;
+/** The generator's bound (sms-workflows). */
+export const MAX_ITEMS = MAX_GENERATED_ITEMS;
 
-const PACKAGE = 'n8n-nodes-exotel';
 const RSS_SAMPLE_MS = 200;
 /** A measured run's webhook call (the run itself) may take this long. */
 const RUN_TIMEOUT_MS = 60 * 60_000;
@@ -93,14 +108,8 @@ const SAVE_WAIT_MS = 10 * 60_000;
 
 const EXOTEL_CREDENTIAL = { id: 'benchExotelApi', name: 'Exotel Sandbox' };
 const BASIC_CREDENTIAL = { id: 'benchHttpBasic', name: 'Exotel Sandbox (HTTP Basic)' };
-const SMS_FROM = 'EXOTEL';
 
-// Node names, as they appear in runData.
-const WEBHOOK = 'Webhook';
-const GENERATE = 'Generate items';
-const EXOTEL = 'Exotel SMS Send';
-const BUILD_BULK = 'Build bulk bodies';
-const HTTP_BULK = 'HTTP Request bulksend';
+// Node names, as they appear in runData (the shared ones in sms-workflows).
 const HTTP_ONE = 'HTTP Request send';
 const SAME_EXPRESSIONS = 'Same expressions (Edit Fields)';
 
@@ -118,95 +127,33 @@ export interface SmsRealN8nOptions {
 
 const bodyOf = (i: number) => `Hi Customer ${i}, order ORD-${100000 + i} has shipped`;
 
-/** The item generator: `count` from the webhook's query string. */
-const GENERATE_JS = `const count = Number($input.first().json.query.count);
-if (!Number.isInteger(count) || count < 1 || count > ${MAX_ITEMS}) throw new Error('count must be 1 to ${MAX_ITEMS}, got ' + count);
-const items = new Array(count);
-for (let i = 0; i < count; i++) {
-  items[i] = { json: { phone: '+9198765' + String(i).padStart(5, '0'), name: 'Customer ' + i, orderId: 'ORD-' + (100000 + i) } };
-}
-return items;`;
+/** The item generator, with an order id per item. */
+const GENERATE_JS = generateJs({ orderId: true });
 
 /** The expert's bulk builder: one urlencoded dynamic-bulk body per 100 items. */
-const BUILD_BULK_JS = `const items = $input.all();
-const out = [];
-for (let start = 0; start < items.length; start += ${MESSAGES_PER_REQUEST}) {
-  const end = Math.min(start + ${MESSAGES_PER_REQUEST}, items.length);
-  const parts = ['From=' + encodeURIComponent('${SMS_FROM}')];
-  for (let i = start; i < end; i++) {
-    const { phone, name, orderId } = items[i].json;
-    const k = i - start;
-    parts.push('Messages%5B' + k + '%5D%5BTo%5D=' + encodeURIComponent(phone));
-    parts.push('Messages%5B' + k + '%5D%5BBody%5D=' + encodeURIComponent('Hi ' + name + ', order ' + orderId + ' has shipped'));
-  }
-  out.push({ json: { form: parts.join('&'), messages: end - start } });
-}
-return out;`;
+const BUILD_BULK_JS = buildBulkJs('phone, name, orderId', "'Hi ' + name + ', order ' + orderId + ' has shipped'");
 
-export function codeNode(name: string, jsCode: string): WorkflowNode {
-	return { name, type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode } };
-}
-
-/** An HTTP Request node with its default options (no batching, no retry), Basic auth through `httpBasicAuth`. */
-export function httpNode(name: string, url: string, body: Record<string, unknown>): WorkflowNode {
-	return {
-		name,
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		parameters: {
-			method: 'POST',
-			url,
-			authentication: 'genericCredentialType',
-			genericAuthType: 'httpBasicAuth',
-			sendBody: true,
-			contentType: 'form-urlencoded',
-			...body,
-			options: {},
-		},
-		credentials: { httpBasicAuth: BASIC_CREDENTIAL },
-	};
-}
-
-interface BenchWorkflow {
-	key: 'exotel' | 'handBuilt' | 'onePerItem' | 'generatorOnly' | 'expressionsOnly';
-	id: string;
-	webhookPath: string;
-	json: ReturnType<typeof makeWorkflow>;
-}
+type BenchWorkflow = KeyedWorkflow<'exotel' | 'handBuilt' | 'onePerItem' | 'generatorOnly' | 'expressionsOnly'>;
 
 function benchWorkflows(origin: string): BenchWorkflow[] {
-	const smsUrl = (endpoint: string) => `${origin}/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Sms/${endpoint}`;
-	const exotel: WorkflowNode = {
-		name: EXOTEL,
-		type: `${PACKAGE}.exotelMessaging`,
-		typeVersion: 1,
-		parameters: {
-			resource: 'sms',
-			operation: 'send',
-			from: SMS_FROM,
-			to: '={{ $json.phone }}',
-			body: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped',
+	const exotel = exotelSmsNode(EXOTEL_CREDENTIAL, '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped');
+	const bulkHttp = bulkHttpNode(origin, BASIC_CREDENTIAL);
+	const oneHttp = httpNode(
+		HTTP_ONE,
+		smsUrl(origin, 'send'),
+		{
+			specifyBody: 'keypair',
+			bodyParameters: {
+				parameters: [
+					{ name: 'From', value: SMS_FROM },
+					{ name: 'To', value: '={{ $json.phone }}' },
+					{ name: 'Body', value: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped' },
+				],
+			},
 		},
-		credentials: { exotelApi: EXOTEL_CREDENTIAL },
-	};
-	const bulkHttp = httpNode(HTTP_BULK, smsUrl('bulksend'), { specifyBody: 'string', body: '={{ $json.form }}' });
-	const oneHttp = httpNode(HTTP_ONE, smsUrl('send'), {
-		specifyBody: 'keypair',
-		bodyParameters: {
-			parameters: [
-				{ name: 'From', value: SMS_FROM },
-				{ name: 'To', value: '={{ $json.phone }}' },
-				{ name: 'Body', value: '=Hi {{ $json.name }}, order {{ $json.orderId }} has shipped' },
-			],
-		},
-	});
-	const make = (key: BenchWorkflow['key'], title: string, chain: WorkflowNode[]): BenchWorkflow => {
-		const webhookPath = `bench-sms-${key.toLowerCase()}`;
-		const trigger = { ...webhookNode(WEBHOOK, webhookPath, 'POST') };
-		trigger.parameters = { ...trigger.parameters, responseData: 'noData' };
-		const json = makeWorkflow(chain, { name: `SMS real-n8n bench: ${title}`, trigger });
-		return { key, id: json.id, webhookPath, json };
-	};
+		BASIC_CREDENTIAL,
+	);
+	const make = webhookWorkflowMaker<BenchWorkflow['key']>('bench-sms', 'SMS real-n8n bench');
 	return [
 		make('exotel', 'Exotel node', [codeNode(GENERATE, GENERATE_JS), exotel]),
 		make('handBuilt', 'hand-built bulk', [codeNode(GENERATE, GENERATE_JS), codeNode(BUILD_BULK, BUILD_BULK_JS), bulkHttp]),
@@ -740,27 +687,11 @@ export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<Sm
 			`${RAISED_CATEGORIES.join(' and ')} raised to ${int(RAISED_PER_MINUTE)} a minute)...`,
 	);
 	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { limits: raised } });
-	let instance: N8nInstance | undefined;
-	let tarball: string | undefined;
-	try {
-		log('sms-real-n8n: npm pack, and a fresh n8n user folder with the tarball installed (n8n installed first if needed)...');
-		tarball = await packPackage();
-		instance = await N8nInstance.create({ tarball });
-		// An account whose limits are higher: the credential says the same as the sandbox.
-		const exotelData = {
-			...sandboxCredentialData(sandbox.origin).exotelApi,
-			rateLimits: `Bulk SMS=${RAISED_PER_MINUTE}, SMS=${RAISED_PER_MINUTE}`,
-		};
-		await instance.importCredentials([
-			{ ...EXOTEL_CREDENTIAL, type: 'exotelApi', data: exotelData },
-			{ ...BASIC_CREDENTIAL, type: 'httpBasicAuth', data: { user: SANDBOX_ACCOUNT.apiKey, password: SANDBOX_ACCOUNT.apiToken } },
-		]);
-		const workflows = benchWorkflows(sandbox.origin);
-		await instance.importWorkflows(workflows.map((w) => w.json));
-		for (const wf of workflows) await instance.publish(wf.id);
-		log('sms-real-n8n: n8n start...');
-		await instance.start();
-		const { apiKey } = await instance.setupOwnerAndApiKey();
+	const workflows = benchWorkflows(sandbox.origin);
+	// An account whose limits are higher: the credential says the same as the sandbox.
+	const exotelData = { rateLimits: `Bulk SMS=${RAISED_PER_MINUTE}, SMS=${RAISED_PER_MINUTE}` };
+	const setup = { bench: 'sms-real-n8n', sandbox, log, exotelCredential: EXOTEL_CREDENTIAL, exotelData, basicCredential: BASIC_CREDENTIAL, workflows };
+	return withRealN8n(setup, async (instance, apiKey) => {
 		const ctx: Ctx = { instance, apiKey, sandbox, latencyMs: options.latencyMs, log };
 		const wf = Object.fromEntries(workflows.map((w) => [w.key, w])) as Record<BenchWorkflow['key'], BenchWorkflow>;
 
@@ -855,11 +786,7 @@ export async function runSmsRealN8nBench(options: SmsRealN8nOptions): Promise<Sm
 			setupMs,
 			totalBenchMs: Date.now() - started,
 		};
-	} finally {
-		await instance?.dispose();
-		if (tarball) await removeTempDir(path.dirname(tarball));
-		await sandbox.stop();
-	}
+	});
 }
 
 // ---------------------------------------------------------------------------------------------
