@@ -5,6 +5,8 @@
  * "Listen for test event" (driven through the editor's REST calls) registers nothing at the
  * service; activating afterwards registers the production URL.
  */
+import http from 'http';
+
 import { signPayload } from '../../nodes/shared/webhookSignature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
@@ -143,7 +145,7 @@ test(
 			'signed, not JSON': await post(notJson, signed(notJson)),
 			'signed, a JSON array': await post('[1,2]', signed('[1,2]')),
 			'signed, a JSON string': await post('"hello"', signed('"hello"')),
-			'oversized': await post(oversized, json),
+			'oversized': await postOversized(triggerUrl, oversized),
 		};
 		expect(statuses).toEqual({
 			'no sha256= prefix': 401,
@@ -156,7 +158,8 @@ test(
 			'signed, a JSON array': 400,
 			'signed, a JSON string': 400,
 			// n8n reads the body before the node runs and wraps raw-body's 413 into its generic 500
-			'oversized': 500,
+			// (or, on some runs of the newest n8n, closes the connection before the client has written it all)
+			'oversized': 'refused',
 		});
 		// the same body, correctly signed, is accepted: the refusals above were about the request, not the payload
 		expect(await post(body, signed(body))).toBe(200);
@@ -260,3 +263,19 @@ test(
 	},
 	JEST_TIMEOUTS.execute + 60_000,
 );
+
+/**
+ * Posts a body past n8n's limit: 'refused' when n8n answered 500 (raw-body's 413, wrapped) or closed
+ * the connection while the body was still being written (EPIPE, ECONNRESET: it stopped reading);
+ * any other answer as its status.
+ */
+async function postOversized(url: string, body: Buffer): Promise<number | 'refused'> {
+	return await new Promise((resolve, reject) => {
+		const request = http.request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (response) => {
+			response.resume();
+			resolve(response.statusCode === 500 ? 'refused' : (response.statusCode ?? 0));
+		});
+		request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? resolve('refused') : reject(error)));
+		request.end(body);
+	});
+}
