@@ -34,7 +34,7 @@ import {
 	removeTempDir,
 	type WorkflowNode,
 } from '../harness';
-import { bulkSmsWorkflow, expectSharedWindowsUsed, MESSAGES, REQUESTS_PER_RUN, sendOutputOf, windowFigures } from './bulk-sms';
+import { bulkSmsWorkflow, earlyInWindow, expectSharedWindowsUsed, MESSAGES, REQUESTS_PER_RUN, sendOutputOf, windowFigures } from './bulk-sms';
 import { type LoopbackService, startPostgres, startRedis } from './services';
 
 const PACKAGE = 'n8n-nodes-exotel';
@@ -46,8 +46,8 @@ const SANDBOX_LATENCY_MS = 1500;
 const SANDBOX_CREDENTIAL = { id: 'exotelSandboxApi', name: 'Exotel Sandbox' };
 const BULK_A = bulkSmsWorkflow('queue rate limit: worker A', 'queue-rate-a', 9_400_000_000, SANDBOX_CREDENTIAL);
 const BULK_B = bulkSmsWorkflow('queue rate limit: worker B', 'queue-rate-b', 9_500_000_000, SANDBOX_CREDENTIAL);
-/** The documented limits, time ×4: Bulk SMS 50 in windows of 15 s. */
-const RATE_TIME_FACTOR = 4;
+/** The documented limits, time ×6: Bulk SMS 50 in windows of 10 s. */
+const RATE_TIME_FACTOR = 6;
 
 let redis: LoopbackService;
 let postgres: LoopbackService & { user: string; database: string };
@@ -325,6 +325,7 @@ test(
 		sandbox.setLatency(20);
 		sandbox.setRateLimit({ mode: 'documented', timeFactor: RATE_TIME_FACTOR });
 		try {
+			await earlyInWindow(60_000 / RATE_TIME_FACTOR);
 			const started = await Promise.all(
 				['queue-rate-a', 'queue-rate-b'].map(async (webhookPath) => await instance.request('POST', `${processor.baseUrl}/webhook/${webhookPath}`, { data: {} })),
 			);
