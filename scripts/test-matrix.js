@@ -131,20 +131,10 @@ function install(target) {
 	);
 }
 
-/**
- * Both releases install beside the first stages (cold, they take minutes); the real-n8n stages wait
- * for theirs. One after the other: most of their packages are the same, so the second finds them in
- * npm's cache instead of both downloading them at once.
- */
+/** Both releases install beside the first stages (cold, they take minutes); the real-n8n stages wait for theirs. */
 function installBoth() {
-	const first = install('2.8.4');
-	let second;
-	const newest = first.done.then(() => {
-		second = install('newest');
-		return second.done;
-	});
-	const installs = { '2.8.4': first.done, newest };
-	return { ready: (target) => installs[target], kill: () => [first, second].forEach((i) => i?.kill()) };
+	const installs = { '2.8.4': install('2.8.4'), newest: install('newest') };
+	return { ready: (target) => installs[target].done, kill: () => Object.values(installs).forEach((i) => i.kill()) };
 }
 
 async function main() {
