@@ -136,13 +136,12 @@ export function baseUrlOf(base: ExotelBase, credentials: ICredentialDataDecrypte
 	}
 }
 
+/** The wait before a server error's next attempt: its Retry-After (read as throttles read it), else backoff. */
 function retryDelay(attempt: number, retryAfter: unknown): number {
-	const seconds = Number(retryAfter);
-	if (retryAfter !== undefined && retryAfter !== '' && Number.isFinite(seconds) && seconds >= 0) {
-		return seconds * 1000;
-	}
+	const asked = retryAfterMs(retryAfter);
+	if (asked !== undefined) return asked;
 	const exponential = RETRY_POLICY.baseDelayMs * 2 ** (attempt - 1);
-	// Jitter keeps parallel batches that hit a 429 together from retrying in lockstep.
+	// Jitter keeps parallel requests that met a 5xx together from trying again in lockstep.
 	return Math.min(RETRY_POLICY.maxDelayMs, exponential * (0.8 + Math.random() * 0.4));
 }
 
