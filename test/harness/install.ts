@@ -123,6 +123,50 @@ async function acquireLock(lockDir: string, timeoutMs: number): Promise<() => vo
 	}
 }
 
+/**
+ * Install scripts the cache's n8n goes without, denied through npm 11's `allowScripts` (an npm
+ * without it runs them as before): the Kafka client's native build (minutes of compiling; no test
+ * or example uses Kafka), two that reach outside this machine (@scarf/scarf's install analytics,
+ * agent-browser's binary download from GitHub), and on the newest sqlite3's build, whose N-API
+ * binary is the same for both releases' Node (`provideSqlite`).
+ */
+function deniedScripts(): string[] {
+	const always = ['@confluentinc/kafka-javascript', '@scarf/scarf', 'agent-browser'];
+	return N8N_TARGET === 'newest' ? [...always, 'sqlite3'] : always;
+}
+
+/**
+ * sqlite3 for the newest without compiling it a second time (1.7 to 3 minutes of a cold install on
+ * 2 cores): its binary is N-API, so the one 2.8.4's install built loads on Node 24 as well. Copied
+ * when 2.8.4 is installed with the same sqlite3 version (the two install side by side and 2.8.4's,
+ * the smaller, is done first); built otherwise. Either way it must load on the newest's Node.
+ */
+async function provideSqlite(cacheDir: string, node: string, env: NodeJS.ProcessEnv): Promise<string> {
+	const binary = (dir: string) => path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+	const versionIn = (dir: string) => {
+		try {
+			return (JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'sqlite3', 'package.json'), 'utf8')) as { version?: string }).version;
+		} catch {
+			return undefined;
+		}
+	};
+	const legacy = targetCacheDir('2.8.4');
+	let how: string;
+	if (fs.existsSync(path.join(legacy, INSTALL_MARKER)) && versionIn(legacy) === versionIn(cacheDir) && fs.existsSync(binary(legacy))) {
+		fs.mkdirSync(path.dirname(binary(cacheDir)), { recursive: true });
+		fs.copyFileSync(binary(legacy), binary(cacheDir));
+		how = `copied from n8n 2.8.4's install (sqlite3 ${versionIn(cacheDir)})`;
+	} else {
+		const r = await runCommand('npm', ['rebuild', 'sqlite3', '--dangerously-allow-all-scripts'], { cwd: cacheDir, env, timeoutMs: TIMEOUTS.n8nInstall });
+		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm rebuild sqlite3 in ${cacheDir}`, r));
+		how = 'built';
+	}
+	const probe = "const s=require('sqlite3');new s.Database(':memory:').get('select 1 as one',(e,r)=>{if(e||r.one!==1)process.exit(1)})";
+	const r = await runCommand(node, ['-e', probe], { cwd: cacheDir, env: baseEnv(), timeoutMs: TIMEOUTS.version });
+	if (r.code !== 0) throw new Error(`sqlite3 (${how}) does not load on ${node}:\n${describeRun('the sqlite3 probe', r)}`);
+	return how;
+}
+
 function writeCachePackageJson(cacheDir: string): void {
 	const file = path.join(cacheDir, 'package.json');
 	let pkg: Record<string, unknown> = { name: 'n8n-cache', private: true };
@@ -135,6 +179,7 @@ function writeCachePackageJson(cacheDir: string): void {
 	}
 	// Without this override npm tries to fetch xlsx from an outside URL and fails.
 	pkg.overrides = { ...((pkg.overrides as Record<string, unknown>) ?? {}), xlsx: '0.18.5' };
+	pkg.allowScripts = Object.fromEntries(deniedScripts().map((name) => [name, false]));
 	pkg.private = true;
 	fs.writeFileSync(file, JSON.stringify(pkg));
 }
@@ -302,6 +347,7 @@ async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 			logFile,
 		});
 		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install n8n@${wanted} in ${cacheDir}`, r));
+		if (N8N_TARGET === 'newest') process.stderr.write(`[n8n-e2e] sqlite3 for n8n ${wanted}: ${await provideSqlite(cacheDir, node, installEnv)}\n`);
 		const version = await readN8nVersion(cacheDir, node);
 		if (version !== wanted) {
 			throw new Error(`n8n in ${cacheDir} reports version ${JSON.stringify(version)}, expected ${wanted}`);
