@@ -1,3 +1,4 @@
+import net from 'net';
 import { performance } from 'perf_hooks';
 
 import { SANDBOX_ACCOUNT, SANDBOX_GREENVN_POOL } from './fixtures';
@@ -117,9 +118,32 @@ describe('lifecycle', () => {
 		expect((await call('GET', '/__sandbox/health', {}, at)).status).toBe(200);
 		const t0 = performance.now();
 		await other.stop();
-		// Left open, the idle socket would hold stop() for node's keep-alive timeout (5 s).
+		// Left open, the idle socket would hold stop() until the client closed it (the server never times it out).
 		expect(performance.now() - t0).toBeLessThan(5000);
 		await expect(fetch(`${at}/__sandbox/health`)).rejects.toThrow();
+	});
+
+	it('leaves closing an idle keep-alive connection to the client (no timeout to race its reuse)', async () => {
+		const port = Number(origin.split(':')[2]);
+		const socket = net.connect(port, '127.0.0.1');
+		let received = '';
+		socket.setEncoding('utf8');
+		socket.on('data', (chunk: string) => (received += chunk));
+		const answered = async (count: number) => {
+			while ((received.match(/HTTP\/1\.1 200/g) ?? []).length < count) {
+				if (socket.destroyed) throw new Error(`the sandbox closed the connection; it had answered:\n${received}`);
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			}
+		};
+		const request = 'GET /__sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n';
+		socket.write(request);
+		await answered(1);
+		// a Keep-Alive timeout would be the server closing the connection after that long idle
+		expect(received.toLowerCase()).toContain('connection: keep-alive');
+		expect(received.toLowerCase()).not.toContain('keep-alive: timeout');
+		socket.write(request);
+		await answered(2);
+		socket.destroy();
 	});
 });
 

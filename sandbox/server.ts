@@ -223,6 +223,10 @@ export class ExotelSandbox {
 				}
 			});
 		});
+		// Idle connections are closed by the client only: a server timing them out races a client
+		// reusing one (fetch's idle timer is coarse, and under load both fire late), and the client's
+		// next request dies of ECONNRESET. stop() destroys whatever is still open.
+		server.keepAliveTimeout = 0;
 		server.on('connection', (socket: Socket) => {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
