@@ -430,7 +430,7 @@ export class ExotelSandbox {
 	 * The person answers a sent chat-app or RCS message: a signed `icm` entry (kind chatapp-reply) to
 	 * the chat-app message's status_callback, or an RCS incoming_message (kind rcs-incoming) to the
 	 * RCS message's status_callback. Input: `{sid? | to?, from?, name?, button? | listRow? | text? |
-	 * suggestion?, signature?}` (README, "Acting as the person"). Resolves with the first attempt;
+	 * suggestion?, signature?}` (sandbox/README.md, "Acting as the person"). Resolves with the first attempt;
 	 * rejects (CallbackInputError) naming the problem.
 	 */
 	reply(input: Record<string, unknown>): Promise<CallbackAttempt> {

@@ -25,7 +25,7 @@ import { launchChromium, newEditorContext } from '../test/system/browser';
 const REPO_ROOT = path.resolve(__dirname, '..');
 const EXAMPLE = path.join(REPO_ROOT, 'examples', 'approve-refund-whatsapp.json');
 const DEFAULT_OUT = path.join(REPO_ROOT, 'docs', 'send-and-wait-waiting.png');
-/** The README's pictures stay small. */
+/** The pictures of the README and docs/ stay small. */
 const MAX_BYTES = 300_000;
 const WAITING_NODE = 'Ask Manager';
 

@@ -24,7 +24,7 @@ import { answerNow, nestBracketKeys } from './webhook';
  * The resume webhooks of a waiting execution: GET and POST on `/webhook-waiting/<execution>/<node id>`,
  * as n8n's own send-and-wait nodes declare them. They are registered nowhere at the service: the URL
  * is made per execution and given in the send itself, so there is no checkExists/create/delete to
- * write (see the README, "Send and wait", on n8n's webhook-lifecycle-complete lint rule).
+ * write (see docs/send-and-wait.md, "How it works inside", on n8n's webhook-lifecycle-complete lint rule).
  */
 export const WAITING_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
 	name: 'default',

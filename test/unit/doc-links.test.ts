@@ -8,6 +8,7 @@ import { ExotelAllocationApi } from '../../credentials/ExotelAllocationApi.crede
 import { ExotelApi } from '../../credentials/ExotelApi.credentials';
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
 import { ExotelContactCenterApi } from '../../credentials/ExotelContactCenterApi.credentials';
+import { section } from '../helpers/markdown';
 
 const root = path.resolve(__dirname, '..', '..');
 const CREDENTIALS: ICredentialType[] = [new ExotelApi(), new ExotelBearerTokenApi(), new ExotelContactCenterApi(), new ExotelAllocationApi()];
@@ -41,16 +42,15 @@ describe('documentation links', () => {
 		expect(new Set(links).size).toBe(links.length);
 	});
 
-	it('links every node section of the README to its API family, not the docs home page', () => {
-		const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-		const links = [...readme.matchAll(/\((https?:\/\/[^)\s]*exotel\.com[^)\s]*)\)/g)].map((match) => match[1]);
+	// The README's first workflow of each node and that node's section of docs/nodes.md
+	it.each(['README.md', 'docs/nodes.md'])('links every node section of %s to its API family, not the docs home page', (file) => {
+		const markdown = fs.readFileSync(path.join(root, file), 'utf8');
+		const links = [...markdown.matchAll(/\((https?:\/\/[^)\s]*exotel\.com[^)\s]*)\)/g)].map((match) => match[1]);
 		const docs = links.filter((link) => new URL(link).hostname === 'developer.exotel.com');
 		expect(docs.length).toBeGreaterThan(5);
 		for (const link of docs) expect([link, isHomePage(link)]).toEqual([link, false]);
-		const sections = readme.split(/^### /m).slice(1);
-		for (const node of ['Exotel Messaging\n', 'Exotel Messaging Trigger', 'Exotel Voice\n', 'Exotel Voice Trigger', 'Exotel Contact Center', 'Exotel Number Allocation']) {
-			const section = sections.find((text) => text.startsWith(node));
-			expect([node, section?.includes('https://developer.exotel.com/')]).toEqual([node, true]);
+		for (const node of ['Exotel Messaging', 'Exotel Messaging Trigger', 'Exotel Voice', 'Exotel Voice Trigger', 'Exotel Contact Center', 'Exotel Number Allocation']) {
+			expect([node, section(markdown, node)?.includes('https://developer.exotel.com/')]).toEqual([node, true]);
 		}
 	});
 });
