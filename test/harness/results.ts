@@ -66,6 +66,9 @@ export function parseRawOutput(stdout: string): any {
  */
 export const NATIVE_CRASH_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set<NodeJS.Signals>(['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGTRAP', 'SIGFPE']);
 
+/** The statuses of a run that has ended (n8n's ExecutionStatus). */
+const FINISHED_STATUSES: ReadonlySet<unknown> = new Set(['success', 'error', 'crashed', 'canceled']);
+
 /**
  * What one `n8n execute --rawOutput` came to. When the CLI died of SIGSEGV after printing the
  * finished run (the newest n8n on Node 24 does at times as it exits), that run is the outcome and
@@ -74,7 +77,9 @@ export const NATIVE_CRASH_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set<NodeJS.
 export function executeOutcome(r: RunResult, timeoutMs: number): ExecuteResult {
 	const all = `${r.stdout}\n${r.stderr}`;
 	const result = parseRawOutput(r.stdout) ?? parseRawOutput(r.stderr);
-	const printedFinishedRun = typeof result?.finished === 'boolean' && typeof result?.stoppedAt === 'string';
+	// n8n 2.41 prints `finished` for a successful run only: a failed one ends with its status
+	const printedFinishedRun =
+		typeof result?.stoppedAt === 'string' && (typeof result?.finished === 'boolean' || FINISHED_STATUSES.has(result?.status));
 	const crashedOnExit = r.signal && NATIVE_CRASH_SIGNALS.has(r.signal) && printedFinishedRun ? r.signal : undefined;
 	const base = { result, stdout: r.stdout, stderr: r.stderr, exitCode: r.code, signal: r.signal, durationMs: r.durationMs, ...(crashedOnExit ? { crashedOnExit } : {}) };
 	if (r.timedOut) return { ...base, ok: false, error: `n8n execute timed out after ${timeoutMs} ms` };

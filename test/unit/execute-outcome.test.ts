@@ -49,6 +49,17 @@ describe('n8n execute, read', () => {
 		expect(outcome).toMatchObject({ ok: false, crashedOnExit: 'SIGSEGV', error: 'probe asked to fail' });
 	});
 
+	it('a failed run printed as n8n 2.41 prints it (no `finished`, its status error) followed by a SIGSEGV is the failed run', () => {
+		const run = JSON.parse(printedRun('error', 'probe asked to fail')) as Record<string, unknown>;
+		delete run.finished;
+		const stdout = `${RUNNER_LINES}${JSON.stringify(run, null, 2)}\nError executing workflow. See log messages for details.\n\nExecution error:\n====================================\nprobe asked to fail\n`;
+		const outcome = executeOutcome(cliRun(stdout, null, 'SIGSEGV'), 60_000);
+		expect(outcome).toMatchObject({ ok: false, exitCode: null, crashedOnExit: 'SIGSEGV', error: 'probe asked to fail' });
+		// a run still going when the process died is no finished run
+		const going = { ...run, status: 'running' };
+		expect(executeOutcome(cliRun(`${RUNNER_LINES}${JSON.stringify(going, null, 2)}\n`, null, 'SIGSEGV'), 60_000).crashedOnExit).toBeUndefined();
+	});
+
 	it.each(['SIGABRT', 'SIGTRAP', 'SIGILL', 'SIGBUS'] as const)('a %s after the finished run was printed is a native crash on exit too', (signal) => {
 		const stdout = `${RUNNER_LINES}Execution error:\n${printedRun('error', 'probe asked to fail')}\n`;
 		expect(executeOutcome(cliRun(stdout, null, signal), 60_000)).toMatchObject({ ok: false, exitCode: null, signal, crashedOnExit: signal, error: 'probe asked to fail' });
