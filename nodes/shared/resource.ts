@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { RATE_LIMIT_OPTIONS } from './descriptions';
 import type { ExotelOperation, ResourceMap } from './operation';
 
-/** An operation's entry in its resource's Operation dropdown; `action` is also its canvas subtitle. */
+/** An operation's entry in its resource's Operation dropdown; `action` is the sentence n8n's node panel lists it by. */
 export interface OperationOption extends INodePropertyOptions {
 	value: string;
 	action: string;
