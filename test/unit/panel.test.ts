@@ -143,7 +143,7 @@ const NAMED_GROUPS: Record<string, string> = {
 	'Column Fields': 'Add Column',
 	'Fallback Options': 'Add Option',
 	Filters: 'Add Filter', // narrows a Get Many: n8n's label for list filters
-	'Rate Limit': 'Add Option',
+	'Rate Limit': 'Add Option', // version 1 only: Max Wait's own collection (version 2 lists it under Options)
 	'Template Variables': 'Add Variable',
 	'Update Fields': 'Add Field', // what an Update changes: n8n's label for update operations
 };
