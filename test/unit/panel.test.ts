@@ -217,6 +217,23 @@ const NOTICES: Record<string, string[]> = {
 };
 
 describe('notices', () => {
+	it('of the waiting operations say in the user\'s words what the person gets, what the execution waits for and what comes out', () => {
+		const notices = [new ExotelMessaging(), new ExotelVoice()].flatMap((type) =>
+			type.description.properties.filter((p) => p.name === 'waitNotice').map((p) => p.displayName),
+		);
+		// SMS, chat app and RCS answers, SMS and chat-app deliveries, the call's end
+		expect(new Set(notices).size).toBe(6);
+		for (const text of new Set(notices)) {
+			expect(text).toMatch(/^The (person|recipient|number) /);
+			expect(text).toContain('The execution waits');
+			expect(text).toContain('Limit Wait Time');
+			expect(text).toMatch(/continues with/);
+			expect(text).toMatch(/It takes one input item: loop over items for more\.$/);
+			expect(text).not.toMatch(/resume URL|status callback|callback|webhook/i);
+			expect(text.length).toBeLessThanOrEqual(300);
+		}
+	});
+
 	it('are kept for real traps only', () => {
 		const found: Record<string, string[]> = {};
 		for (const type of ALL) {

@@ -42,7 +42,7 @@ export const { option, description, execute } = waitingTwin(connect, {
 		description: 'Place the call and continue when it ends, with its final status, legs and recording',
 	},
 	notice:
-		'The number is called and connected to the flow. The execution waits until the call ends, then continues with its final status, legs and recording. Without Limit Wait Time it stops waiting at the latest 10 minutes after the call’s Time Limit and Time Out.',
+		'The number is called and connected to the flow. The execution waits until the call ends (without Limit Wait Time, at most 10 minutes past the call’s Time Limit and Time Out), then continues with its final status, legs and recording.',
 	drop: ['statusCallbackEvents'],
 	overrides: (resumeUrl) => ({
 		statusCallback: resumeUrl,
