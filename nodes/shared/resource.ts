@@ -65,8 +65,8 @@ export function defineResource(
 		default: defaultOperation,
 	};
 	const operations = modules.map((module) => ({ module, ...withMaxWait(module.description) }));
-	const fields = operations.flatMap(({ module, fields }) =>
-		updateDisplayOptions({ show: { resource, operation: [module.option.value] } }, fields),
+	const fields = operations.flatMap((operation) =>
+		updateDisplayOptions({ show: { resource, operation: [operation.module.option.value] } }, operation.fields),
 	);
 	return {
 		option,
