@@ -73,7 +73,8 @@ describe.each(GIVE_UP.map((c) => [c.name, c] as const))('%s', (_name, c) => {
 		const refused = sandbox.requests({}).filter((request) => request.status === 429);
 		expect(refused.length).toBeGreaterThan(0);
 		expect(sandbox.requests({}).filter(carriesMaxWait)).toEqual([]);
-	});
+		// about a second when Max Wait is read; a node that missed it would wait its 15-minute default
+	}, 60_000);
 });
 
 describe('version 2 leaves Max Wait out of the requests it builds from Options', () => {
