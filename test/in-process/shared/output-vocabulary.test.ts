@@ -162,6 +162,46 @@ describe('one vocabulary for messages: every send and its delivery report', () =
 		expect(new Set(reports.map((report) => report.messageSid))).toEqual(new Set([out[0].json.messageSid]));
 	});
 
+	it('RCS with an SMS fallback: the fallback entries of the report say their status in the same words, by the SMS codes', async () => {
+		const delivered = '+919812340077'; // not RCS capable: the fallback SMS is delivered (20005)
+		const notTriggered = '+919812340076'; // not RCS capable, and the fallback could not be triggered (24010)
+		const out = await send(
+			'exotelMessaging',
+			{
+				resource: 'rcs',
+				operation: 'sendTemplate',
+				botId: 'acme_orders_bot',
+				to: '={{ $json.phone }}',
+				templateName: 'order_update',
+				smsFallback: true,
+				fallbackFrom: 'ACMEIN',
+				fallbackText: 'Your order shipped',
+				fallbackSmsType: 'transactional',
+				options: { requestStatusCallback: callbackUrl },
+			},
+			[{ phone: delivered }, { phone: notTriggered }],
+		);
+		expect(out.map((item) => item.json.status)).toEqual(['accepted', 'accepted']);
+
+		const reports = await triggerItems('rcs-dlr', 2);
+		for (const report of reports) expectMessageShape(report, String(report.channel));
+		const byChannel = (channel: string) =>
+			reports
+				.filter((report) => report.channel === channel)
+				.map((report) => [report.to, report.status, report.code, (report.raw as IDataObject).exo_detailed_status, report.fallback ?? false])
+				.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+		expect(byChannel('rcs')).toEqual([
+			[notTriggered, 'failed', 40004, 'EX_SYSTEM_ERROR', false],
+			[delivered, 'failed', 40004, 'EX_SYSTEM_ERROR', false],
+		]);
+		// The service's words (DELIVERED_TO_HANDSET) stay under raw; `status` is the vocabulary's.
+		expect(byChannel('sms')).toEqual([
+			[notTriggered, 'failed', 24010, 'FAILED_SYSTEM_ERROR', true],
+			[delivered, 'delivered', 20005, 'DELIVERED_TO_HANDSET', true],
+		]);
+		expect(reports.every((report) => ['sent', 'delivered', 'seen', 'failed'].includes(String(report.status)))).toBe(true);
+	});
+
 	it('Chat App Send: the same keys; the report carries the same messageSid', async () => {
 		const business = '+919876500000';
 		const out = await send(
