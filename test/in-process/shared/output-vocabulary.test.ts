@@ -16,6 +16,7 @@ import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 import { callWebhook } from '../../helpers/webhook-context';
 import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../../../sandbox/fixtures';
+import { MESSAGE_FAILURES } from '../../../sandbox/handlers/messages';
 import type { CallbackAttempt, ExotelSandbox } from '../../../sandbox/server';
 import { budget } from '../../harness/timeouts';
 
@@ -155,6 +156,10 @@ describe('one vocabulary for messages: every send and its delivery report', () =
 		]);
 		expect(out[0].json.raw).toMatchObject({ status: 'success', data: { sid: stored[0].sid } });
 		expect(out[1].json.error).toMatch(/^Message not accepted/);
+		// `code` of a refused message is the service's refusal code (error_data.code), as an SMS's is its
+		// DetailedStatusCode; the entry's own code stays under raw.
+		const refusal = MESSAGE_FAILURES.rcsTemplateNotApproved;
+		expect([out[1].json.code, (out[1].json.raw as IDataObject).code]).toEqual([refusal.code, refusal.httpCode]);
 
 		const reports = await triggerItems('rcs-dlr', 1);
 		expect(reports.length).toBeGreaterThan(0);
@@ -215,7 +220,9 @@ describe('one vocabulary for messages: every send and its delivery report', () =
 			[stored[0].sid, 'accepted', phones[0], business],
 			[null, 'failed', SANDBOX_CHATAPP_UNREACHABLE[0], business],
 		]);
-		expect(out[1].json.code).toBe(400);
+		// the refusal's own code (30012 INVALID_RECIPIENT), not the entry's HTTP-like 400 (kept under raw)
+		const refusal = MESSAGE_FAILURES.chatAppInvalidRecipient;
+		expect([out[1].json.code, (out[1].json.raw as IDataObject).code]).toEqual([refusal.code, refusal.httpCode]);
 
 		const reports = await triggerItems('chatapp-status', 1);
 		for (const report of reports) expectMessageShape(report, 'chatapp');
