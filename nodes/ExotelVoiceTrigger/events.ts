@@ -37,15 +37,17 @@ export function voiceEventItem(body: unknown, hint?: string): IDataObject | unde
 
 	if (payload.CallSid !== undefined) return { event: 'callStatus', ...callStatusItem(payload) };
 	if (payload.call_sid !== undefined && payload.event_type !== undefined && payload.campaign_sid === undefined) {
+		// `status` is the call's status (call_status, or status in the second call_details shape), as
+		// Get Details gives it; the callback's call_state (active, terminal) is `state`, as there too.
 		return event(
 			'callStatusManagement',
 			{
 				callSid: textOf(payload.call_sid),
-				status: textOf(payload.call_state),
+				status: textOf(payload.call_status ?? payload.status),
 				duration: secondsOf(payload.duration),
 				recordingUrl: textOf(payload.recording_url),
 			},
-			{ eventType: textOf(payload.event_type) },
+			{ eventType: textOf(payload.event_type), state: textOf(payload.call_state ?? payload.state) },
 		);
 	}
 	const name =

@@ -73,20 +73,23 @@ export function envelopeOutcomes(
 			return unansweredEntry(node, channel, itemIndex, sent[position] ?? {}, 'The envelope had fewer entries', requestId);
 		}
 		const data = (entry.data ?? {}) as IDataObject;
+		const errorData = objectOf(entry.error_data) ?? {};
+		const status = sendStatusOf(entry.status);
 		const json = messageItem(
 			{
 				messageSid: textOf(data.sid),
-				status: sendStatusOf(entry.status),
+				status,
 				channel,
 				to: textOf(sent[position]?.to),
 				from: textOf(sent[position]?.from),
-				code: codeOf(entry.code),
+				// A refused message's code is the service's refusal code (error_data.code), as an SMS's is its
+				// DetailedStatusCode; the entry's own HTTP-like code stays under raw.
+				code: (status === 'accepted' ? null : codeOf(errorData.code)) ?? codeOf(entry.code),
 			},
 			entry,
 			{ requestId: textOf(envelope.request_id) },
 		);
 		if (json.status === 'accepted') return { itemIndex, json };
-		const errorData = (entry.error_data ?? {}) as IDataObject;
 		return refusedEntry(node, itemIndex, json, {
 			reason: `${String(errorData.message ?? entry.status)}${errorData.code !== undefined ? ` (code ${String(errorData.code)})` : ''}`,
 			description: String(errorData.description ?? 'The service reported a failure for this message; the other messages of the request are unaffected.'),

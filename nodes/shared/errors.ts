@@ -48,6 +48,21 @@ const HTTP_MEANING: Record<number, string> = {
 	429: 'Rate limit exceeded (about 200 requests a minute per account)',
 };
 
+/** The allocation API's own meanings of its statuses (its status list), where they differ from the messaging ones above. */
+const ALLOCATION_HTTP_MEANING: Record<number, string> = {
+	// Its 400s include an unknown id (code 1) and a second deallocation (code 5), not only malformed requests.
+	400: 'The allocation service refused the request',
+	402: 'Unauthorized request: check the allocation user name and password',
+	429: 'The allocation throttle limit was exceeded',
+	499: 'The allocation service timed out before answering',
+};
+
+/** What an HTTP status means on the API of `base` (the allocation API words some of its own). */
+function httpMeaning(statusCode: number, base: string | undefined): string {
+	const own = base === 'alloc' ? ALLOCATION_HTTP_MEANING[statusCode] : undefined;
+	return own ?? HTTP_MEANING[statusCode] ?? (statusCode >= 500 ? 'The service had a server error' : 'Request failed');
+}
+
 /**
  * Reads the service's own message and code out of every error body the spec documents:
  * v1 `RestException`, v2 envelopes with `error_data` (request level or first failed message),
@@ -110,11 +125,13 @@ export function serviceApiError(
 		itemIndex?: number;
 		secrets: string[];
 		hint?: string;
+		/** The base the request went to (transport's ExotelBase): its API may give a status its own meaning. */
+		base?: string;
 	},
 ): NodeApiError {
-	const { statusCode, body, method, url, itemIndex, secrets, hint } = options;
+	const { statusCode, body, method, url, itemIndex, secrets, hint, base } = options;
 	const service = parseServiceError(body);
-	const meaning = HTTP_MEANING[statusCode] ?? (statusCode >= 500 ? 'The service had a server error' : 'Request failed');
+	const meaning = httpMeaning(statusCode, base);
 	const codePart = service?.code !== undefined && service.code !== null ? ` (code ${service.code})` : '';
 	const message = service ? `${service.message}${codePart}` : meaning;
 	const details = [

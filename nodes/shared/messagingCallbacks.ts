@@ -36,13 +36,23 @@ function numericCodeOf(value: unknown): number | string | null {
 	return typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : code;
 }
 
-/** SMS status words of the status callback, folded onto the same four. */
-function smsStatus(status: unknown): string | undefined {
-	const value = String(status ?? '').toLowerCase();
-	if (!value) return undefined;
-	if (value.startsWith('failed')) return 'failed';
-	if (value === 'sent' || value === 'delivered') return 'delivered';
-	return value;
+/**
+ * An SMS status folded onto the same words, however the service gave it: by its code first (20xxx
+ * delivered, 21xxx pending, 23xxx and 24xxx failed: the SMS code list), else by its words (a status
+ * callback's Status, a fallback entry's exo_detailed_status). A pending SMS is on its way: `sent`.
+ * The service's own code and words stay in `code` and `raw`.
+ */
+function smsStatusOf(code: unknown, words: unknown): string | null {
+	const value = Number(codeOf(code) ?? Number.NaN);
+	if (value >= 20000 && value < 21000) return 'delivered';
+	if (value >= 21000 && value < 22000) return 'sent';
+	if (value >= 23000 && value < 25000) return 'failed';
+	const word = String(words ?? '').toLowerCase();
+	if (word.startsWith('fail')) return 'failed';
+	// The status callback's `sent` is the SMS handed to the handset (DELIVERED_TO_HANDSET).
+	if (word === 'sent' || word.startsWith('delivered')) return 'delivered';
+	if (word === 'queued' || word === 'submitted' || /^(pending|sending)/.test(word)) return 'sent';
+	return null;
 }
 
 /** One message of a callback in the package's vocabulary (vocabulary.ts), the message as received under `raw`. */
@@ -78,7 +88,11 @@ function list(value: unknown): IDataObject[] {
 function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataObject, extra: IDataObject = {}): EventItem {
 	return item(event, channel, entry, {
 		...extra,
-		status: statusOfCode(entry.exo_status_code) ?? textOf(entry.exo_detailed_status),
+		// An SMS-fallback entry carries SMS codes (20005 DELIVERED_TO_HANDSET), not the RCS table's.
+		status:
+			channel === 'sms'
+				? smsStatusOf(entry.exo_status_code, entry.exo_detailed_status)
+				: statusOfCode(entry.exo_status_code) ?? textOf(entry.exo_detailed_status),
 		code: codeOf(entry.exo_status_code),
 	});
 }
@@ -162,7 +176,7 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 				messageSid: textOf(root.SmsSid),
 				to: textOf(root.To),
 				from: textOf(root.From),
-				status: isClick ? 'clicked' : smsStatus(root.Status) ?? null,
+				status: isClick ? 'clicked' : smsStatusOf(root.DetailedStatusCode, root.Status),
 				// Form fields are text: a code of digits is the number it is on the chat-app and RCS callbacks.
 				code: numericCodeOf(root.DetailedStatusCode),
 				timestamp: textOf(root.DateSent ?? root.ClickedAt ?? root.Timestamp),

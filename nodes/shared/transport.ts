@@ -279,6 +279,7 @@ export async function exotelRequest<T = unknown>(
 		if (response && verdict.throttled) {
 			if (verdict.givenUp) {
 				const limited = serviceApiError(node, {
+					base: request.base,
 					statusCode: response.statusCode,
 					body: response.body,
 					method: request.method,
@@ -307,6 +308,7 @@ export async function exotelRequest<T = unknown>(
 		if (response && response.statusCode < 400) return response as ExotelResponse<T>;
 		if (response) {
 			throw serviceApiError(node, {
+				base: request.base,
 				statusCode: response.statusCode,
 				body: response.body,
 				method: request.method,

@@ -204,7 +204,8 @@ describe('Exotel Messaging → Chat App → Send', () => {
 			channel: 'chatapp',
 			to: unreachable,
 			from: FROM,
-			code: refusal.httpCode,
+			// the service's refusal code, as an SMS's is its DetailedStatusCode; the entry's own code is under raw
+			code: refusal.code,
 			requestId: expect.stringMatching(REQUEST_ID),
 			raw: {
 				code: refusal.httpCode,

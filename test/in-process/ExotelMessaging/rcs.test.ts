@@ -204,7 +204,8 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 			channel: 'rcs',
 			to: items[1].phone,
 			from: 'acme_orders_bot',
-			code: refusal.httpCode,
+			// the service's refusal code, as an SMS's is its DetailedStatusCode; the entry's own code is under raw
+			code: refusal.code,
 			requestId: success[0].json.requestId,
 			raw: {
 				code: refusal.httpCode,

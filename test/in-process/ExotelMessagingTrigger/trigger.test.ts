@@ -184,7 +184,8 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 		expect(answer.status).toBe(200);
 		expect(answer.workflowData?.map((item) => [item.event, item.channel, item.messageSid, item.status, item.fallback])).toEqual([
 			['rcsDeliveryReport', 'rcs', 'rcs-1', 'failed', undefined],
-			['rcsDeliveryReport', 'sms', 'sms-1', 'DELIVERED_TO_HANDSET', true],
+			// the fallback SMS's code folded onto the same words; the service's name stays under raw
+			['rcsDeliveryReport', 'sms', 'sms-1', 'delivered', true],
 		]);
 		expect(answer.workflowData).toEqual([
 			{
@@ -202,7 +203,7 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 			{
 				event: 'rcsDeliveryReport',
 				messageSid: 'sms-1',
-				status: 'DELIVERED_TO_HANDSET',
+				status: 'delivered',
 				channel: 'sms',
 				to: '+919876543210',
 				from: null,
@@ -214,6 +215,59 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 			},
 		]);
 		expect(answer.workflowData?.map((item) => Object.keys(item))).toEqual([keysOf(), keysOf('fallback')]);
+	});
+
+	const fallbackEntry = (sid: string, code: number, name: string) => ({
+		callback_type: 'dlr', sid, channel_sid: code >= 23000 ? null : `ch-${sid}`, to: '+919876543210', exo_status_code: code, exo_detailed_status: name,
+		description: name, sms_units: code >= 23000 ? null : 1, timestamp: '2026-11-22T10:15:05+05:30', custom_data: 'order-9',
+	});
+
+	it('every SMS-fallback code is folded onto the same words as every other status (the code and the name kept)', async () => {
+		const codes: Array<[number, string, string]> = [
+			[20005, 'DELIVERED_TO_HANDSET', 'delivered'],
+			[20006, 'DELIVERED_TO_OPERATOR', 'delivered'],
+			[21010, 'PENDING_TO_OPERATOR', 'sent'],
+			[21015, 'SENDING_TO_OPERATOR', 'sent'],
+			[21020, 'PENDING_ON_OPERATOR', 'sent'],
+			[23010, 'FAILED_INVALID_DESTINATION_NUMBER', 'failed'],
+			[24010, 'FAILED_SYSTEM_ERROR', 'failed'],
+		];
+		const body = {
+			rcs: { messages: [{ callback_type: 'dlr', sid: 'rcs-1', to: '+919876543210', exo_status_code: 40004, exo_detailed_status: 'EX_SYSTEM_ERROR', description: 'failed', timestamp: '2026-11-22T10:15:00+05:30' }] },
+			sms: { messages: codes.map(([code, name], i) => fallbackEntry(`sms-${i}`, code, name)) },
+		};
+		const answer = await post(body, { signature: null });
+		const fallbacks = (answer.workflowData ?? []).filter((item) => item.fallback === true);
+		expect(fallbacks.map((item) => [item.status, item.code, (item.raw as IDataObject).exo_detailed_status])).toEqual(codes.map(([code, name, status]) => [status, code, name]));
+		for (const item of fallbacks) expect(Object.keys(item)).toEqual(keysOf('fallback'));
+		// A code the list does not place is read by its name, as an SMS status callback's words are.
+		const named = await post({ rcs: { messages: [] }, sms: { messages: [fallbackEntry('sms-x', 29999, 'DELIVERED_TO_HANDSET')] } }, { signature: null });
+		expect(named.workflowData?.map((item) => [item.status, item.code])).toEqual([['delivered', 29999]]);
+	});
+
+	it('the Statuses filter picks SMS-fallback entries by the same words as the RCS ones', async () => {
+		const body = {
+			rcs: { messages: [{ callback_type: 'dlr', sid: 'rcs-1', to: '+919876543210', exo_status_code: 40004, exo_detailed_status: 'EX_SYSTEM_ERROR', description: 'failed', timestamp: '2026-11-22T10:15:00+05:30' }] },
+			sms: { messages: [fallbackEntry('sms-1', 20005, 'DELIVERED_TO_HANDSET')] },
+		};
+		const delivered = await post(body, { signature: null, parameters: { statuses: ['delivered'] } });
+		expect(delivered.workflowData?.map((item) => [item.channel, item.messageSid, item.status])).toEqual([['sms', 'sms-1', 'delivered']]);
+		const failed = await post({ ...body, sms: { messages: [fallbackEntry('sms-2', 24010, 'FAILED_SYSTEM_ERROR')] } }, { signature: null, parameters: { statuses: ['failed'] } });
+		expect(failed.workflowData?.map((item) => [item.channel, item.messageSid, item.status])).toEqual([
+			['rcs', 'rcs-1', 'failed'],
+			['sms', 'sms-2', 'failed'],
+		]);
+	});
+
+	it('an SMS status callback’s pending words are folded too (queued, sending, submitted are on their way: sent)', async () => {
+		const statuses: string[] = [];
+		for (const [status, code] of [['queued', '21010'], ['sending', ''], ['submitted', '']]) {
+			const form = new URLSearchParams({ SmsSid: `sms-${status}`, To: '+919876543210', Status: status, ...(code ? { DetailedStatusCode: code } : {}) }).toString();
+			const answer = await post(form, { contentType: 'application/x-www-form-urlencoded', signature: null });
+			statuses.push(String(answer.workflowData?.[0].status));
+			expect((answer.workflowData?.[0].raw as IDataObject).Status).toBe(status);
+		}
+		expect(statuses).toEqual(['sent', 'sent', 'sent']);
 	});
 
 	it.each([

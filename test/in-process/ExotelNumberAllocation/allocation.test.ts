@@ -91,6 +91,37 @@ describe('Exotel Number Allocation', () => {
 		expect(result.error?.message).not.toMatch(/already deallocated/);
 		expect(result.error?.httpCode).toBe('400');
 		expect(result.error?.description).toMatch(/GreenVN not found/); // the service's own words are kept
+		expect(result.error?.description).not.toMatch(/malformed/);
+	});
+
+	it('getting an unknown id: the service answers 400 code 1, and Get words it as Deallocate does', async () => {
+		const result = await run({ operation: 'get', greenvnId: 'no-such-greenvn' });
+		const [request] = sandbox.requests({ method: 'GET' });
+		expect(request).toMatchObject({ path: `${TENANT_PATH}/no-such-greenvn`, status: 400 });
+		expect(result.error?.message).toBe('Allocation no-such-greenvn not found (code 1)');
+		expect(result.error?.httpCode).toBe('400');
+		expect(result.error?.description).toMatch(/^No allocation \(GreenVN\) has this id for the account: check the GreenVN ID/);
+		expect(result.error?.description).toMatch(/HTTP 400 from GET .*GreenVN not found/); // the service's own words are kept
+		// a 400 of the allocation API is not only a malformed request: this one is an unknown id
+		expect(result.error?.description).not.toMatch(/malformed/);
+		const deallocated = await run({ operation: 'deallocate', greenvnId: 'no-such-greenvn' });
+		expect(deallocated.error?.message).toBe(result.error?.message);
+	});
+
+	it.each([
+		['with the allocation error body', { success: false, status: 402, code: 7, message: 'Unauthorized request', data: null }, 'Authentication failed: check the allocation user name and password (code 7)'],
+		['with no body the node can read', '', 'Unauthorized request: check the allocation user name and password'],
+	])('a 402 is an unauthorized request, as the allocation API means it (%s)', async (_name, body, message) => {
+		sandbox.injectFaults({ kind: 'status', status: 402, body }, 1);
+		const result = await run(allocate('order-402'));
+		expect(sandbox.requests().map((request) => request.status)).toEqual([402]);
+		expect(result.error?.httpCode).toBe('402');
+		expect(result.error?.message).toBe(message);
+		const said = `${result.error?.message} ${result.error?.description}`;
+		expect(said).toMatch(/Unauthorized request: check the allocation user name and password/);
+		expect(result.error?.description).toMatch(/HTTP 402 from POST /);
+		// not the messaging API's 402
+		expect(said).not.toMatch(/plan|usage limit/);
 	});
 
 	it('a duplicate connection id: 409 with code 18, in words', async () => {
@@ -112,7 +143,7 @@ describe('Exotel Number Allocation', () => {
 
 	it('an unknown allocation id: code 1, in words', async () => {
 		const result = await run({ operation: 'get', greenvnId: 'nope' });
-		expect(result.error?.message).toBe('No allocation (GreenVN) with this id (code 1)');
+		expect(result.error?.message).toBe('Allocation nope not found (code 1)');
 	});
 
 	it.each([

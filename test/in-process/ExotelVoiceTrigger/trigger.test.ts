@@ -102,14 +102,15 @@ describe('Exotel Voice Trigger', () => {
 		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf(...CALL_STATUS_EXTRAS));
 	});
 
-	it('management-API call status callback', async () => {
+	it('management-API call status callback: `status` is the call’s status, never the event or the call state', async () => {
+		// The spec's fields: no status of the call, so none is made up from the event (terminal) or call_state.
 		const body = { call_sid: 'c2', event_type: 'terminal', call_state: 'terminal', duration: 95, recording_url: 'https://recordings.example/c2.mp3' };
 		const answer = await post(JSON.stringify(body));
 		expect(answer.workflowData).toEqual([
 			{
 				event: 'callStatusManagement',
 				callSid: 'c2',
-				status: 'terminal',
+				status: null,
 				from: null,
 				to: null,
 				direction: null,
@@ -118,10 +119,24 @@ describe('Exotel Voice Trigger', () => {
 				duration: 95,
 				recordingUrl: 'https://recordings.example/c2.mp3',
 				eventType: 'terminal',
+				// the call's state under the key Call → Get Details gives it
+				state: 'terminal',
 				raw: body,
 			},
 		]);
-		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('eventType'));
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('eventType', 'state'));
+	});
+
+	it.each([
+		['call_status (shape A)', { call_sid: 'c3', event_type: 'terminal', call_state: 'terminal', call_status: 'customer_unanswered', duration: 30 }, 'customer_unanswered'],
+		['status (shape B)', { call_sid: 'c4', event_type: 'answered', call_state: 'active', status: 'completed', duration: 12 }, 'completed'],
+	])('management-API call status callback carrying the call’s %s: that is `status`, and the Statuses filter reads it', async (_name, body, status) => {
+		const answer = await post(JSON.stringify(body));
+		expect(answer.workflowData?.map((item) => [item.event, item.status, item.eventType, item.state])).toEqual([['callStatusManagement', status, body.event_type, body.call_state]]);
+		const byEvent = await post(JSON.stringify(body), { parameters: { statuses: String(body.event_type) } });
+		expect([byEvent.status, byEvent.workflowData]).toEqual([200, undefined]);
+		const byStatus = await post(JSON.stringify(body), { parameters: { statuses: status } });
+		expect(byStatus.workflowData?.map((item) => item.callSid)).toEqual([body.call_sid]);
 	});
 
 	it.each([

@@ -16,6 +16,7 @@ import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 import { callWebhook } from '../../helpers/webhook-context';
 import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../../../sandbox/fixtures';
+import { MESSAGE_FAILURES } from '../../../sandbox/handlers/messages';
 import type { CallbackAttempt, ExotelSandbox } from '../../../sandbox/server';
 import { budget } from '../../harness/timeouts';
 
@@ -155,11 +156,55 @@ describe('one vocabulary for messages: every send and its delivery report', () =
 		]);
 		expect(out[0].json.raw).toMatchObject({ status: 'success', data: { sid: stored[0].sid } });
 		expect(out[1].json.error).toMatch(/^Message not accepted/);
+		// `code` of a refused message is the service's refusal code (error_data.code), as an SMS's is its
+		// DetailedStatusCode; the entry's own code stays under raw.
+		const refusal = MESSAGE_FAILURES.rcsTemplateNotApproved;
+		expect([out[1].json.code, (out[1].json.raw as IDataObject).code]).toEqual([refusal.code, refusal.httpCode]);
 
 		const reports = await triggerItems('rcs-dlr', 1);
 		expect(reports.length).toBeGreaterThan(0);
 		for (const report of reports) expectMessageShape(report, String(report.channel));
 		expect(new Set(reports.map((report) => report.messageSid))).toEqual(new Set([out[0].json.messageSid]));
+	});
+
+	it('RCS with an SMS fallback: the fallback entries of the report say their status in the same words, by the SMS codes', async () => {
+		const delivered = '+919812340077'; // not RCS capable: the fallback SMS is delivered (20005)
+		const notTriggered = '+919812340076'; // not RCS capable, and the fallback could not be triggered (24010)
+		const out = await send(
+			'exotelMessaging',
+			{
+				resource: 'rcs',
+				operation: 'sendTemplate',
+				botId: 'acme_orders_bot',
+				to: '={{ $json.phone }}',
+				templateName: 'order_update',
+				smsFallback: true,
+				fallbackFrom: 'ACMEIN',
+				fallbackText: 'Your order shipped',
+				fallbackSmsType: 'transactional',
+				options: { requestStatusCallback: callbackUrl },
+			},
+			[{ phone: delivered }, { phone: notTriggered }],
+		);
+		expect(out.map((item) => item.json.status)).toEqual(['accepted', 'accepted']);
+
+		const reports = await triggerItems('rcs-dlr', 2);
+		for (const report of reports) expectMessageShape(report, String(report.channel));
+		const byChannel = (channel: string) =>
+			reports
+				.filter((report) => report.channel === channel)
+				.map((report) => [report.to, report.status, report.code, (report.raw as IDataObject).exo_detailed_status, report.fallback ?? false])
+				.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+		expect(byChannel('rcs')).toEqual([
+			[notTriggered, 'failed', 40004, 'EX_SYSTEM_ERROR', false],
+			[delivered, 'failed', 40004, 'EX_SYSTEM_ERROR', false],
+		]);
+		// The service's words (DELIVERED_TO_HANDSET) stay under raw; `status` is the vocabulary's.
+		expect(byChannel('sms')).toEqual([
+			[notTriggered, 'failed', 24010, 'FAILED_SYSTEM_ERROR', true],
+			[delivered, 'delivered', 20005, 'DELIVERED_TO_HANDSET', true],
+		]);
+		expect(reports.every((report) => ['sent', 'delivered', 'seen', 'failed'].includes(String(report.status)))).toBe(true);
 	});
 
 	it('Chat App Send: the same keys; the report carries the same messageSid', async () => {
@@ -175,7 +220,9 @@ describe('one vocabulary for messages: every send and its delivery report', () =
 			[stored[0].sid, 'accepted', phones[0], business],
 			[null, 'failed', SANDBOX_CHATAPP_UNREACHABLE[0], business],
 		]);
-		expect(out[1].json.code).toBe(400);
+		// the refusal's own code (30012 INVALID_RECIPIENT), not the entry's HTTP-like 400 (kept under raw)
+		const refusal = MESSAGE_FAILURES.chatAppInvalidRecipient;
+		expect([out[1].json.code, (out[1].json.raw as IDataObject).code]).toEqual([refusal.code, refusal.httpCode]);
 
 		const reports = await triggerItems('chatapp-status', 1);
 		for (const report of reports) expectMessageShape(report, 'chatapp');

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/errors';
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { dataOf, eachAllocation, GREENVN_ID } from './shared';
+import { allocationFailure, dataOf, eachAllocation, GREENVN_ID } from './shared';
 
 export const option: OperationOption = {
 	name: 'Deallocate',
@@ -27,12 +27,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				new NodeApiError(this.getNode(), { greenvn_id: id, serviceCode: code ?? null }, { message, description, httpCode, itemIndex });
 			const httpCode = apiError.httpCode ?? undefined;
 			// Read by the service's code, not the HTTP status alone: both answers below are 400s.
-			// Code 1 is "GreenVN not found" (an unknown id); code 5 on a deallocation is how the
-			// service refuses one that already happened (the id exists, its state is vault).
-			if (Number(code) === ALLOCATION_NOT_FOUND) {
-				const hint = 'No allocation (GreenVN) has this id for the account: check the GreenVN ID (the greenvn_id the allocation returned).';
-				throw refusal(`Allocation ${id} not found (code ${code})`, `${hint} ${apiError.description ?? ''}`.trim(), httpCode);
-			}
+			// Code 1 is "GreenVN not found" (an unknown id, worded as Get words it); code 5 on a
+			// deallocation is how the service refuses one that already happened (the id exists, its state is vault).
+			if (Number(code) === ALLOCATION_NOT_FOUND) throw allocationFailure(this.getNode(), error, id, itemIndex);
 			if (httpCode === '400' && Number(code) === ALLOCATION_ALREADY_DEALLOCATED) {
 				throw refusal(`Allocation ${id} is already deallocated`, `${apiError.message}. ${apiError.description ?? ''}`.trim(), '400');
 			}

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/resource';
 import { exotelRequest } from '../../../shared/transport';
-import { dataOf, eachAllocation, GREENVN_ID } from './shared';
+import { allocationFailure, dataOf, eachAllocation, GREENVN_ID } from './shared';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -14,8 +14,12 @@ export const option: OperationOption = {
 export const description: INodeProperties[] = [GREENVN_ID];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await eachAllocation(this, items, async ({ itemIndex, path }) => {
-		const response = await exotelRequest.call(this, { base: 'alloc', method: 'GET', path, itemIndex });
-		return dataOf(response.body);
+	return await eachAllocation(this, items, async ({ itemIndex, id, path }) => {
+		try {
+			const response = await exotelRequest.call(this, { base: 'alloc', method: 'GET', path, itemIndex });
+			return dataOf(response.body);
+		} catch (error) {
+			throw allocationFailure(this.getNode(), error, id, itemIndex);
+		}
 	});
 }

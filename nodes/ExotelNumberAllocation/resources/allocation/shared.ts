@@ -1,6 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { eachById } from '../../../shared/byId';
+import { ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/errors';
 
 /** Allocations (GreenVNs) of the account; one is `ALLOCATIONS_PATH/<greenvn_id>`. */
 export const ALLOCATIONS_PATH = '/v1/tenants/{accountSid}/greenvn';
@@ -26,4 +28,22 @@ export async function eachAllocation(
 	return await eachById(context, items, { name: GREENVN_ID.name, label: GREENVN_ID.displayName }, async (id, itemIndex) =>
 		await send({ itemIndex, id, path: `${ALLOCATIONS_PATH}/${encodeURIComponent(id)}` }),
 	);
+}
+
+/**
+ * A failure of an operation on one allocation, worded by the service's code where the HTTP status
+ * says too little (the allocation API answers an unknown id with a 400): `error` as it was otherwise.
+ * Every operation on an id words the same failure the same way.
+ */
+export function allocationFailure(node: INode, error: unknown, id: string, itemIndex: number): unknown {
+	const code = serviceCodeOf(error);
+	if (Number(code) !== ALLOCATION_NOT_FOUND) return error;
+	const apiError = error as NodeApiError;
+	const hint = 'No allocation (GreenVN) has this id for the account: check the GreenVN ID (the greenvn_id the allocation returned).';
+	return new NodeApiError(node, { greenvn_id: id, serviceCode: code ?? null }, {
+		message: `Allocation ${id} not found (code ${code})`,
+		description: `${hint} ${apiError.description ?? ''}`.trim(),
+		httpCode: apiError.httpCode ?? undefined,
+		itemIndex,
+	});
 }
