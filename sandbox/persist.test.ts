@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import { parseCliOptions } from './cli';
 import { SANDBOX_ACCOUNT } from './fixtures';
 import type { SavedState } from './persist';
 import { Receiver, sandboxCall, sandboxControl } from './receiver';
@@ -215,5 +216,11 @@ describe('when the sandbox has no record of a message', () => {
 		await sandbox.stop();
 		const { sandbox: again } = await startSandbox({ stateFile: file });
 		expect(again.chatAppMessages()).toEqual([]);
+	});
+
+	it('npm run sandbox -- --state FILE keeps its records in that file too; without it, in memory', () => {
+		expect(parseCliOptions(['--state', '.dev/sandbox-state.json']).stateFile).toBe('.dev/sandbox-state.json');
+		expect(parseCliOptions(['--state=/tmp/x.json', '--port', '0']).stateFile).toBe('/tmp/x.json');
+		expect(parseCliOptions([]).stateFile).toBeUndefined();
 	});
 });
