@@ -1,9 +1,10 @@
 /**
- * How `npm run dev` learns that it should stop. npm runs it as npm → `sh -c` → node and passes
- * SIGINT and SIGTERM on to the shell only; Debian's sh (dash) dies of them without passing them on,
- * which left this process and its n8n running after a `kill <npm pid>`. So beside SIGINT, SIGTERM
- * and SIGHUP to this process, its parent going away (the shell, or whatever started it) asks it to
- * stop too: this process is then re-parented, and its parent pid changes.
+ * How `npm run dev` learns that it should stop. npm passes SIGINT and SIGTERM on to the shell of a
+ * script only, and Debian's sh (dash) dies of them without passing them on: that left this process
+ * and its n8n running after a `kill <npm pid>`. The script now `exec`s (package.json), so npm's
+ * signals reach this process; and beside SIGINT, SIGTERM and SIGHUP, its parent going away (npm
+ * killed outright, a shell of another launcher) asks it to stop too: the process is then
+ * re-parented, and its parent pid changes.
  */
 export interface StopWatchOptions {
 	/** Default SIGINT, SIGTERM, SIGHUP. */

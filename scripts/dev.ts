@@ -2,7 +2,8 @@
  * `npm run dev`: the sandbox, and a cached n8n on http://127.0.0.1:5678 with this package installed
  * the way users get it (packed tarball), sandbox credentials and the example workflows imported.
  * Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C, or SIGINT or SIGTERM
- * to the `npm run dev` process, stops all (dev-stop.ts: npm's shell does not pass signals on).
+ * to the `npm run dev` process, stops all, and npm returns once all is stopped (the script `exec`s,
+ * so npm passes its signals to this process; dev-stop.ts also stops it when its parent goes away).
  *
  * Which n8n: `npm run dev -- --n8n newest` (or `latest`) or `--n8n 2.8.4`; without the flag the
  * newest when it is installed (test/harness/targets.ts), 2.8.4 otherwise. Each has its own user
@@ -30,7 +31,7 @@ import { parseRateLimitOptions, rateLimitBanner } from '../sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import { setHarnessLog } from '../test/harness/log';
-import { devTarget, isInstalled, targetCacheDir, type N8nTargetName } from '../test/harness/targets';
+import { devTarget, isInstalled, publishesAsynchronously, targetCacheDir, type N8nTargetName } from '../test/harness/targets';
 import { exampleBanner, exampleWebhooks, readExamples } from './dev-examples';
 import { createDevLog } from './dev-log';
 import { activeWorkflowIds, importBeforeStart, publishAfterStart } from './dev-setup';
@@ -95,11 +96,14 @@ async function main() {
 		process.exit(2);
 	}
 	// from the first moment: a Ctrl-C during a cold install stops it too
+	let firstRequest = 0;
 	onStopRequest((reason) => {
 		if (!stopping) {
 			stopping = true;
+			firstRequest = Date.now();
 			void stopAll(reason);
-		} else if (reason.startsWith('SIG')) {
+		} else if (reason.startsWith('SIG') && Date.now() - firstRequest > 1000) {
+			// a Ctrl-C reaches this process twice at once (from the terminal, and passed on by npm): only a later one is a second
 			log.line('stopping at once');
 			process.exit(1);
 		}
@@ -160,6 +164,12 @@ async function main() {
 		instance,
 		webhooks.map((hook) => hook.id),
 	).catch(() => undefined);
+	if (active?.size && publishesAsynchronously(n8n.version)) {
+		// 2.41 registers published webhooks in the background: the banner's production URLs answer once this is done
+		await log.step('waiting for n8n to register the published webhooks', () =>
+			instance.waitForPublication([...active]).catch((error: Error) => log.line(`not all are registered: ${error.message.split('\n')[0]}`)),
+		);
+	}
 
 	const owner = N8nInstance.OWNER;
 	log.line(`n8n ${n8n.version} is ready: ${instance.baseUrl}`);
