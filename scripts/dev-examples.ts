@@ -193,7 +193,7 @@ export function exampleWebhooks(examples: ExampleWorkflow[], origins: Origins): 
 				next.push(`or run "${feeder.name}": its sends report here`);
 			}
 		}
-		next.push(`its executions: ${origins.n8n}/workflow/${example.id}/executions`);
+		next.push(`its executions in the editor: ${origins.n8n}/workflow/${example.id}/executions`);
 		found.push({ id: example.id, name: example.name, method, path: webhookPath, productionUrl, testUrl, curl, next });
 	}
 	return found;

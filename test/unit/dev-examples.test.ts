@@ -50,7 +50,7 @@ describe("each example's webhook in the banner", () => {
 			curl: `curl -s -X POST 'http://127.0.0.1:5678/webhook/order-shipped' -H 'content-type: application/json' -d '{"orderId":"ORD-10481","name":"Asha","phone":"+919876543210"}'`,
 			next: [
 				'curl -s http://127.0.0.1:4010/__sandbox/messages   (what the sandbox got)',
-				'its executions: http://127.0.0.1:5678/workflow/exotelExampleSms01/executions',
+				'its executions in the editor: http://127.0.0.1:5678/workflow/exotelExampleSms01/executions',
 			],
 		});
 		expect(hook('exoMaskedNumber1').next[0]).toBe('curl -s http://127.0.0.1:4010/__sandbox/allocations   (what the sandbox got)');
