@@ -118,7 +118,7 @@ function personSteps(node: ExampleNode, body: Record<string, unknown> | undefine
 	const flag = port === String(DEFAULT_SANDBOX_PORT) ? [] : ['--sandbox', sandbox];
 	const command = (args: string[]) => {
 		parsePersonArgs([...args, ...flag]); // the command the banner prints is one npm run person takes
-		return ['npm run person --', ...args, ...flag].map((arg) => (/[\s'"{}]/.test(arg) ? quote(arg) : arg)).join(' ');
+		return `npm run person -- ${[...args, ...flag].map((arg) => (/[\s'"{}]/.test(arg) ? quote(arg) : arg)).join(' ')}`;
 	};
 	const [approve, decline] = approvalChoices(node);
 	const other = (text: string) => (decline ? `; ${text}` : '');

@@ -51,7 +51,9 @@ const alive = (pid: number) => {
 
 /** Starts `command` in its own process group (a signal of the test reaches what it names alone) and waits for the stand-in's `ready <pid>`. */
 async function startProbe(command: string, args: string[], cwd: string) {
-	const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	// the project's tsconfig for the stand-in, whatever folder npm runs in (a tsconfig above /tmp would be found first)
+	const env = { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.json') };
+	const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	children.push(child);
 	let output = '';
 	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
