@@ -128,7 +128,7 @@ async function main() {
 	if (!cached) {
 		log.line(
 			`n8n ${target} is not installed yet: installing it once into ${home(targetCacheDir(target))} ` +
-				`(about ${INSTALL_SIZE[target]} on disk; ${target === 'newest' ? 'with its Node 24, up to 17 minutes' : 'about 5 minutes'})`,
+				`(about ${INSTALL_SIZE[target]} on disk${target === 'newest' ? ', and 0.2 GB for its Node 24; up to 17 minutes' : '; about 5 minutes'})`,
 		);
 	}
 	const n8n = await log.step(cached ? `checking the cached n8n ${target}` : `installing n8n ${target}`, () => ensureN8n());

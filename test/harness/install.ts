@@ -149,7 +149,7 @@ function writeCachePackageJson(cacheDir: string): void {
 	fs.writeFileSync(file, JSON.stringify(pkg));
 }
 
-/** What a release's cache folder holds once installed, as `du -sh` measured it here. */
+/** What a release's cache folder holds once installed, as `du -sh` measured it here (the newest's Node 24 beside it: 189 MB). */
 export const INSTALL_SIZE: Readonly<Record<N8nTargetName, string>> = { '2.8.4': '2.3 GB', newest: '2.9 GB' };
 
 /**
