@@ -1,7 +1,7 @@
 /**
  * Starts a sandbox for manual work and the real-n8n harness:
  *
- *   ts-node --transpile-only sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json]
+ *   ts-node --transpile-only sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json] [--state FILE]
  *                                               [--rate-limit LIMIT/WINDOW_MS [--retry-after]]
  *                                               [--rate-limit documented [--time-factor N] [--no-rate-limit-headers]
  *                                                 [--sms-503] [--rate-limit-category NAME=N]...]
@@ -12,7 +12,8 @@
  * limits (per category, fixed minutes): --rate-limit documented (or SANDBOX_RATE_LIMIT=documented), with
  * --time-factor N (windows of 60/N s, Retry-After ceil(30/N) s), --no-rate-limit-headers (no X-RateLimit-*),
  * --sms-503 (an SMS breach answers 503) and --rate-limit-category NAME=N (repeatable, e.g. sms=100).
- * Bad values exit 2.
+ * --state FILE keeps what it sent and the calls it placed across restarts (persist.ts; npm run dev
+ * uses .dev/sandbox-state.json). Bad values exit 2.
  * Prints the origin, the base URLs and the credential values to paste into n8n (they are fake).
  * With --json, prints one JSON line {origin, baseUrls, credentials, rateLimit (config or null)} instead.
  * Stops on SIGINT or SIGTERM.
@@ -174,6 +175,7 @@ export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 		timeScale: nonNegativeNumber(argValue(args, '--time-scale'), 'time scale'),
 		json: args.includes('--json'),
 		rateLimit: parseRateLimitOptions(args, env),
+		stateFile: argValue(args, '--state'),
 	};
 }
 
@@ -190,6 +192,7 @@ async function main(): Promise<void> {
 		latencyMs: options.latencyMs,
 		timeScale: options.timeScale,
 		rateLimit: options.rateLimit,
+		stateFile: options.stateFile,
 	});
 	let origin: string;
 	try {
@@ -207,6 +210,7 @@ async function main(): Promise<void> {
 		const lines = [
 			`Exotel sandbox listening on ${origin}`,
 			...(options.rateLimit ? [`Account rate limit: ${rateLimitBanner(options.rateLimit)}`] : []),
+			...(options.stateFile ? [`Records: ${sandbox.messages().length} SMS kept, since ${new Date(sandbox.records.since).toISOString()} (${sandbox.records.why})`] : []),
 			'',
 			'Base URLs:',
 			...Object.entries(baseUrls).map(([name, url]) => `  ${name.padEnd(13)} ${url}`),

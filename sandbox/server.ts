@@ -6,8 +6,10 @@
  * `/__sandbox/` is a control API for other processes.
  * Routes live in handlers/ (one file per group); this file holds only the request pipeline.
  */
+import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
+import * as path from 'path';
 
 import { BASE_DEFAULT_POLICY, evaluateAuth } from './auth';
 import { CallbackDispatcher, CallbackInputError, endCallInput } from './callbacks';
@@ -16,7 +18,7 @@ import { handleControl } from './control';
 import { describeFault, FaultQueue } from './faults';
 import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
 import { allRoutes } from './handlers';
-import { callStatusEventsOf, callStatusFields, endCallNow } from './handlers/voice';
+import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/voice';
 import {
 	apiError,
 	errorStyleFor,
@@ -27,6 +29,7 @@ import {
 	unauthorizedMessage,
 } from './http';
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
+import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';
 import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, RateLimiter } from './rate-limit';
 import { Router } from './router';
 import { SandboxState } from './state';
@@ -79,6 +82,9 @@ export type {
 
 /** Bodies above this are answered 413 without being processed. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** How soon after a change the records are written to the state file (changes come in bursts). */
+const SAVE_DELAY_MS = 200;
 
 export type RequestFilter = Partial<Pick<RecordedRequest, 'base' | 'method'>> & { pathIncludes?: string };
 
@@ -177,8 +183,13 @@ export class ExotelSandbox {
 
 	private readonly dispatcher: CallbackDispatcher;
 
+	private readonly stateFile?: string;
+
+	private saveTimer?: NodeJS.Timeout;
+
 	constructor(options: SandboxOptions = {}) {
 		this.port = options.port ?? 0;
+		this.stateFile = options.stateFile;
 		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
 		this.timeScale = Math.max(0, options.timeScale ?? 1);
 		if (options.rateLimit) this.limiter = newLimiter(options.rateLimit);
@@ -240,12 +251,94 @@ export class ExotelSandbox {
 		});
 		this.server = server;
 		this.originValue = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		// before any request is handled: the listen callback and this run in the same turn
+		if (this.stateFile) this.loadState(this.stateFile, this.originValue);
 		return this.originValue;
+	}
+
+	/** Where the records of what it sent begin, and why there (the state file, a reset, a start in memory). */
+	get records(): { since: number; why: string } {
+		return { ...this.state.records };
+	}
+
+	/**
+	 * Reads the state file: its records come back (the short links moved to this origin, the request
+	 * ids going on from where they were) and the status callbacks its placed calls had not posted are
+	 * scheduled again; those that fell due while it was down go at once. A file that cannot be read is
+	 * moved aside and the sandbox starts empty, saying why in its records.
+	 */
+	private loadState(file: string, origin: string): void {
+		const { saved, problem } = readSavedState(file);
+		// `.dev/sandbox-state.json` under the project, the full path elsewhere
+		const relative = path.relative(process.cwd(), file);
+		const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+		if (!saved) {
+			let why = `when it started with no saved records in ${shown}`;
+			if (problem) {
+				const aside = `${file}.unreadable-${Date.now()}`;
+				try {
+					fs.renameSync(file, aside);
+					why = `when it started: its saved records in ${shown} could not be read (${problem}) and were moved to ${path.basename(aside)}`;
+				} catch {
+					why = `when it started: its saved records in ${shown} could not be read (${problem})`;
+				}
+			}
+			this.state.records = { since: Date.now(), why };
+			return;
+		}
+		restoreState(this.state, saved, origin);
+		this.nextId = Math.max(this.nextId, saved.nextRequestId);
+		this.state.records = { since: saved.recordsSince, why: `its records, kept in ${shown} across restarts, begin then` };
+		this.rescheduleCalls(saved);
+	}
+
+	/** A restored call's status callbacks timed after the save (not posted then), at their times or at once when overdue. */
+	private rescheduleCalls(saved: SavedState): void {
+		const now = Date.now();
+		for (const call of this.state.calls.values()) {
+			if (!call.connect) continue;
+			const connectedAt = call.endsAt - call.endedAfter * 1000 * saved.timeScale;
+			let previous = -1;
+			const pending = callStatusReportsOf(call, this.originValue ?? '')
+				.map((report) => ({ report, at: connectedAt + report.delayMs * saved.timeScale }))
+				.filter(({ at }) => at > saved.savedAt)
+				.map(({ report, at }) => {
+					// distinct delays keep the order (answered before terminal) when both are overdue
+					const delayMs = Math.max(previous + 1, this.timeScale > 0 ? Math.max(0, at - now) / this.timeScale : 0);
+					previous = delayMs;
+					return { ...report, delayMs };
+				});
+			if (pending.length) this.dispatcher.callStatusScheduled(pending);
+		}
+	}
+
+	/** Something the records hold may have changed: written soon, once for a burst of changes. */
+	private changed(): void {
+		if (!this.stateFile || this.saveTimer || !this.server) return;
+		this.saveTimer = setTimeout(() => {
+			this.saveTimer = undefined;
+			this.saveState();
+		}, SAVE_DELAY_MS);
+		this.saveTimer.unref();
+	}
+
+	private saveState(): void {
+		if (!this.stateFile || !this.originValue) return;
+		try {
+			writeSavedState(this.stateFile, snapshotState(this.state, { origin: this.originValue, timeScale: this.timeScale, nextRequestId: this.nextId }));
+		} catch (error) {
+			// the sandbox goes on in memory; the next change tries again
+			process.stderr.write(`Exotel sandbox: could not save its records to ${this.stateFile}: ${(error as Error).message}\n`);
+		}
 	}
 
 	async stop(): Promise<void> {
 		const server = this.server;
 		if (!server) return;
+		// the records as they are now, before anything is cancelled: a call's callbacks not posted yet stay due
+		clearTimeout(this.saveTimer);
+		this.saveTimer = undefined;
+		this.saveState();
 		this.server = undefined;
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
@@ -291,6 +384,7 @@ export class ExotelSandbox {
 		this.nextId = 1;
 		this.faults.clear();
 		this.limiter?.clear();
+		this.changed();
 	}
 
 	setLatency(ms: number): void {
@@ -459,6 +553,7 @@ export class ExotelSandbox {
 		if (now >= call.endsAt) throw new CallbackInputError(`call ${callSid} has already ended (${call.outcome})`);
 		this.dispatcher.cancelCallStatus(callSid);
 		endCallNow(call, status, now, this.timeScale);
+		this.changed();
 		const url = call.connect?.statusCallback;
 		if (!url || !callStatusEventsOf(call).includes('terminal')) return null;
 		return this.dispatcher.postCallStatus({ url, callSid, fields: callStatusFields(call, 'terminal', this.originValue ?? '') });
@@ -588,6 +683,8 @@ export class ExotelSandbox {
 			}
 		}
 
+		// a handler may have stored a message, a call or a configuration
+		if (match.kind === 'found') this.changed();
 		if (fault?.kind === 'reset') {
 			// 'after': the work is done (state changed), the answer is lost.
 			this.resetConnection(req);

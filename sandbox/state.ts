@@ -214,8 +214,23 @@ export function seededDevices(): DeviceStatus[] {
 	];
 }
 
+/**
+ * Where the sandbox's records of what it sent begin, and why there: a person's answer to a number
+ * nothing was sent to says it (callbacks/person.ts). `why` reads after "since <time>".
+ */
+export interface RecordsStart {
+	since: number;
+	why: string;
+}
+
+/** The records of a sandbox without a state file: they begin when it started. */
+export const IN_MEMORY_RECORDS = 'when it started: it keeps its records in memory only, so what it sent before a restart is gone';
+
 export class SandboxState {
 	readonly smsMessages = new Map<string, StoredSmsMessage>();
+
+	/** Where the records of what it sent begin (set on start, restore and reset). */
+	records: RecordsStart = { since: Date.now(), why: IN_MEMORY_RECORDS };
 
 	/** Short links of SMS sent with ShortenUrl=true, by code (`GET /s/<code>`; links.ts). */
 	readonly shortLinks = new Map<string, ShortLink & { smsSid: string }>();
@@ -272,9 +287,11 @@ export class SandboxState {
 	constructor(greenvnPoolSize?: number) {
 		this.pool = greenvnPool(greenvnPoolSize);
 		this.reset();
+		this.records = { since: Date.now(), why: IN_MEMORY_RECORDS };
 	}
 
 	reset(): void {
+		this.records = { since: Date.now(), why: 'when it was reset, which forgets everything it sent' };
 		this.smsMessages.clear();
 		this.shortLinks.clear();
 		this.sessions.clear();

@@ -86,6 +86,12 @@ export interface SandboxOptions {
 	 * ones (`greenvnPool`) up to this size, for runs that allocate more; kept across reset().
 	 */
 	greenvnPoolSize?: number;
+	/**
+	 * A file that keeps what the sandbox sent (messages, short links, the chat-app webhook
+	 * configuration, placed calls) across restarts: read on start, written soon after each change
+	 * and on stop (persist.ts). Unset: in memory only.
+	 */
+	stateFile?: string;
 }
 
 /** The sliding-window mode (the original one): `mode` absent. */

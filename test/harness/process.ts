@@ -250,6 +250,8 @@ interface RunOptions {
 	timeoutMs: number;
 	/** Also append all output to this file. */
 	logFile?: string;
+	/** Told the child's pid (= its process group) once it runs, e.g. to see what it is doing. */
+	onSpawn?: (pid: number) => void;
 }
 
 /**
@@ -277,6 +279,7 @@ async function spawnTracked(command: string, args: string[], opts: { cwd: string
 export async function runCommand(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
 	const started = Date.now();
 	const { child, pid } = await spawnTracked(command, args, opts, command);
+	opts.onSpawn?.(pid);
 	let stdout = '';
 	let stderr = '';
 	const log = opts.logFile ? fs.createWriteStream(opts.logFile, { flags: 'a' }) : undefined;

@@ -99,17 +99,25 @@ export function isInstalled(target: N8nTargetName): boolean {
 	return fs.existsSync(path.join(targetCacheDir(target), INSTALL_MARKER));
 }
 
+/** What `npm run dev -- --n8n <name>` accepts, and the release each means (`latest` as npm says it). */
+export const DEV_TARGET_NAMES: Readonly<Record<string, N8nTargetName>> = { '2.8.4': '2.8.4', newest: 'newest', latest: 'newest' };
+
 /**
- * The release `npm run dev` starts: `--n8n <2.8.4|newest>` or N8N_E2E_TARGET when given; otherwise
- * the newest when it is installed, 2.8.4 when not (installing the newest takes up to 17 minutes).
+ * The release `npm run dev` starts: `--n8n <2.8.4|newest|latest>` (or `--n8n=...`), else
+ * N8N_E2E_TARGET when set; otherwise the newest when it is installed, 2.8.4 when not (installing the
+ * newest takes up to 17 minutes). Its errors name the flag only: dev's users never see the tests' variable.
  */
 export function devTarget(args: string[], env: NodeJS.ProcessEnv): N8nTargetName {
-	const at = args.indexOf('--n8n');
+	const names = Object.keys(DEV_TARGET_NAMES).join(', ');
+	const at = args.findIndex((arg) => arg === '--n8n' || arg.startsWith('--n8n='));
 	if (at >= 0) {
-		const value = args[at + 1];
-		if (!value || value.startsWith('--')) throw new Error(`--n8n needs one of ${N8N_TARGETS.join(', ')}`);
-		return targetName(value);
+		const value = args[at].startsWith('--n8n=') ? args[at].slice('--n8n='.length) : args[at + 1];
+		if (!value || value.startsWith('--')) throw new Error(`--n8n needs one of ${names}`);
+		const target = DEV_TARGET_NAMES[value.trim().toLowerCase()];
+		if (!target) throw new Error(`--n8n ${value}: use one of ${names} (latest is the same as newest)`);
+		return target;
 	}
-	if (env.N8N_E2E_TARGET?.trim()) return targetName(env.N8N_E2E_TARGET);
+	const fromEnv = env.N8N_E2E_TARGET?.trim().toLowerCase();
+	if (fromEnv && DEV_TARGET_NAMES[fromEnv]) return DEV_TARGET_NAMES[fromEnv];
 	return isInstalled('newest') ? 'newest' : '2.8.4';
 }

@@ -48,11 +48,29 @@ describe('which release a process uses', () => {
 			expect(devTarget([], {})).toBe('newest');
 			expect(devTarget(['--n8n', '2.8.4'], { N8N_E2E_TARGET: 'newest' })).toBe('2.8.4');
 			expect(devTarget(['--rate-limit', '50/15000'], { N8N_E2E_TARGET: '2.8.4' })).toBe('2.8.4');
-			expect(() => devTarget(['--n8n'], {})).toThrow('--n8n needs one of 2.8.4, newest');
+			expect(() => devTarget(['--n8n'], {})).toThrow('--n8n needs one of 2.8.4, newest, latest');
 		} finally {
 			if (saved === undefined) delete process.env.N8N_E2E_CACHE_ROOT;
 			else process.env.N8N_E2E_CACHE_ROOT = saved;
 			fs.rmSync(root, { recursive: true, force: true });
+		}
+	});
+
+	it('npm run dev: --n8n latest is --n8n newest (also --n8n=VALUE, any case); a wrong name is refused naming the flag only', () => {
+		expect(devTarget(['--n8n', 'latest'], {})).toBe('newest');
+		expect(devTarget(['--n8n=latest'], {})).toBe('newest');
+		expect(devTarget(['--n8n', 'Latest', '--rate-limit', 'documented'], {})).toBe('newest');
+		expect(devTarget(['--n8n=2.8.4'], { N8N_E2E_TARGET: 'newest' })).toBe('2.8.4');
+		expect(devTarget(['--n8n', '2.8.4'], { N8N_E2E_TARGET: 'latest' })).toBe('2.8.4');
+		for (const args of [['--n8n', '2.41.1'], ['--n8n=next'], ['--n8n', '--rate-limit']]) {
+			let message = '';
+			try {
+				devTarget(args, {});
+			} catch (error) {
+				message = (error as Error).message;
+			}
+			expect(message).toMatch(/^--n8n .*2\.8\.4, newest, latest/);
+			expect(message).not.toMatch(/N8N_E2E|n8n-e2e/);
 		}
 	});
 });

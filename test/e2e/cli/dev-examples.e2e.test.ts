@@ -1,22 +1,38 @@
 /**
- * `npm run dev` keeps the user's edits: its import step (scripts/dev.ts, importMissingExamples)
- * run on a real n8n 2.8.4 twice against one user folder, as two dev starts, with an example renamed
- * in between. The second start imports nothing and the rename survives.
+ * `npm run dev`'s import on a real n8n (scripts/dev-setup.ts), run twice against one user folder as
+ * two dev starts, with the sandbox's credentials:
+ * - the first imports the credentials and every example, starts n8n and publishes the examples that
+ *   start from a webhook, so the production URL the banner prints answers (the SMS example sends to
+ *   the sandbox); the user then unpublishes that example, renames a credential and an example;
+ * - the second imports and publishes nothing, and the three edits are as the user left them.
  */
 import path from 'path';
 
-import { importMissingExamples, readExamples } from '../../../scripts/dev';
-import { JEST_TIMEOUTS, makeTempDir, N8nInstance, packPackage, removeTempDir } from '../../harness';
+import { SANDBOX_CREDENTIAL_IDS, sandboxCredentialData } from '../../../sandbox/fixtures';
+import { ExotelSandbox } from '../../../sandbox/server';
+import { readExamples, SAMPLE_BODIES, startsFromWebhook } from '../../../scripts/dev-examples';
+import { activeWorkflowIds, importBeforeStart, publishAfterStart } from '../../../scripts/dev-setup';
+import { JEST_TIMEOUTS, makeTempDir, N8nInstance, packPackage, removeTempDir, type CredentialSpec } from '../../harness';
 
-const RENAMED = 'My SMS workflow (renamed in the editor)';
+const RENAMED_WORKFLOW = 'My campaign (renamed in the editor)';
+const RENAMED_CREDENTIAL = 'My Exotel account (edited in the editor)';
+const SMS_EXAMPLE = 'exotelExampleSms01';
+const MANUAL_EXAMPLE = 'exoCampaignList1';
 
-describe('npm run dev: example import', () => {
+describe('npm run dev: what it imports and publishes, and what it leaves as the user left it', () => {
 	const examples = readExamples();
+	const webhookStarted = examples.filter(startsFromWebhook).map((example) => example.id);
+	let sandbox: ExotelSandbox;
+	let credentials: CredentialSpec[];
 	let userFolder: string;
 	let tarball: string;
 	let instance: N8nInstance | undefined;
 
 	beforeAll(async () => {
+		sandbox = new ExotelSandbox({ timeScale: 0.01 });
+		await sandbox.start();
+		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+		credentials = Object.entries(data).map(([type, fields]) => ({ ...SANDBOX_CREDENTIAL_IDS[type], type, data: fields }));
 		userFolder = await makeTempDir('dev-examples-');
 		tarball = await packPackage();
 	}, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance);
@@ -27,45 +43,72 @@ describe('npm run dev: example import', () => {
 	}, JEST_TIMEOUTS.dispose);
 
 	afterAll(async () => {
+		await sandbox?.stop();
 		if (userFolder) await removeTempDir(userFolder);
 		if (tarball) await removeTempDir(path.dirname(tarball));
 	});
 
-	it('has examples with fixed ids to match on', () => {
+	it('has examples with fixed ids to match on, some started by a webhook', () => {
 		expect(examples.length).toBeGreaterThan(0);
 		for (const example of examples) expect(example.id).toMatch(/^[A-Za-z0-9]+$/);
+		expect(webhookStarted).toContain(SMS_EXAMPLE);
+		expect(webhookStarted).not.toContain(MANUAL_EXAMPLE);
 	});
 
 	it(
-		'the first start imports every example',
+		'the first start imports every credential and example and publishes those that start from a webhook: the production URL answers',
 		async () => {
-			instance = await N8nInstance.create({ tarball, userFolder });
-			const result = await importMissingExamples(instance, examples);
-			expect(result).toEqual({ imported: examples.map((example) => example.id), kept: [] });
-			const listed = await instance.listWorkflows();
-			expect(listed.map((workflow) => workflow.id).sort()).toEqual(examples.map((example) => example.id).sort());
+			instance = await N8nInstance.create({ tarball, userFolder, apiKeyLabel: 'npm run dev' });
+			const before = await importBeforeStart(instance, { credentials, examples, sandboxOrigin: sandbox.origin });
+			expect(before.credentials).toEqual({ imported: credentials.map((c) => c.id), kept: [] });
+			expect(before.examples).toEqual({ imported: examples.map((e) => e.id), kept: [] });
+			expect((await instance.listWorkflows()).map((w) => w.id).sort()).toEqual(examples.map((e) => e.id).sort());
+			expect((await instance.listCredentials()).map((c) => c.id).sort()).toEqual(credentials.map((c) => c.id).sort());
 
-			// the user renames one example in the editor (the same row n8n's editor would update)
-			const [first] = examples;
-			await instance.importWorkflows([{ ...first, name: RENAMED }]);
-			expect((await instance.listWorkflows()).find((workflow) => workflow.id === first.id)?.name).toBe(RENAMED);
+			await instance.start();
+			expect(await publishAfterStart(instance, before.toPublish)).toEqual({ published: webhookStarted, failed: [] });
+			expect([...(await activeWorkflowIds(instance, examples.map((e) => e.id)))].sort()).toEqual([...webhookStarted].sort());
+
+			// the banner's curl for the SMS example: answered by the workflow, not 404
+			const res = await instance.request('POST', instance.webhookUrl('order-shipped'), { data: SAMPLE_BODIES[SMS_EXAMPLE] });
+			expect(res.status).toBe(200);
+			expect(sandbox.messages().map((m) => m.to)).toContain(SAMPLE_BODIES[SMS_EXAMPLE].phone);
+
+			// the user's edits: unpublishes the SMS example, renames a credential (the editor sends the whole credential)
+			await instance.deactivate(SMS_EXAMPLE);
+			const api = credentials.find((c) => c.type === 'exotelApi')!;
+			const edited = await instance.rest('PATCH', `/credentials/${api.id}`, { name: RENAMED_CREDENTIAL, type: api.type, data: api.data });
+			expect(edited.status).toBe(200);
+			// and renames an example (stopped, through the CLI: the same row the editor updates)
+			await instance.stop();
+			const manual = examples.find((e) => e.id === MANUAL_EXAMPLE)!;
+			await instance.importWorkflows([{ ...manual, name: RENAMED_WORKFLOW }]);
 		},
-		JEST_TIMEOUTS.createInstance + 4 * JEST_TIMEOUTS.execute,
+		JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 8 * JEST_TIMEOUTS.execute,
 	);
 
 	it(
-		'the next start, on the same user folder, imports nothing and keeps the rename',
+		'the next start, on the same user folder, imports and publishes nothing: the unpublished example, the renamed credential and example stay',
 		async () => {
-			instance = await N8nInstance.create({ tarball, userFolder });
-			const result = await importMissingExamples(instance, examples);
-			expect(result).toEqual({ imported: [], kept: examples.map((example) => example.id) });
+			instance = await N8nInstance.create({ tarball, userFolder, apiKeyLabel: 'npm run dev' });
+			const before = await importBeforeStart(instance, { credentials, examples, sandboxOrigin: sandbox.origin });
+			expect(before).toEqual({
+				credentials: { imported: [], kept: credentials.map((c) => c.id) },
+				examples: { imported: [], kept: examples.map((e) => e.id) },
+				toPublish: [],
+				notes: [],
+			});
 			const listed = await instance.listWorkflows();
 			expect(listed).toHaveLength(examples.length);
-			expect(listed.find((workflow) => workflow.id === examples[0].id)?.name).toBe(RENAMED);
-			for (const example of examples.slice(1)) {
-				expect(listed.find((workflow) => workflow.id === example.id)?.name).toBe(example.name);
-			}
+			expect(listed.find((w) => w.id === MANUAL_EXAMPLE)?.name).toBe(RENAMED_WORKFLOW);
+			expect((await instance.listCredentials()).find((c) => c.type === 'exotelApi')?.name).toBe(RENAMED_CREDENTIAL);
+
+			await instance.start();
+			expect(await publishAfterStart(instance, before.toPublish)).toEqual({ published: [], failed: [] });
+			expect([...(await activeWorkflowIds(instance, examples.map((e) => e.id)))].sort()).toEqual(webhookStarted.filter((id) => id !== SMS_EXAMPLE).sort());
+			const res = await instance.request('POST', instance.webhookUrl('order-shipped'), { data: SAMPLE_BODIES[SMS_EXAMPLE] });
+			expect(res.status).toBe(404);
 		},
-		JEST_TIMEOUTS.createInstance + 3 * JEST_TIMEOUTS.execute,
+		JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 6 * JEST_TIMEOUTS.execute,
 	);
 });

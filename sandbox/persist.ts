@@ -1,0 +1,107 @@
+/**
+ * The sandbox's records on disk (`stateFile`; `npm run dev` keeps them in `.dev/sandbox-state.json`):
+ * what it sent (SMS with their short links, RCS and chat-app messages), the chat-app webhook
+ * configuration and the calls it placed, so that a person can still answer a waiting execution
+ * after a restart (`npm run person`). Not kept: the request and callback logs, faults, rate-limit
+ * windows, seeded data (made again on first use), and the callbacks that were still scheduled,
+ * except a placed call's status callbacks, which server.ts schedules again from the call's times.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import type { StoredCall } from './handlers/voice';
+import type { ShortLink } from './links';
+import type { ChatAppWebhookConfig, SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './state';
+
+export const SAVED_STATE_VERSION = 1 as const;
+
+export interface SavedState {
+	version: typeof SAVED_STATE_VERSION;
+	/** ms epoch of the save: a placed call's status callbacks timed after it had not been posted. */
+	savedAt: number;
+	/** The origin the records were made under (short links carry it). */
+	origin: string;
+	/** Real ms per simulated ms of that run (a call's times are in it). */
+	timeScale: number;
+	/** When the records begin (kept across restarts). */
+	recordsSince: number;
+	/** The next request id: a message's requestId orders the sends, so ids go on rising. */
+	nextRequestId: number;
+	smsMessages: StoredSmsMessage[];
+	shortLinks: Array<ShortLink & { smsSid: string }>;
+	rcsMessages: StoredRcsMessage[];
+	chatAppMessages: StoredChatAppMessage[];
+	chatAppWebhook: ChatAppWebhookConfig | null;
+	/** Calls placed with Calls/connect (the seeded ones are made again). */
+	calls: StoredCall[];
+}
+
+export function snapshotState(
+	state: SandboxState,
+	meta: Pick<SavedState, 'origin' | 'timeScale' | 'nextRequestId'>,
+	now = Date.now(),
+): SavedState {
+	return structuredClone({
+		version: SAVED_STATE_VERSION,
+		savedAt: now,
+		...meta,
+		recordsSince: state.records.since,
+		smsMessages: [...state.smsMessages.values()],
+		shortLinks: [...state.shortLinks.values()],
+		rcsMessages: [...state.rcsMessages.values()],
+		chatAppMessages: [...state.chatAppMessages.values()],
+		chatAppWebhook: state.chatAppWebhook,
+		calls: [...state.calls.values()].filter((call) => call.connect),
+	});
+}
+
+/**
+ * Puts saved records into a fresh state, in their order. Short links and delivered bodies made under
+ * another origin (another port) are moved to `origin`, so the links a person opens reach this sandbox.
+ */
+export function restoreState(state: SandboxState, saved: SavedState, origin: string): void {
+	const moved = (text: string) => (saved.origin && saved.origin !== origin ? text.split(`${saved.origin}/s/`).join(`${origin}/s/`) : text);
+	for (const message of structuredClone(saved.smsMessages)) {
+		if (message.deliveredBody !== undefined) message.deliveredBody = moved(message.deliveredBody);
+		for (const link of message.shortLinks ?? []) link.shortUrl = moved(link.shortUrl);
+		state.smsMessages.set(message.sid, message);
+	}
+	for (const link of structuredClone(saved.shortLinks)) state.shortLinks.set(link.code, { ...link, shortUrl: moved(link.shortUrl) });
+	for (const message of structuredClone(saved.rcsMessages)) state.rcsMessages.set(message.sid, message);
+	for (const message of structuredClone(saved.chatAppMessages)) state.chatAppMessages.set(message.sid, message);
+	state.chatAppWebhook = saved.chatAppWebhook ? { ...saved.chatAppWebhook } : null;
+	for (const call of structuredClone(saved.calls)) state.calls.set(call.sid, call);
+}
+
+/** The saved records of `file`: none when it does not exist, else the records or why they cannot be used. */
+export function readSavedState(file: string): { saved?: SavedState; problem?: string } {
+	let text: string;
+	try {
+		text = fs.readFileSync(file, 'utf8');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+		return { problem: (error as Error).message };
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		return { problem: `not JSON (${(error as Error).message})` };
+	}
+	const saved = value as Partial<SavedState> | null;
+	if (!saved || typeof saved !== 'object' || saved.version !== SAVED_STATE_VERSION) {
+		return { problem: `not version ${SAVED_STATE_VERSION} of the sandbox's saved records` };
+	}
+	const lists = ['smsMessages', 'shortLinks', 'rcsMessages', 'chatAppMessages', 'calls'] as const;
+	const missing = lists.filter((key) => !Array.isArray(saved[key]));
+	if (missing.length) return { problem: `${missing.join(', ')} missing` };
+	return { saved: saved as SavedState };
+}
+
+/** Writes the records whole or not at all (a temporary file renamed over the old one). */
+export function writeSavedState(file: string, saved: SavedState): void {
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	const temporary = `${file}.${process.pid}.tmp`;
+	fs.writeFileSync(temporary, JSON.stringify(saved));
+	fs.renameSync(temporary, file);
+}

@@ -1,0 +1,220 @@
+/**
+ * The example workflows as `npm run dev` sees them: which start from a webhook (published on their
+ * first import), and, for its banner, each one's webhook (method, path, production and test URL),
+ * a ready `curl` with a sample body, and what to run next. Pure: the banner is built from the
+ * example files, the origins and which workflows are active.
+ */
+import fs from 'fs';
+import path from 'path';
+
+import { DEFAULT_SANDBOX_PORT } from '../sandbox/cli';
+import { parsePersonArgs } from './person';
+
+export const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
+
+export interface ExampleNode {
+	name: string;
+	type: string;
+	parameters: Record<string, unknown>;
+	webhookId?: string;
+}
+
+export interface ExampleWorkflow {
+	id: string;
+	name: string;
+	nodes: ExampleNode[];
+	[key: string]: unknown;
+}
+
+/** The example workflows of examples/, each with its fixed id, in file order. */
+export function readExamples(dir: string = EXAMPLES_DIR): ExampleWorkflow[] {
+	return fs
+		.readdirSync(dir)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as ExampleWorkflow);
+}
+
+const WEBHOOK_NODE = 'n8n-nodes-base.webhook';
+const MESSAGING = 'n8n-nodes-exotel.exotelMessaging';
+const MESSAGING_TRIGGER = 'n8n-nodes-exotel.exotelMessagingTrigger';
+const VOICE_TRIGGER = 'n8n-nodes-exotel.exotelVoiceTrigger';
+
+/** The node an example starts from when that is a webhook: n8n's Webhook node or one of the package's triggers. */
+export function webhookTrigger(example: ExampleWorkflow): ExampleNode | undefined {
+	return example.nodes.find((node) => node.type === WEBHOOK_NODE || node.type === MESSAGING_TRIGGER || node.type === VOICE_TRIGGER);
+}
+
+/** Published on first import: an example that starts from a webhook answers at its production URL as imported. */
+export function startsFromWebhook(example: ExampleWorkflow): boolean {
+	return webhookTrigger(example) !== undefined;
+}
+
+/**
+ * A body for each example's webhook: the fields its sticky note asks for (and its expressions read,
+ * `bodyFieldsRead`), with numbers the sandbox treats as ordinary recipients; the send-and-wait ones
+ * use the numbers `npm run person`'s own examples answer as.
+ */
+export const SAMPLE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
+	exoMaskedNumber1: { orderId: 'ORD-10483', customerPhone: '+919876543210', driverPhone: '+919812345678' },
+	exoRefundApprove1: { orderId: 'ORD-10490', amount: 1200, customerName: 'Asha Rao', managerPhone: '+919812340001' },
+	exoApptConfirm01: { patientName: 'Ravi', slot: 'Mon 2 Dec, 10:30', phone: '+919845012345' },
+	exoRcsFallback01: { orderId: 'ORD-10482', name: 'Ravi', phone: '+919876543211' },
+	exotelExampleSms01: { orderId: 'ORD-10481', name: 'Asha', phone: '+919876543210' },
+};
+
+/** The fields of the webhook's body an example's expressions read (`$json.body.x`, `$('Node').item.json.body.x`). */
+export function bodyFieldsRead(example: ExampleWorkflow): string[] {
+	const text = JSON.stringify(example.nodes.map((node) => node.parameters));
+	return [...new Set([...text.matchAll(/json\.body\.([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]))].sort();
+}
+
+export interface Origins {
+	/** n8n's base URL, e.g. http://127.0.0.1:5678 */
+	n8n: string;
+	/** the sandbox's origin, e.g. http://127.0.0.1:4010 */
+	sandbox: string;
+}
+
+export interface ExampleWebhook {
+	id: string;
+	name: string;
+	method: string;
+	/** the path after /webhook/ */
+	path: string;
+	productionUrl: string;
+	testUrl: string;
+	/** A ready command that makes the workflow run. */
+	curl: string;
+	/** What to run or look at next. */
+	next: string[];
+}
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+function curlPost(url: string, body: unknown): string {
+	return `curl -s -X POST ${quote(url)} -H 'content-type: application/json' -d ${quote(JSON.stringify(body))}`;
+}
+
+/** The sample body's value of the field an expression like `={{ $json.body.phone }}` reads. */
+function sampleValue(expression: unknown, body: Record<string, unknown> | undefined): string | undefined {
+	const field = typeof expression === 'string' ? /json\.body\.([A-Za-z_][A-Za-z0-9_]*)/.exec(expression)?.[1] : undefined;
+	const value = field && body ? body[field] : undefined;
+	return value === undefined ? undefined : String(value);
+}
+
+/** The choices of a send-and-wait approval: `approve`, and `decline` unless it is a single button, with their labels. */
+function approvalChoices(node: ExampleNode): Array<{ id: string; label: string }> {
+	const values = ((node.parameters.approvalOptions as { values?: Record<string, unknown> } | undefined)?.values ?? {}) as Record<string, unknown>;
+	const choices = [{ id: 'approve', label: String(values.approveLabel ?? 'Approve') }];
+	if (values.approvalType !== 'single') choices.push({ id: 'decline', label: String(values.disapproveLabel ?? 'Decline') });
+	return choices;
+}
+
+/** The `npm run person` command that answers a send-and-wait node as its person (the sandbox flag when not the default port). */
+function personSteps(node: ExampleNode, body: Record<string, unknown> | undefined, sandbox: string): string[] {
+	const to = sampleValue(node.parameters.to, body) ?? 'NUMBER';
+	const port = new URL(sandbox).port;
+	const flag = port === String(DEFAULT_SANDBOX_PORT) ? [] : ['--sandbox', sandbox];
+	const command = (args: string[]) => {
+		parsePersonArgs([...args, ...flag]); // the command the banner prints is one npm run person takes
+		return `npm run person -- ${[...args, ...flag].map((arg) => (/[\s'"{}]/.test(arg) ? quote(arg) : arg)).join(' ')}`;
+	};
+	const [approve, decline] = approvalChoices(node);
+	const other = (text: string) => (decline ? `; ${text}` : '');
+	switch (node.parameters.resource) {
+		case 'chatApp':
+			return [
+				`${command(['reply', '--to', to, '--button', approve.id])}   (taps "${approve.label}"${other(`--button ${decline?.id} taps "${decline?.label}"`)})`,
+			];
+		case 'sms':
+			return [
+				`${command(['open-link', '--to', to, '--match', `answer=${approve.id}`])}   (opens the "${approve.label}" link and presses its button${other(`--match answer=${decline?.id} for "${decline?.label}"`)})`,
+			];
+		case 'rcs':
+			return [`${command(['reply', '--to', to, '--suggestion', JSON.stringify({ reply: { text: approve.label, postback_data: approve.id } })])}   (taps "${approve.label}")`];
+		default:
+			return [];
+	}
+}
+
+/** What an example's run leaves in the sandbox, to look at after the curl. */
+function sandboxRecords(example: ExampleWorkflow, sandbox: string): string[] {
+	const lists = new Set<string>();
+	for (const node of example.nodes) {
+		if (node.type === MESSAGING) {
+			const resource = node.parameters.resource;
+			lists.add(resource === 'rcs' ? 'rcs-messages' : resource === 'chatApp' ? 'chatapp-messages' : 'messages');
+		} else if (node.type === 'n8n-nodes-exotel.exotelNumberAllocation') lists.add('allocations');
+	}
+	return [...lists].map((list) => `curl -s ${sandbox}/__sandbox/${list}   (what the sandbox got)`);
+}
+
+/** The examples whose node parameters name `url` (e.g. a send whose status callback is another example's trigger). */
+function examplesPointingAt(examples: ExampleWorkflow[], url: string, self: ExampleWorkflow): ExampleWorkflow[] {
+	return examples.filter((example) => example !== self && JSON.stringify(example.nodes.map((node) => node.parameters)).includes(url));
+}
+
+/**
+ * Each example that starts from a webhook: its URLs, a ready curl and what to run next. A Webhook
+ * node is called with its sample body; a trigger of the package is fed as the service would: the
+ * sandbox posts a signed incoming message, or a delivery report, or the trigger gets a campaign callback.
+ */
+export function exampleWebhooks(examples: ExampleWorkflow[], origins: Origins): ExampleWebhook[] {
+	const found: ExampleWebhook[] = [];
+	for (const example of examples) {
+		const trigger = webhookTrigger(example);
+		if (!trigger) continue;
+		const isWebhookNode = trigger.type === WEBHOOK_NODE;
+		const webhookPath = isWebhookNode ? String(trigger.parameters.path ?? '').replace(/^\/+/, '') : `${trigger.webhookId}/webhook`;
+		const method = isWebhookNode ? String(trigger.parameters.httpMethod ?? 'GET') : 'POST';
+		const productionUrl = `${origins.n8n}/webhook/${webhookPath}`;
+		const testUrl = `${origins.n8n}/webhook-test/${webhookPath}`;
+		const body = SAMPLE_BODIES[example.id];
+		const next: string[] = [];
+		let curl: string;
+		if (isWebhookNode) {
+			curl = method === 'GET' ? `curl -s ${quote(productionUrl)}` : curlPost(productionUrl, body ?? {});
+			const waiting = example.nodes.filter((node) => node.type === MESSAGING && node.parameters.operation === 'sendAndWait');
+			for (const node of waiting) next.push(...personSteps(node, body, origins.sandbox));
+			if (!waiting.length) next.push(...sandboxRecords(example, origins.sandbox));
+		} else {
+			const events = (trigger.parameters.events as string[] | undefined) ?? [];
+			if (trigger.type === VOICE_TRIGGER) {
+				curl = curlPost(`${productionUrl}?callback=campaignStatus`, { campaign_sid: 'sample-campaign', name: 'Delivery feedback survey', status: 'Completed' });
+			} else if (events.includes('chatAppIncoming')) {
+				// signed by the sandbox and posted to the URL the trigger registered when it was published
+				curl = curlPost(`${origins.sandbox}/__sandbox/chatapp-incoming`, { from: '+919812345678', type: 'text', text: 'Hi, where is my order?' });
+				next.push(`curl -s ${origins.sandbox}/__sandbox/chatapp-messages   (the auto-reply the sandbox got)`);
+			} else {
+				curl = curlPost(`${origins.sandbox}/__sandbox/sms-callback`, { url: productionUrl, to: '+919876543210', status: 'failed' });
+			}
+			for (const feeder of examplesPointingAt(examples, productionUrl, example)) {
+				next.push(`or run "${feeder.name}": its sends report here`);
+			}
+		}
+		next.push(`its executions in the editor: ${origins.n8n}/workflow/${example.id}/executions`);
+		found.push({ id: example.id, name: example.name, method, path: webhookPath, productionUrl, testUrl, curl, next });
+	}
+	return found;
+}
+
+/**
+ * The banner's example section. `active`: the ids of the workflows that are active now (undefined:
+ * not known), so an inactive one says why its production URL answers 404.
+ */
+export function exampleBanner(webhooks: ExampleWebhook[], active?: ReadonlySet<string>): string[] {
+	if (!webhooks.length) return [];
+	const lines = [
+		'example workflows that start from a webhook (production URL: while the workflow is active; test URL: while the editor listens for a test event):',
+	];
+	for (const hook of webhooks) {
+		const state = !active ? '' : active.has(hook.id) ? ' (active)' : ' (inactive: its production URL answers 404 until you publish it in the editor)';
+		lines.push(`  "${hook.name}"${state}: ${hook.method} /webhook/${hook.path}`);
+		lines.push(`    production ${hook.productionUrl}`);
+		lines.push(`    test       ${hook.testUrl}`);
+		lines.push(`    try:  ${hook.curl}`);
+		for (const step of hook.next) lines.push(`    then: ${step}`);
+	}
+	return lines;
+}
