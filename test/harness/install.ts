@@ -448,7 +448,7 @@ async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 		writeCachePackageJson(cacheDir);
 		const wanted = N8N_TARGET === 'newest' ? await resolveNewest(installEnv, cacheDir) : N8N_VERSION;
 		const logFile = path.join(cacheDir, 'install.log');
-		harnessLog(`installing n8n@${wanted} into ${cacheDir} (cold: 4-17 min, about ${INSTALL_SIZE[N8N_TARGET]} on disk; log ${logFile})`);
+		harnessLog(`installing n8n@${wanted} into ${cacheDir} (cold: 5 to 10 minutes, about ${INSTALL_SIZE[N8N_TARGET]} on disk; log ${logFile})`);
 		const expected = lockedPackages(path.join(cacheDir, 'package-lock.json'));
 		let npmGroup: number | undefined;
 		let unpacked = 0;
@@ -469,7 +469,7 @@ async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 				}),
 		);
 		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install n8n@${wanted} in ${cacheDir}`, r));
-		if (N8N_TARGET === 'newest') process.stderr.write(`[n8n-e2e] sqlite3 for n8n ${wanted}: ${await provideSqlite(cacheDir, node, installEnv)}\n`);
+		if (N8N_TARGET === 'newest') harnessLog(`sqlite3 for n8n ${wanted}: ${await provideSqlite(cacheDir, node, installEnv)}`);
 		const version = await readN8nVersion(cacheDir, node);
 		if (version !== wanted) {
 			throw new Error(`n8n in ${cacheDir} reports version ${JSON.stringify(version)}, expected ${wanted}`);
