@@ -16,9 +16,7 @@ export class ExotelContactCenter implements INodeType {
 		name: 'exotelContactCenter',
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
-		// 2: Max Wait among each operation's Options; 1 (saved workflows) keeps its Rate Limit collection
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: operationSubtitle(properties),
 		description: 'Manage contact-center users, download voice logs and list campaigns with Exotel',
 		defaults: { name: 'Exotel Contact Center' },

@@ -23,9 +23,7 @@ export class ExotelVoice implements INodeType {
 		name: 'exotelVoice',
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
-		// 2: Max Wait among each operation's Options; 1 (saved workflows) keeps its Rate Limit collection
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: operationSubtitle(properties),
 		description: 'Place calls, run call campaigns and manage lists, contacts, users and devices with Exotel',
 		defaults: { name: 'Exotel Voice' },
