@@ -16,7 +16,9 @@ export class ExotelContactCenter implements INodeType {
 		name: 'exotelContactCenter',
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Max Wait among each operation's Options; 1 (saved workflows) keeps its Rate Limit collection
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle(properties),
 		description: 'Manage contact-center users, download voice logs and list campaigns with Exotel',
 		defaults: { name: 'Exotel Contact Center' },

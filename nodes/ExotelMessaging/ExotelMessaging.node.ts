@@ -18,7 +18,9 @@ export class ExotelMessaging implements INodeType {
 		name: 'exotelMessaging',
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Max Wait among each operation's Options; 1 (saved workflows) keeps its Rate Limit collection
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle(properties),
 		description: 'Send SMS, RCS and chat-app messages with Exotel',
 		defaults: { name: 'Exotel Messaging' },

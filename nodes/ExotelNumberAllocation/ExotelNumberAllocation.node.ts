@@ -14,7 +14,9 @@ export class ExotelNumberAllocation implements INodeType {
 		name: 'exotelNumberAllocation',
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Max Wait among each operation's Options; 1 (saved workflows) keeps its Rate Limit collection
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle(properties),
 		description: 'Allocate masked virtual numbers (ExoBridge) that connect two sets of numbers',
 		defaults: { name: 'Exotel Number Allocation' },

@@ -23,7 +23,9 @@ export class ExotelVoice implements INodeType {
 		name: 'exotelVoice',
 		icon: { light: 'file:../../icons/exotel.svg', dark: 'file:../../icons/exotel.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Max Wait among each operation's Options; 1 (saved workflows) keeps its Rate Limit collection
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle(properties),
 		description: 'Place calls, run call campaigns and manage lists, contacts, users and devices with Exotel',
 		defaults: { name: 'Exotel Voice' },

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
 import { PACING_POLICY } from './pacing';
 import type { FieldCheck } from './validation';
@@ -126,8 +126,15 @@ export const PRIORITY_FIELD: INodeProperties = {
 	hint: 'Use High only for OTP messages',
 };
 
+const MAX_WAIT_DESCRIPTION =
+	"How long the node keeps waiting while the account's rate limit (HTTP 429) lets nothing through. Past it, items not yet sent fail; accepted ones keep their IDs.";
+
+/** Shown from version 2 of the action nodes on, where Max Wait is an Options entry of every operation. */
+export const SINCE_VERSION_2: IDisplayOptions = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
+
 /**
- * Every action node's last parameter: how long its requests may wait for the account's rate limit.
+ * Max Wait where version 1 shows it: alone in a Rate Limit collection, every action node's last
+ * parameter. Workflows saved with version 1 keep `rateLimit.maxWaitMinutes` and this collection.
  * The limit is the account's, shared by every execution, so a large send paces itself to it.
  */
 export const RATE_LIMIT_OPTIONS: INodeProperties = {
@@ -136,6 +143,7 @@ export const RATE_LIMIT_OPTIONS: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
+	displayOptions: { show: { '@version': [1] } },
 	options: [
 		{
 			displayName: 'Max Wait (Minutes)',
@@ -143,15 +151,44 @@ export const RATE_LIMIT_OPTIONS: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 15,
-			description:
-				"How long the node keeps waiting while the account's rate limit (HTTP 429) lets nothing through. Past it, items not yet sent fail; accepted ones keep their IDs.",
+			description: MAX_WAIT_DESCRIPTION,
 		},
 	],
 };
 
-/** Max Wait (Minutes) as milliseconds. */
-export function maxWaitMsOf(context: IExecuteFunctions): number {
-	const rateLimit = context.getNodeParameter('rateLimit', 0, {}) as { maxWaitMinutes?: unknown };
-	const minutes = Number(rateLimit.maxWaitMinutes ?? PACING_POLICY.defaultMaxWaitMs / 60_000);
-	return Number.isFinite(minutes) && minutes >= 0 ? minutes * 60_000 : PACING_POLICY.defaultMaxWaitMs;
+/** Max Wait from version 2 on: an entry of every operation's Options (resource.ts puts it there). */
+export const MAX_WAIT_OPTION: INodeProperties = {
+	displayName: 'Rate Limit Max Wait (Minutes)',
+	name: 'maxWaitMinutes',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: 15,
+	description: MAX_WAIT_DESCRIPTION,
+	displayOptions: SINCE_VERSION_2,
+};
+
+/** The node's Max Wait, and the setting's place as the panel of the node's version shows it (for error messages). */
+export interface MaxWait {
+	ms: number;
+	setting: string;
+}
+
+/**
+ * Max Wait of this node: version 1 reads its Rate Limit collection, later versions the operation's
+ * Options (`optionsName`, the collection's saved name: `options` or `additionalFields`).
+ */
+export function maxWaitOf(context: IExecuteFunctions, optionsName: string): MaxWait {
+	const first = context.getNode().typeVersion < 2;
+	const collection = context.getNodeParameter(first ? 'rateLimit' : optionsName, 0, {}) as { maxWaitMinutes?: unknown } | null;
+	const minutes = Number(collection?.maxWaitMinutes ?? PACING_POLICY.defaultMaxWaitMs / 60_000);
+	return {
+		ms: Number.isFinite(minutes) && minutes >= 0 ? minutes * 60_000 : PACING_POLICY.defaultMaxWaitMs,
+		setting: first ? 'Rate Limit → Max Wait' : 'Options → Rate Limit Max Wait',
+	};
+}
+
+/** An Options collection's values without the node's own settings, which are not fields of the service's request. */
+export function requestOptions(collection: IDataObject): IDataObject {
+	const { maxWaitMinutes, ...fields } = collection;
+	return fields;
 }

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { maxWaitMsOf } from './descriptions';
+import { maxWaitOf, requestOptions } from './descriptions';
 import { compileParameter, evaluateParameter, type CompiledParameter } from './expressions';
 import { startRun } from './run';
 import { fieldsError, type FieldCheck } from './validation';
@@ -19,7 +19,12 @@ export interface ExotelOperation {
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 
-export type ResourceMap = Record<string, Record<string, ExotelOperation>>;
+/** An operation as `route` finds it: with the name of the Options collection that holds its Max Wait (see withMaxWait). */
+export interface RoutedOperation extends ExotelOperation {
+	maxWaitIn: string;
+}
+
+export type ResourceMap = Record<string, Record<string, RoutedOperation>>;
 
 /** Reads resource and operation once and hands every input item to that operation. */
 export async function route(this: IExecuteFunctions, resources: ResourceMap): Promise<INodeExecutionData[][]> {
@@ -30,7 +35,7 @@ export async function route(this: IExecuteFunctions, resources: ResourceMap): Pr
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
 	// Every request of this run shares one pace per account and one read of each credential.
-	startRun(this, maxWaitMsOf(this));
+	startRun(this, maxWaitOf(this, handler.maxWaitIn));
 	return [await handler.execute.call(this, this.getInputData())];
 }
 
@@ -102,15 +107,16 @@ export function withItemParameters<T>(
 
 /**
  * The preparation of an item whose request is one body built from its fields: `build` reads the
- * item's parameters (`param`, and `extra`: its Additional Fields) into the body and the checks of
- * its values, in the order their problems are told; the first problem fails the item.
+ * item's parameters (`param`, and `extra`: its Options saved as `additionalFields`, without the
+ * node's Max Wait) into the body and the checks of its values, in the order their problems are
+ * told; the first problem fails the item.
  */
 export function preparedBody<Body>(
 	context: IExecuteFunctions,
 	build: (param: ItemParameters, extra: IDataObject) => { body: Body; checks: FieldCheck[] },
 ): (itemIndex: number) => { itemIndex: number; body: Body } | NodeOperationError {
 	return withItemParameters(context, (param, itemIndex) => {
-		const { body, checks } = build(param, param('additionalFields', {}) as IDataObject);
+		const { body, checks } = build(param, requestOptions((param('additionalFields', {}) ?? {}) as IDataObject));
 		return fieldsError(context.getNode(), itemIndex, checks) ?? { itemIndex, body };
 	});
 }

@@ -25,7 +25,7 @@ export const PACING_POLICY = {
 	/** The pause after a 429 without Retry-After; it doubles while 429s follow each other. */
 	firstPauseMs: 1_000,
 	maxPauseMs: 5_000,
-	/** The default of the node option Rate Limit → Max Wait. */
+	/** The default of the node's Max Wait (Options → Rate Limit Max Wait; Rate Limit → Max Wait in version 1). */
 	defaultMaxWaitMs: 15 * 60_000,
 	/** Outside an execution (dropdowns, credential tests, triggers) nobody should wait long. */
 	interactiveMaxWaitMs: 30_000,
@@ -338,9 +338,9 @@ export class CategoryPacer {
 		}
 		const waited = now - this.limitedSince;
 		if (retryAfterMs !== undefined && waited + retryAfterMs > this.maxWaitMs) {
-			this.givenUp = `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s (Retry-After), past the Rate Limit → Max Wait of ${formatMs(this.maxWaitMs)}`;
+			this.givenUp = `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s (Retry-After), past the Max Wait of ${formatMs(this.maxWaitMs)}`;
 		} else if (waited >= this.maxWaitMs) {
-			this.givenUp = `The account's rate limit held for ${formatMs(waited)} with nothing accepted (Rate Limit → Max Wait: ${formatMs(this.maxWaitMs)})`;
+			this.givenUp = `The account's rate limit held for ${formatMs(waited)} with nothing accepted (Max Wait: ${formatMs(this.maxWaitMs)})`;
 		}
 		if (this.givenUp) return this.givenUp;
 		// With counters the window's reset is known; without, the last probe goes out at the deadline.

@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import type { MaxWait } from './descriptions';
 import { CategoryPacer, PACING_POLICY } from './pacing';
 
 /** What the requests of one node run share: one pace per category of each account, and credentials read once. */
@@ -8,13 +9,13 @@ export class NodeRun {
 
 	private readonly credentials = new Map<string, Promise<ICredentialDataDecryptedObject>>();
 
-	constructor(readonly maxWaitMs: number) {}
+	constructor(readonly maxWait: MaxWait) {}
 
 	/** The limit is the account's, for each category of its endpoints. */
 	pacer(key: string, perMinute: number): CategoryPacer {
 		let pacer = this.pacers.get(key);
 		if (!pacer) {
-			pacer = new CategoryPacer(perMinute, this.maxWaitMs);
+			pacer = new CategoryPacer(perMinute, this.maxWait.ms);
 			this.pacers.set(key, pacer);
 		}
 		return pacer;
@@ -38,10 +39,10 @@ const RUN = Symbol('exotelNodeRun');
  * execution of the process; the context n8n creates for this node run is the one object all its
  * requests share, so the run travels on it.
  */
-export function startRun(context: object, maxWaitMs: number): NodeRun {
+export function startRun(context: object, maxWait: MaxWait): NodeRun {
 	const existing = runOf(context);
 	if (existing) return existing;
-	const run = new NodeRun(maxWaitMs);
+	const run = new NodeRun(maxWait);
 	Object.defineProperty(context, RUN, { value: run, enumerable: false });
 	return run;
 }

@@ -111,10 +111,14 @@ export const APPROVERS_OPTION: INodeProperties = {
 	description: 'Numbers in E.164 format, comma-separated, whose reply counts; by default only the recipient’s. A reply from any other number is acknowledged and ignored.',
 };
 
-/** The notice every waiting operation shows: one item per execution, and what a timeout gives. */
+/**
+ * The notice every waiting operation shows, in the words of the person setting it up: `what` says
+ * what the other side gets, what the execution waits for (or until Limit Wait Time) and what it
+ * continues with; the notice adds that it takes one item.
+ */
 export function waitNotice(what: string): INodeProperties {
 	return {
-		displayName: `${what} The execution waits (it is saved, so n8n may restart meanwhile); it handles one input item, so loop over items to ask several people.`,
+		displayName: `${what} It takes one input item: loop over items for more.`,
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',

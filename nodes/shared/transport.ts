@@ -241,13 +241,16 @@ export async function exotelRequest<T = unknown>(
 	}
 	const account = credentials.accountSid ? `account:${String(credentials.accountSid)}` : baseUrl;
 	const pacer = pacerFor(this, `${account}|${category ?? 'other'}`, perMinute);
+	// Where the node's panel shows Max Wait; outside a run (dropdowns, credential tests) there is none to raise.
+	const setting = runOf(this)?.maxWait.setting;
+	const orRaise = setting ? `, or raise ${setting}` : '';
 
 	for (let attempt = 1; ; attempt++) {
 		const turn = await pacer.turn();
 		if ('refused' in turn) {
 			throw new NodeApiError(node, { httpCode: '429' } as JsonObject, {
 				message: "Not sent: the account's rate limit did not lift in time",
-				description: `${turn.refused}. ${request.method} ${path} was never sent, so nothing was done for this item; run it again later, or raise Rate Limit → Max Wait.`,
+				description: `${turn.refused}. ${request.method} ${path} was never sent, so nothing was done for this item; run it again later${orRaise}.`,
 				httpCode: '429',
 				itemIndex: request.itemIndex,
 			});
@@ -283,7 +286,7 @@ export async function exotelRequest<T = unknown>(
 					url: path,
 					itemIndex: request.itemIndex,
 					secrets,
-					hint: `${verdict.givenUp}. The service did not act on this request; run it again later, or raise Rate Limit → Max Wait.`,
+					hint: `${verdict.givenUp}. The service did not act on this request; run it again later${orRaise}.`,
 				});
 				// The service's wording varies by API ("Too many requests (code 1029)", "RATE_LIMITED"):
 				// the message says what happened, the service's own words after it.

@@ -1,8 +1,9 @@
 // The webhook of a waiting send: which requests resume it, and the item it resumes with.
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { answeredPage, approvalPage, unknownLinkPage } from './approvalPage';
 import { eventItems, objectAt, repliesIn, type Answer } from './messagingCallbacks';
-import { answerPage, bodyOf, escapeHtml, isGenuineResumeUrl, keepWaiting, resumeWith, sameNumber, waitingState } from './sendAndWait';
+import { answerPage, bodyOf, isGenuineResumeUrl, keepWaiting, resumeWith, sameNumber, waitingState } from './sendAndWait';
 import { callStatusItem, textOf, v1CallItem } from './vocabulary';
 import { signatureRefused, unsignedFamilyOf } from './webhookSignature';
 
@@ -84,14 +85,6 @@ function onReply(context: IWebhookFunctions, state: IDataObject, question: Quest
 	return keepWaiting(context, 200, STILL_WAITING);
 }
 
-/** The confirmation page of an SMS approval link, and the page after the answer. */
-function page(title: string, text: string, form?: { answer: string; label: string }): string {
-	const action = form
-		? `<form method="post" action=""><input type="hidden" name="answer" value="${escapeHtml(form.answer)}"><button type="submit" name="confirm" value="1">${escapeHtml(form.label)}</button></form>`
-		: '';
-	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1f2937}button{font-size:1.1rem;padding:.7rem 1.4rem;border:0;border-radius:.4rem;background:#2563eb;color:#fff;cursor:pointer}</style></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${action}</body></html>`;
-}
-
 /** The only fields the confirmation page's form posts. */
 const CONFIRM_FORM_FIELDS = ['answer', 'confirm'];
 
@@ -108,18 +101,16 @@ function onApprovalLink(context: IWebhookFunctions, state: IDataObject, question
 	if (Object.keys(body).some((key) => !CONFIRM_FORM_FIELDS.includes(key))) return keepWaiting(context, 200, STILL_WAITING);
 	const choice = question.choices.find((entry) => entry.id === linked);
 	if (!choice || (body.answer !== undefined && String(body.answer) !== linked)) {
-		return answerPage(context, 400, page('Link not recognised', 'This link does not carry an answer. Open the link from the message again.'));
+		return answerPage(context, 400, unknownLinkPage());
 	}
-	if (req.method !== 'POST') {
-		return answerPage(context, 200, page(choice.title, question.text ?? '', { answer: choice.id, label: `Confirm: ${choice.title}` }));
-	}
+	if (req.method !== 'POST') return answerPage(context, 200, approvalPage(question.text, choice));
 	const output = answeredItem(
 		state,
 		question,
 		{ id: choice.id, text: choice.title, replySid: null, number: textOf(state.to), name: null, at: new Date().toISOString() },
 		{ method: req.method, answer: choice.id, userAgent: textOf(req.headers['user-agent']) },
 	);
-	return answerPage(context, 200, page('Thank you', `Your answer was recorded: ${choice.title}.`), output);
+	return answerPage(context, 200, answeredPage(question.text, choice), output);
 }
 
 /** The statuses that end a delivery wait (the chat-app and SMS statuses folded onto the same words). */

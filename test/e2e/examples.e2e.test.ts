@@ -495,8 +495,8 @@ describe('examples on a real n8n against the sandbox', () => {
 				['POST', 200],
 			]);
 			// (the pages' first 500 characters: their titles)
-			expect(opened.pages[1].bodyExcerpt).toContain('<title>Confirm</title>');
-			expect(opened.pages[2].bodyExcerpt).toContain('<title>Thank you</title>');
+			expect(opened.pages[1].bodyExcerpt).toContain(`<title>${question}</title>`);
+			expect(opened.pages[2].bodyExcerpt).toContain('<title>Answer recorded: Confirm</title>');
 			const done = await newestExecution(id, ['success', 'error', 'crashed']);
 			expect(done).toMatchObject({ id: waiting.id, status: 'success' });
 			expect(itemsOf([done], 'Ask Patient')).toEqual([

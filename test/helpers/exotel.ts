@@ -48,17 +48,21 @@ export function sandboxCredentials(
 
 let counter = 0;
 
-/** A node of this package, as a workflow would hold it. */
+/**
+ * A node of this package, as a workflow would hold it: at version 1 unless `settings` says otherwise
+ * (the version of every workflow saved before the action nodes' version 2, which differs from it
+ * only in where Max Wait is set).
+ */
 export function packageNode(
 	nodeName: string,
 	parameters: INodeParameters,
-	settings: Partial<Pick<INode, 'onError' | 'continueOnFail' | 'name'>> = {},
+	settings: Partial<Pick<INode, 'onError' | 'continueOnFail' | 'name' | 'typeVersion'>> = {},
 ): INode {
 	return {
 		id: `exotel-node-${++counter}`,
 		name: settings.name ?? 'Exotel',
 		type: packageNodeType(nodeName),
-		typeVersion: 1,
+		typeVersion: settings.typeVersion ?? 1,
 		position: [200, 0],
 		parameters,
 		...(settings.onError ? { onError: settings.onError } : {}),

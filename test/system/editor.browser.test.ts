@@ -68,7 +68,7 @@ const CASES: NodeCase[] = [
 		node: {
 			name: 'Send SMS',
 			type: `${PACKAGE}.exotelMessaging`,
-			typeVersion: 1,
+			typeVersion: 2,
 			credentials: { exotelApi: CREDENTIAL_IDS.exotelApi },
 			parameters: {
 				resource: 'sms',
@@ -110,7 +110,7 @@ const CASES: NodeCase[] = [
 		node: {
 			name: 'Call Customer',
 			type: `${PACKAGE}.exotelVoice`,
-			typeVersion: 1,
+			typeVersion: 2,
 			credentials: { exotelApi: CREDENTIAL_IDS.exotelApi },
 			parameters: {
 				resource: 'call',
@@ -150,7 +150,7 @@ const CASES: NodeCase[] = [
 		node: {
 			name: 'Create Agent',
 			type: `${PACKAGE}.exotelContactCenter`,
-			typeVersion: 1,
+			typeVersion: 2,
 			credentials: { exotelContactCenterApi: CREDENTIAL_IDS.exotelContactCenterApi },
 			parameters: {
 				resource: 'user',
@@ -175,7 +175,7 @@ const CASES: NodeCase[] = [
 		node: {
 			name: 'Allocate Masked Number',
 			type: `${PACKAGE}.exotelNumberAllocation`,
-			typeVersion: 1,
+			typeVersion: 2,
 			credentials: { exotelAllocationApi: CREDENTIAL_IDS.exotelAllocationApi },
 			parameters: {
 				resource: 'allocation',
@@ -480,7 +480,7 @@ describe.each(CASES.map((c, index) => [c.displayName, c, WORKFLOWS[index].id] as
 					await expect(ndv.locator('[data-test-id="node-title-container"]').innerText()).resolves.toContain(c.node.name);
 					// our icon, not n8n's "?" placeholder of unknown nodes
 					await expect(ndv.locator(`header img[src*="/icons/${PACKAGE}/"]`).count()).resolves.toBe(1);
-					await expect(ndv.locator('[data-test-id="node-version"]').textContent()).resolves.toContain(`${c.displayName} node version 1`);
+					await expect(ndv.locator('[data-test-id="node-version"]').textContent()).resolves.toContain(`${c.displayName} node version ${c.node.typeVersion}`);
 					if ((await ndv.locator('[data-test-id="install-community-node-button"]').count()) > 0) {
 						throw new Error(`The panel of "${c.node.name}" shows n8n's "Install this node" placeholder`);
 					}
@@ -492,6 +492,8 @@ describe.each(CASES.map((c, index) => [c.displayName, c, WORKFLOWS[index].id] as
 					const panelText = await parameters.innerText();
 					expect(panelText).not.toMatch(/Install this node|not currently installed|unknown node/i);
 					for (const label of c.labels) expect(panelText).toContain(label);
+					// version 2 of the action nodes: Max Wait is among the Options, no Rate Limit collection of its own
+					if (!c.trigger) expect(panelText).not.toContain('Rate Limit');
 					for (const name of c.parameters) {
 						await parameters.locator(`[data-test-id="parameter-input-${name}"]`).first().waitFor({ state: 'visible' });
 					}

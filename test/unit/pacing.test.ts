@@ -318,13 +318,14 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 	});
 });
 
-describe('Rate Limit → Max Wait on every action node', () => {
+describe('Rate Limit → Max Wait on every action node of version 1 (version 2: max-wait.test.ts)', () => {
 	const actionNodes = [new ExotelMessaging(), new ExotelVoice(), new ExotelContactCenter(), new ExotelNumberAllocation()];
 
-	test.each(actionNodes.map((node) => [node.description.displayName, node] as const))('%s offers it, shown for every operation, 15 minutes by default', (_name, node) => {
+	test.each(actionNodes.map((node) => [node.description.displayName, node] as const))('%s offers it, shown for every operation of version 1, 15 minutes by default', (_name, node) => {
 		const rateLimit = node.description.properties.find((property) => property.name === 'rateLimit');
 		expect(rateLimit).toMatchObject({ type: 'collection', default: {} });
-		expect(rateLimit?.displayOptions).toBeUndefined();
+		// only the version shows it, never a resource or an operation
+		expect(rateLimit?.displayOptions).toEqual({ show: { '@version': [1] } });
 		expect(rateLimit?.options).toEqual([expect.objectContaining({ name: 'maxWaitMinutes', type: 'number', default: PACING_POLICY.defaultMaxWaitMs / 60_000 })]);
 		expect(node.description.properties[node.description.properties.length - 1]).toBe(rateLimit);
 	});

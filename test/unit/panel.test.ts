@@ -1,7 +1,7 @@
 /**
- * The node panel reads in words: canvas subtitles evaluated the way the editor evaluates them,
- * one label for an operation's optional fields, Statuses only with a status event, and notices
- * kept for real traps.
+ * The node panel reads in words: canvas subtitles evaluated the way the editor evaluates them and
+ * short enough to show whole under the node, one label for an operation's optional fields, Statuses
+ * only with a status event, and notices kept for real traps.
  */
 import type { INode, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeType, INodeTypes } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
@@ -13,6 +13,7 @@ import { MESSAGING_EVENTS } from '../../nodes/ExotelMessagingTrigger/events';
 import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { ExotelVoiceTrigger } from '../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
+import { inWords, lowerCased, operationSubtitles } from '../../nodes/shared/subtitle';
 
 const ACTION_NODES: INodeType[] = [new ExotelMessaging(), new ExotelVoice(), new ExotelContactCenter(), new ExotelNumberAllocation()];
 const TRIGGERS: INodeType[] = [new ExotelMessagingTrigger(), new ExotelVoiceTrigger()];
@@ -50,15 +51,18 @@ function everyProperty(properties: INodeProperties[]): INodeProperties[] {
 	});
 }
 
-const isWords = (text: unknown) => typeof text === 'string' && /^[A-Z0-9][^:]*$/.test(text) && !/^[a-z]+[A-Z]/.test(text);
+/** n8n cuts a subtitle longer than this under the node. */
+const SUBTITLE_FITS = 30;
+
+/** Short words in n8n's shape ("send: SMS", "3 events"): lower-case but for acronyms, no raw camelCase values. */
+const isShortWords = (text: unknown) =>
+	typeof text === 'string' && text.length > 0 && text.length <= SUBTITLE_FITS && /^([a-z0-9]|[A-Z]{2,}\b)/.test(text) && !/[a-z][A-Z]/.test(text);
 
 describe('canvas subtitles', () => {
 	it.each(ACTION_NODES.map((type) => [type.description.displayName, type] as const))(
-		'%s shows the action of every resource and operation in words',
+		'%s shows "operation: resource" in short words for every resource and operation',
 		(_name, type) => {
-			const subtitle = String(type.description.subtitle);
-			// the old pattern showed raw values ("send: sms")
-			expect(subtitle).not.toContain('$parameter["operation"] + ": "');
+			const table = operationSubtitles(type.description.properties);
 			const resource = type.description.properties.find((property) => property.name === 'resource')!;
 			let checked = 0;
 			for (const { value: resourceValue } of resource.options as INodePropertyOptions[]) {
@@ -69,17 +73,34 @@ describe('canvas subtitles', () => {
 				);
 				expect(dropdowns).toHaveLength(1);
 				for (const operation of dropdowns[0].options as INodePropertyOptions[]) {
+					const key = `${String(resourceValue)}:${String(operation.value)}`;
 					const shown = subtitleOf(type, { resource: resourceValue, operation: operation.value });
-					expect(shown).toBe(operation.action);
-					expect(isWords(shown)).toBe(true);
+					// [key, ...] so that a failure names the combination
+					expect([key, shown]).toEqual([key, table[key]]);
+					expect([key, shown, isShortWords(shown)]).toEqual([key, shown, true]);
+					expect(String(shown)).toMatch(/^[a-z][a-z ]*: [a-zA-Z][a-zA-Z ]*$/);
 					checked++;
 				}
 			}
 			expect(checked).toBeGreaterThan(0);
+			expect(Object.keys(table)).toHaveLength(checked);
 		},
 	);
 
-	it('every operation carries an action sentence for its subtitle', () => {
+	it('reads like n8n\'s own ("send: message"), not the action sentence that was cut ("Send a chat app message an…")', () => {
+		const messaging = new ExotelMessaging();
+		expect(subtitleOf(messaging, { resource: 'sms', operation: 'send' })).toBe('send: SMS');
+		expect(subtitleOf(messaging, { resource: 'chatApp', operation: 'send' })).toBe('send: chat app');
+		expect(subtitleOf(messaging, { resource: 'chatApp', operation: 'sendAndWait' })).toBe('send and wait: chat app');
+		expect(subtitleOf(messaging, { resource: 'chatApp', operation: 'sendAndWaitForDelivery' })).toBe('wait for delivery: chat app');
+		expect(subtitleOf(messaging, { resource: 'rcs', operation: 'sendTemplate' })).toBe('send template: RCS');
+		expect(subtitleOf(new ExotelVoice(), { resource: 'call', operation: 'getMany' })).toBe('get many: call');
+		expect(subtitleOf(new ExotelVoice(), { resource: 'userDevice', operation: 'getStatus' })).toBe('get status: user device');
+		expect(subtitleOf(new ExotelContactCenter(), { resource: 'voiceLog', operation: 'download' })).toBe('download: voice log');
+		expect(subtitleOf(new ExotelNumberAllocation(), { resource: 'allocation', operation: 'allocate' })).toBe('allocate: allocation');
+	});
+
+	it('every operation carries an action sentence (n8n\'s node panel lists actions by it)', () => {
 		for (const type of ACTION_NODES) {
 			for (const property of type.description.properties.filter((p) => p.name === 'operation')) {
 				for (const option of property.options as INodePropertyOptions[]) expect(option.action).toMatch(/^[A-Z][a-z]/);
@@ -88,23 +109,32 @@ describe('canvas subtitles', () => {
 	});
 
 	it.each(TRIGGERS.map((type) => [type.description.displayName, type] as const))(
-		'%s names its events in words',
+		'%s names its one chosen event, or how many, in short words',
 		(_name, type) => {
 			expect(String(type.description.subtitle)).not.toContain('$parameter["events"].join');
-			const events = type.description.properties.find((property) => property.name === 'events')!.options as INodePropertyOptions[];
-			for (const event of events) expect(subtitleOf(type, { events: [event.value] })).toBe(event.name);
-			expect(subtitleOf(type, { events: [events[0].value, events[1].value] })).toBe(`${events[0].name}, ${events[1].name}`);
-			expect(subtitleOf(type, { events: events.slice(0, 3).map((event) => event.value) })).toBe('3 Events');
-			expect(subtitleOf(type, { events: events.map((event) => event.value) })).toBe('All Events');
+			const field = type.description.properties.find((property) => property.name === 'events')!;
+			const events = field.options as INodePropertyOptions[];
+			for (const event of events) {
+				const shown = subtitleOf(type, { events: [event.value] });
+				expect(shown).toBe(lowerCased(event.name));
+				expect([shown, isShortWords(shown)]).toEqual([shown, true]);
+			}
+			for (let count = 2; count < events.length; count++) {
+				expect(subtitleOf(type, { events: events.slice(0, count).map((event) => event.value) })).toBe(`${count} events`);
+			}
+			expect(subtitleOf(type, { events: events.map((event) => event.value) })).toBe('all events');
+			expect(subtitleOf(type, { events: [] })).toBe('no events');
 			// the defaults, as a new trigger shows them on the canvas
-			const defaults = type.description.properties.find((property) => property.name === 'events')!.default as string[];
-			expect(isWords(subtitleOf(type, { events: defaults }))).toBe(true);
+			const defaults = field.default as string[];
+			expect(subtitleOf(type, { events: defaults })).toBe(`${defaults.length} events`);
 		},
 	);
 
-	it('the Messaging Trigger subtitle reads "Chat App Incoming Message", not chatAppIncoming', () => {
-		expect(subtitleOf(new ExotelMessagingTrigger(), { events: ['chatAppIncoming'] })).toBe('Chat App Incoming Message');
-		expect(subtitleOf(new ExotelMessaging(), { resource: 'sms', operation: 'send' })).toBe('Send an SMS');
+	it('the Messaging Trigger subtitle reads "chat app incoming message", not chatAppIncoming; acronyms keep their capitals', () => {
+		expect(subtitleOf(new ExotelMessagingTrigger(), { events: ['chatAppIncoming'] })).toBe('chat app incoming message');
+		expect(subtitleOf(new ExotelMessagingTrigger(), { events: ['smsStatus'] })).toBe('SMS status callback');
+		expect(subtitleOf(new ExotelVoiceTrigger(), { events: ['callStatusManagement'] })).toBe('call status (management API)');
+		expect(inWords('rcsDeliveryReport')).toBe('RCS delivery report');
 	});
 });
 
@@ -113,7 +143,7 @@ const NAMED_GROUPS: Record<string, string> = {
 	'Column Fields': 'Add Column',
 	'Fallback Options': 'Add Option',
 	Filters: 'Add Filter', // narrows a Get Many: n8n's label for list filters
-	'Rate Limit': 'Add Option',
+	'Rate Limit': 'Add Option', // version 1 only: Max Wait's own collection (version 2 lists it under Options)
 	'Template Variables': 'Add Variable',
 	'Update Fields': 'Add Field', // what an Update changes: n8n's label for update operations
 };
@@ -187,6 +217,23 @@ const NOTICES: Record<string, string[]> = {
 };
 
 describe('notices', () => {
+	it('of the waiting operations say in the user\'s words what the person gets, what the execution waits for and what comes out', () => {
+		const notices = [new ExotelMessaging(), new ExotelVoice()].flatMap((type) =>
+			type.description.properties.filter((p) => p.name === 'waitNotice').map((p) => p.displayName),
+		);
+		// SMS, chat app and RCS answers, SMS and chat-app deliveries, the call's end
+		expect(new Set(notices).size).toBe(6);
+		for (const text of new Set(notices)) {
+			expect(text).toMatch(/^The (person|recipient|number) /);
+			expect(text).toContain('The execution waits');
+			expect(text).toContain('Limit Wait Time');
+			expect(text).toMatch(/continues with/);
+			expect(text).toMatch(/It takes one input item: loop over items for more\.$/);
+			expect(text).not.toMatch(/resume URL|status callback|callback|webhook/i);
+			expect(text.length).toBeLessThanOrEqual(300);
+		}
+	});
+
 	it('are kept for real traps only', () => {
 		const found: Record<string, string[]> = {};
 		for (const type of ALL) {

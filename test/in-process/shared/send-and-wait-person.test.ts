@@ -130,7 +130,9 @@ it('SMS approval: a link-preview bot answers nothing; the person opens the short
 		['GET', 200],
 		['POST', 200],
 	]);
-	expect(person.pages[2].bodyExcerpt).toMatch(/Your answer was recorded: Confirm/);
+	// (the pages' first 500 characters: their titles) the question, then the answer recorded
+	expect(person.pages[1].bodyExcerpt).toContain('<title>Confirm your appointment on Tue 10:30?</title>');
+	expect(person.pages[2].bodyExcerpt).toContain('<title>Answer recorded: Confirm</title>');
 	expect(resumed!.output('Exotel')[0].json).toMatchObject({ approved: true, answer: 'approve', answerText: 'Confirm', answeredBy: { number: TO } });
 });
 

@@ -368,11 +368,15 @@ describe('SMS → Send and Wait for Approval', () => {
 			const { answer, result: resumed } = await result.resume({ url: links[0], method, headers: { 'user-agent': 'WhatsApp/2.23.20 link preview' } });
 			expect(answer.status).toBe(200);
 			expect(answer.headers['content-type']).toMatch(/^text\/html/);
-			expect(String(answer.body)).toMatch(/<form method="post" action="">.*name="answer" value="approve".*Confirm: Confirm/s);
+			// the question is the title; the one button is the link's own label, with no word of ours before it
+			expect(String(answer.body)).toContain('<title>Confirm your appointment on Tue 10:30?</title>');
+			expect(String(answer.body)).toMatch(/<form method="post" action="">.*name="answer" value="approve".*<button type="submit" name="confirm" value="1">Confirm<\/button>/s);
+			expect(String(answer.body)).not.toContain('Confirm: Confirm');
 			expect(resumed).toBeUndefined();
 		}
 		const { answer, result: resumed } = await result.resume({ url: links[0], method: 'POST', contentType: 'application/x-www-form-urlencoded', body: 'answer=approve&confirm=1' });
-		expect(String(answer.body)).toMatch(/Your answer was recorded: Confirm/);
+		expect(String(answer.body)).toContain('<title>Answer recorded: Confirm</title>');
+		expect(String(answer.body)).toMatch(/Your answer: <strong>Confirm<\/strong>/);
 		expect(resumed!.output('Exotel')[0].json).toMatchObject({
 			status: 'answered',
 			channel: 'sms',

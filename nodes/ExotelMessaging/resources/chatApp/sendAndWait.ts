@@ -25,7 +25,9 @@ const approval = { responseType: ['approval'] };
 const choice = { responseType: ['choice'] };
 
 export const description: INodeProperties[] = [
-	waitNotice('The answer comes back in the chat: the message’s status callback is this execution’s resume URL.'),
+	waitNotice(
+		'The person gets a chat message with buttons, a list or a question, and answers in the chat. The execution waits for their answer, or until Limit Wait Time if set, then continues with it.',
+	),
 	senderField('Business number with the chat app enabled, in E.164 format'),
 	recipientField('Who answers, in E.164 format'),
 	{

@@ -9,7 +9,8 @@ export const { option, description, execute } = waitingTwin(send, {
 		action: 'Send a chat app message and wait for its delivery',
 		description: 'Send one message and continue when its delivery report says delivered, seen or failed',
 	},
-	notice: 'The execution continues on the message’s final delivery report (delivered, seen or failed).',
+	notice:
+		'The recipient gets the message. The execution waits for its final delivery report (delivered, seen or failed), or until Limit Wait Time if set, then continues with that status.',
 	overrides: (resumeUrl) => ({ statusCallback: resumeUrl }),
 	timedOut: deliveryTimedOut,
 });

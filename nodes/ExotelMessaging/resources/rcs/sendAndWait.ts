@@ -17,7 +17,9 @@ export const option: OperationOption = {
 const OVERRULED = ['requestStatusCallback', 'channelStatusCallback'];
 
 export const description: INodeProperties[] = [
-	waitNotice('The reply comes back to this execution: the message’s status callback is its resume URL.'),
+	waitNotice(
+		'The person gets the RCS template message and replies to it. The execution waits for their reply, or until Limit Wait Time if set, then continues with it: their text, or the suggestion they tapped.',
+	),
 	...waitingFields(sendTemplate.description, [APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION], OVERRULED),
 ];
 

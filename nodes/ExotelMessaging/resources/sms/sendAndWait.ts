@@ -17,7 +17,9 @@ export const option: OperationOption = {
 };
 
 export const description: INodeProperties[] = [
-	waitNotice('Each link opens a short page whose button records the answer, so link previews never answer for the person.'),
+	waitNotice(
+		'The person gets an SMS with a link for each answer; a link opens a page with a button that sends that answer. The execution waits until they press it, or until Limit Wait Time if set, then continues with their answer.',
+	),
 	senderField('Virtual number or approved sender ID (the DLT header for Indian traffic)'),
 	recipientField('Who approves; the links are theirs'),
 	{

@@ -9,7 +9,8 @@ export const { option, description, execute } = waitingTwin(send, {
 		action: 'Send an SMS and wait for its delivery',
 		description: 'Send one SMS and continue when its status callback reports the final status',
 	},
-	notice: 'The execution continues on the SMS’s status callback, which the service sends on its final status.',
+	notice:
+		'The recipient gets the SMS. The execution waits for its final status (delivered or failed), or until Limit Wait Time if set, then continues with that status.',
 	overrides: (resumeUrl) => ({ statusCallback: resumeUrl }),
 	timedOut: deliveryTimedOut,
 });

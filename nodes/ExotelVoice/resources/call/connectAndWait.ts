@@ -42,7 +42,7 @@ export const { option, description, execute } = waitingTwin(connect, {
 		description: 'Place the call and continue when it ends, with its final status, legs and recording',
 	},
 	notice:
-		'The execution continues on the call’s terminal status callback. Without Limit Wait Time it stops waiting 10 minutes after the call’s Time Limit and Time Out at the latest.',
+		'The number is called and connected to the flow. The execution waits until the call ends (without Limit Wait Time, at most 10 minutes past the call’s Time Limit and Time Out), then continues with its final status, legs and recording.',
 	drop: ['statusCallbackEvents'],
 	overrides: (resumeUrl) => ({
 		statusCallback: resumeUrl,
