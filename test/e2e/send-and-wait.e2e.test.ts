@@ -586,7 +586,7 @@ test(
 			['POST', approveLink.longUrl, 200, 'text/html'],
 		]);
 		expect(person.pages[2].requestBody).toBe('answer=approve&confirm=1');
-		expect(person.pages[2].bodyExcerpt).toContain('Your answer was recorded: Approve.');
+		expect(person.pages[2].bodyExcerpt).toContain('<title>Answer recorded: Approve</title>');
 		const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
 		expect(items).toEqual([
 			expect.objectContaining({
