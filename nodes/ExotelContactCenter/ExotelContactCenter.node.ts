@@ -26,7 +26,9 @@ export class ExotelContactCenter implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'exotelContactCenterApi', required: true, displayOptions: { show: { resource: ['user', 'voiceLog'] } } },
+			// Hidden for Campaign rather than shown for User and Voice Log: credentials shown for every
+			// Resource make the editor take Resource for an authentication choice and hide it.
+			{ name: 'exotelContactCenterApi', required: true, displayOptions: { hide: { resource: ['campaign'] } } },
 			{ name: 'exotelBearerTokenApi', required: true, displayOptions: { show: { resource: ['campaign'] } } },
 		],
 		properties,

@@ -37,10 +37,9 @@ export class ExotelVoice implements INodeType {
 				name: 'exotelApi',
 				required: true,
 				// Contact upload takes this credential or a bearer token (its Authentication parameter).
-				displayOptions: {
-					show: { resource: ['call', 'campaign', 'contact', 'list', 'user', 'voiceLog'] },
-					hide: { authentication: ['bearerToken'] },
-				},
+				// Hidden for User Device rather than shown for the other six: credentials shown for every
+				// Resource make the editor take Resource for an authentication choice and hide it.
+				displayOptions: { hide: { resource: ['userDevice'], authentication: ['bearerToken'] } },
 			},
 			{
 				name: 'exotelBearerTokenApi',

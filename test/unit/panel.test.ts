@@ -244,3 +244,61 @@ describe('notices', () => {
 		expect(found).toEqual(NOTICES);
 	});
 });
+
+/**
+ * n8n's editor takes a parameter for the node's authentication choice when the credentials' `show`
+ * conditions name every one of its options (its getMainAuthField, measured on 2.8.4 and 2.41): it
+ * then hides that parameter from the panel and sets it from the credential picked. Resource must
+ * never be taken for it. Version 1 nodes escaped this only because n8n adds a "Custom API Call"
+ * option to their Resource dropdown; from version 2 it does not.
+ */
+describe('credentials by resource', () => {
+	/** The parameter the editor would take for the authentication choice, as it picks it. */
+	function editorsAuthChoice(description: INodeType['description']): string | undefined {
+		const shownFor: Record<string, string[]> = {};
+		for (const credential of description.credentials ?? []) {
+			for (const [name, values] of Object.entries(credential.displayOptions?.show ?? {})) {
+				shownFor[name] = [...(shownFor[name] ?? []), ...(values ?? []).map(String)];
+			}
+		}
+		const candidates = description.properties.filter((property) => property.name in shownFor);
+		const named = candidates.find((property) => property.name === 'authentication');
+		if (named) return named.name;
+		return candidates.find((property) =>
+			((property.options ?? []) as INodePropertyOptions[]).every((option) => typeof option.value !== 'string' || shownFor[property.name].includes(option.value)),
+		)?.name;
+	}
+
+	/** The credentials the panel offers for these parameters. */
+	const offered = (type: INodeType, parameters: Record<string, string>) =>
+		(type.description.credentials ?? [])
+			.filter((credential) => !credential.displayOptions || NodeHelpers.displayParameter(parameters, credential, null, type.description))
+			.map((credential) => credential.name);
+
+	it.each(ACTION_NODES.map((type) => [type.description.displayName, type] as const))('%s: Resource is not taken for an authentication choice', (_, type) => {
+		expect(editorsAuthChoice(type.description)).not.toBe('resource');
+	});
+
+	it('the rule catches credentials shown for every resource (how Voice and Contact Center had them)', () => {
+		const description = new ExotelContactCenter().description;
+		const before = {
+			...description,
+			credentials: [
+				{ name: 'exotelContactCenterApi', required: true, displayOptions: { show: { resource: ['user', 'voiceLog'] } } },
+				{ name: 'exotelBearerTokenApi', required: true, displayOptions: { show: { resource: ['campaign'] } } },
+			],
+		};
+		expect(editorsAuthChoice(before)).toBe('resource');
+	});
+
+	it('each resource offers its own credential', () => {
+		const voice = new ExotelVoice();
+		for (const resource of ['call', 'campaign', 'list', 'user', 'voiceLog']) expect(offered(voice, { resource })).toEqual(['exotelApi']);
+		expect(offered(voice, { resource: 'userDevice' })).toEqual(['exotelBearerTokenApi']);
+		expect(offered(voice, { resource: 'contact', authentication: 'apiKey' })).toEqual(['exotelApi']);
+		expect(offered(voice, { resource: 'contact', authentication: 'bearerToken' })).toEqual(['exotelBearerTokenApi']);
+		const contactCenter = new ExotelContactCenter();
+		for (const resource of ['user', 'voiceLog']) expect(offered(contactCenter, { resource })).toEqual(['exotelContactCenterApi']);
+		expect(offered(contactCenter, { resource: 'campaign' })).toEqual(['exotelBearerTokenApi']);
+	});
+});
