@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { DEFAULT_ALLOCATION_BASE_URL } from '../nodes/shared/hosts';
-import { rateLimitCredentialField } from '../nodes/shared/rateLimits';
+import { DEFAULT_ALLOCATION_BASE_URL } from '../nodes/shared/transport/hosts';
+import { rateLimitCredentialField } from '../nodes/shared/transport/rateLimits';
 
 export class ExotelAllocationApi implements ICredentialType {
 	name = 'exotelAllocationApi';

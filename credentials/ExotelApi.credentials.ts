@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { regionUrlExpression } from '../nodes/shared/hosts';
-import { rateLimitCredentialField } from '../nodes/shared/rateLimits';
+import { regionUrlExpression } from '../nodes/shared/transport/hosts';
+import { rateLimitCredentialField } from '../nodes/shared/transport/rateLimits';
 
 export class ExotelApi implements ICredentialType {
 	name = 'exotelApi';

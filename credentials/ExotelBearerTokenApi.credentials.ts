@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { CMS_BASE_URL_EXPRESSION, REGION_HOSTS } from '../nodes/shared/hosts';
-import { rateLimitCredentialField } from '../nodes/shared/rateLimits';
+import { CMS_BASE_URL_EXPRESSION, REGION_HOSTS } from '../nodes/shared/transport/hosts';
+import { rateLimitCredentialField } from '../nodes/shared/transport/rateLimits';
 
 export class ExotelBearerTokenApi implements ICredentialType {
 	name = 'exotelBearerTokenApi';

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { route } from '../shared/operation';
-import { defineResources } from '../shared/resource';
-import { WAITING_WEBHOOKS } from '../shared/sendAndWait';
-import { operationSubtitle } from '../shared/subtitle';
-import { resumeWaitingExecution } from '../shared/waitingWebhook';
+import { route } from '../shared/items/operation';
+import { defineResources } from '../shared/descriptions/resource';
+import { WAITING_WEBHOOKS } from '../shared/sendAndWait/sendAndWait';
+import { operationSubtitle } from '../shared/descriptions/subtitle';
+import { resumeWaitingExecution } from '../shared/sendAndWait/webhook';
 import { chatApp } from './resources/chatApp';
 import { rcs } from './resources/rcs';
 import { sms } from './resources/sms';

@@ -9,10 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { eventsSubtitle } from '../shared/subtitle';
-import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/triggers';
-import { answerNow, nestBracketKeys } from '../shared/webhook';
-import { signatureRefused } from '../shared/webhookSignature';
+import { eventsSubtitle } from '../shared/descriptions/subtitle';
+import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
+import { answerNow, nestBracketKeys } from '../shared/webhooks/respond';
+import { signatureRefused } from '../shared/webhooks/signature';
 import { eventItems, MESSAGING_EVENTS, STATUSES } from './events';
 import { checkExists, create, remove } from './registration';
 

@@ -1,6 +1,6 @@
-import { unrecognizedPayload } from '../shared/triggers';
+import { unrecognizedPayload } from '../shared/webhooks/triggers';
 
-export { eventItems, STATUSES } from '../shared/messagingCallbacks';
+export { eventItems, STATUSES } from '../shared/output/messagingCallbacks';
 
 /** Event names the trigger emits, in the service's terms. */
 export const MESSAGING_EVENTS = [

@@ -1,6 +1,6 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { exotelRequest } from '../shared/transport';
+import { exotelRequest } from '../shared/transport/request';
 
 /**
  * The chat-app webhook URLs are account-wide and the API can only set them (PUT chatapp/webhook):

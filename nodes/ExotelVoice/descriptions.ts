@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { IdParameter } from '../shared/byId';
+import type { IdParameter } from '../shared/items/byId';
 
 /** The Call SID field of the operations that read one call (call get and details, voice log). */
 export const callSidField: INodeProperties = {

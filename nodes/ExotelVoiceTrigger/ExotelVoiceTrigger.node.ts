@@ -1,9 +1,9 @@
 import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { eventsSubtitle } from '../shared/subtitle';
-import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/triggers';
-import { answerNow } from '../shared/webhook';
+import { eventsSubtitle } from '../shared/descriptions/subtitle';
+import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
+import { answerNow } from '../shared/webhooks/respond';
 import { voiceEventItem, VOICE_EVENTS } from './events';
 
 export class ExotelVoiceTrigger implements INodeType {

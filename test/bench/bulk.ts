@@ -10,7 +10,7 @@ import type { IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INo
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 
-import { parameterReader, type ParameterReader } from '../../nodes/shared/operation';
+import { parameterReader, type ParameterReader } from '../../nodes/shared/items/operation';
 import { packageNodeType, packageNodeTypes } from '../helpers/n8n-core-harness';
 import {
 	BREAKDOWN_REPEATS,

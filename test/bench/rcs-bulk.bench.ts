@@ -30,7 +30,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { exotelRequest } from '../../nodes/shared/transport';
+import { exotelRequest } from '../../nodes/shared/transport/request';
 import type { SandboxProcess } from './sandbox-process';
 import {
 	breakdownLines,

@@ -26,7 +26,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { exotelRequest } from '../../nodes/shared/transport';
+import { exotelRequest } from '../../nodes/shared/transport/request';
 import {
 	breakdownLines,
 	bulkTargets,

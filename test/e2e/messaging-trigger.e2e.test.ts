@@ -7,7 +7,7 @@
  */
 import http from 'http';
 
-import { signPayload } from '../../nodes/shared/webhookSignature';
+import { signPayload } from '../../nodes/shared/webhooks/signature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, sharedN8n, type WorkflowNode } from '../harness';

@@ -14,7 +14,7 @@
  * report then comes well after n8n has saved the execution as waiting, even on a busy machine (a
  * report that came earlier would get 409 "running already" and be retried 60 s later).
  */
-import { signPayload } from '../../nodes/shared/webhookSignature';
+import { signPayload } from '../../nodes/shared/webhooks/signature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
 import type { CallbackAttempt } from '../../sandbox/server';

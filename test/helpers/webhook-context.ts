@@ -16,7 +16,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { exotelRequest } from '../../nodes/shared/transport';
+import { exotelRequest } from '../../nodes/shared/transport/request';
 
 export interface WebhookCall {
 	method?: 'GET' | 'POST';

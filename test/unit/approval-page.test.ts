@@ -4,8 +4,8 @@
  * "Confirm: Confirm"), and the page after it says which answer was recorded. Everything of the
  * user's is escaped.
  */
-import { answeredPage, approvalPage, titleOf, unknownLinkPage } from '../../nodes/shared/approvalPage';
-import type { Choice } from '../../nodes/shared/waitingWebhook';
+import { answeredPage, approvalPage, titleOf, unknownLinkPage } from '../../nodes/shared/sendAndWait/pages';
+import type { Choice } from '../../nodes/shared/sendAndWait/webhook';
 
 const QUESTION = 'Approve the refund of ₹1,200 for order #4721?';
 

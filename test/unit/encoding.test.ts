@@ -1,4 +1,4 @@
-import { encodeForm, toFormPairs } from '../../nodes/shared/encoding';
+import { encodeForm, toFormPairs } from '../../nodes/shared/transport/encoding';
 
 describe('bracket form encoding', () => {
 	it('repeats To[] for arrays of scalars, in order', () => {

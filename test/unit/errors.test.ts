@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import { parseServiceError, serviceApiError } from '../../nodes/shared/errors';
-import { redact, secretsOf } from '../../nodes/shared/secrets';
+import { parseServiceError, serviceApiError } from '../../nodes/shared/transport/errors';
+import { redact, secretsOf } from '../../nodes/shared/transport/secrets';
 
 const node: INode = { id: '1', name: 'Exotel', type: 'x.y', typeVersion: 1, position: [0, 0], parameters: {} };
 

@@ -1,5 +1,5 @@
 /**
- * The `cms.` host rule is written once (nodes/shared/hosts.ts) and used twice: by the nodes as
+ * The `cms.` host rule is written once (nodes/shared/transport/hosts.ts) and used twice: by the nodes as
  * `cmsBaseUrlFrom`, and by the Exotel Bearer Token API credential's test request as an n8n
  * expression. Both must give the same configuration server for the same contact-center URL.
  */
@@ -7,8 +7,8 @@ import type { ICredentialDataDecryptedObject, INode, INodeType, INodeTypes } fro
 import { Workflow } from 'n8n-workflow';
 
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
-import { CMS_BASE_URL_EXPRESSION, CMS_HOST_PATTERN, cmsBaseUrlFrom } from '../../nodes/shared/hosts';
-import { baseUrlOf } from '../../nodes/shared/transport';
+import { CMS_BASE_URL_EXPRESSION, CMS_HOST_PATTERN, cmsBaseUrlFrom } from '../../nodes/shared/transport/hosts';
+import { baseUrlOf } from '../../nodes/shared/transport/request';
 
 const probeType: INodeType = {
 	description: {

@@ -25,9 +25,9 @@ import { list } from '../../nodes/ExotelVoice/resources/list';
 import { user } from '../../nodes/ExotelVoice/resources/user';
 import { userDevice } from '../../nodes/ExotelVoice/resources/userDevice';
 import { voiceLog } from '../../nodes/ExotelVoice/resources/voiceLog';
-import { MAX_WAIT_OPTION, maxWaitOf, RATE_LIMIT_OPTIONS, requestOptions } from '../../nodes/shared/descriptions';
-import { PACING_POLICY } from '../../nodes/shared/pacing';
-import type { ExotelResource } from '../../nodes/shared/resource';
+import { MAX_WAIT_OPTION, maxWaitOf, RATE_LIMIT_OPTIONS, requestOptions } from '../../nodes/shared/descriptions/fields';
+import { PACING_POLICY } from '../../nodes/shared/transport/pacing';
+import type { ExotelResource } from '../../nodes/shared/descriptions/resource';
 
 const NODES: Array<[INodeType, ExotelResource[]]> = [
 	[new ExotelMessaging(), [chatApp, rcs, sms]],

@@ -8,8 +8,8 @@ import { ExotelContactCenter } from '../../nodes/ExotelContactCenter/ExotelConta
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
-import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/operation';
-import { CategoryPacer, PACING_POLICY, rateLimitHeaders, retryAfterMs, type PacingClock } from '../../nodes/shared/pacing';
+import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/items/operation';
+import { CategoryPacer, PACING_POLICY, rateLimitHeaders, retryAfterMs, type PacingClock } from '../../nodes/shared/transport/pacing';
 
 class VirtualClock implements PacingClock {
 	constructor(private time = 0) {}

@@ -13,7 +13,7 @@ import { MESSAGING_EVENTS } from '../../nodes/ExotelMessagingTrigger/events';
 import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { ExotelVoiceTrigger } from '../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
-import { inWords, lowerCased, operationSubtitles } from '../../nodes/shared/subtitle';
+import { inWords, lowerCased, operationSubtitles } from '../../nodes/shared/descriptions/subtitle';
 
 const ACTION_NODES: INodeType[] = [new ExotelMessaging(), new ExotelVoice(), new ExotelContactCenter(), new ExotelNumberAllocation()];
 const TRIGGERS: INodeType[] = [new ExotelMessagingTrigger(), new ExotelVoiceTrigger()];

@@ -8,8 +8,8 @@ import { ExotelAllocationApi } from '../../credentials/ExotelAllocationApi.crede
 import { ExotelApi } from '../../credentials/ExotelApi.credentials';
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
 import { ExotelContactCenterApi } from '../../credentials/ExotelContactCenterApi.credentials';
-import { perMinuteOf, RATE_CATEGORIES, rateCategoryOf, type RateCategory } from '../../nodes/shared/rateLimits';
-import type { ExotelBase } from '../../nodes/shared/transport';
+import { perMinuteOf, RATE_CATEGORIES, rateCategoryOf, type RateCategory } from '../../nodes/shared/transport/rateLimits';
+import type { ExotelBase } from '../../nodes/shared/transport/request';
 import { categoryOf as serviceCategoryOf } from '../../sandbox/rate-limit';
 
 const SID = 'exotel_account';

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { numbersIn, resumeUrls, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait';
-import { repliesIn } from '../../nodes/shared/messagingCallbacks';
-import { choiceOf } from '../../nodes/shared/waitingWebhook';
-import { unsignedFamilyOf } from '../../nodes/shared/webhookSignature';
+import { numbersIn, resumeUrls, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait/sendAndWait';
+import { repliesIn } from '../../nodes/shared/output/messagingCallbacks';
+import { choiceOf } from '../../nodes/shared/sendAndWait/webhook';
+import { unsignedFamilyOf } from '../../nodes/shared/webhooks/signature';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { LIMITS } from '../../nodes/shared/limits';
+import { LIMITS } from '../../nodes/shared/rules/limits';
 import {
 	addMonths,
 	characterCount,
@@ -11,7 +11,7 @@ import {
 	normalizePhone,
 	parseServiceDate,
 	problemWith,
-} from '../../nodes/shared/validation';
+} from '../../nodes/shared/rules/validation';
 
 const node: INode = {
 	id: '1',

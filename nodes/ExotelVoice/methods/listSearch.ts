@@ -1,9 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemsOf, statusKey } from '../../shared/envelope';
-import { exotelRequest } from '../../shared/transport';
-import { trimmed } from '../../shared/validation';
+import { itemsOf, statusKey } from '../../shared/output/envelope';
+import { exotelRequest } from '../../shared/transport/request';
+import { trimmed } from '../../shared/rules/validation';
 import { CAMPAIGNS_PATH } from '../resources/campaign/api';
 import { LISTS_PATH } from '../resources/list/api';
 import { USERS_PATH } from '../resources/user/api';

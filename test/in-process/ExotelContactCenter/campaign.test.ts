@@ -1,4 +1,4 @@
-import { cmsBaseUrlFrom } from '../../../nodes/shared/transport';
+import { cmsBaseUrlFrom } from '../../../nodes/shared/transport/request';
 import type { RefusedCase } from '../../helpers/bad-input';
 import { describeBadInput, refused } from '../../helpers/bad-input';
 import { contactCenterRunner, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';

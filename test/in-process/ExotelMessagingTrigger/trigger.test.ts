@@ -2,7 +2,7 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
-import { signPayload } from '../../../nodes/shared/webhookSignature';
+import { signPayload } from '../../../nodes/shared/webhooks/signature';
 import { SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { dump, GOOD, SECRETS, SIGNING_SECRET, VERIFY_TOKEN } from '../../helpers/secrets';
 import { callWebhook, hookContext } from '../../helpers/webhook-context';
@@ -12,7 +12,7 @@ import type { ExotelSandbox } from '../../../sandbox/server';
 const trigger = new ExotelMessagingTrigger();
 const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;
 const ALL_EVENTS = ['chatAppIncoming', 'chatAppStatus', 'rcsDeliveryReport', 'rcsIncoming', 'smsClick', 'smsStatus', 'unknown'];
-/** Every item's keys, in order: the event, the message vocabulary (nodes/shared/vocabulary.ts), when and the custom data, what the event adds, the message as received under raw. */
+/** Every item's keys, in order: the event, the message vocabulary (nodes/shared/output/vocabulary.ts), when and the custom data, what the event adds, the message as received under raw. */
 const MESSAGE_KEYS = ['event', 'messageSid', 'status', 'channel', 'to', 'from', 'code', 'timestamp', 'customData'];
 const keysOf = (...extras: string[]) => [...MESSAGE_KEYS, ...extras, 'raw'];
 

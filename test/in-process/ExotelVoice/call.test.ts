@@ -18,7 +18,7 @@ const CONNECT_PATH = `/v1/Accounts/${SID}/Calls/connect`;
 const CALLS_PATH = `/v1/Accounts/${SID}/Calls.json`;
 const FLOW = `http://my.exotel.com/${SID}/flowml/start_voice/926`;
 const V1_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-/** The call vocabulary (nodes/shared/vocabulary.ts), in order. */
+/** The call vocabulary (nodes/shared/output/vocabulary.ts), in order. */
 const CALL_KEYS = ['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl'];
 
 /**

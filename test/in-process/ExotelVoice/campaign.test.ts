@@ -395,7 +395,7 @@ describe('Exotel Voice → Campaign → Update', () => {
 });
 
 describe('Exotel Voice → Campaign → Get Call Details', () => {
-	/** The call vocabulary (nodes/shared/vocabulary.ts), in order, then the record's own keys, then the record under raw. */
+	/** The call vocabulary (nodes/shared/output/vocabulary.ts), in order, then the record's own keys, then the record under raw. */
 	const KEYS = ['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl', 'name', 'digit', 'dateCreated', 'raw'];
 
 	/** A call record in the call keys: the campaign dialled `number` from `caller_id`; the record whole under raw. */

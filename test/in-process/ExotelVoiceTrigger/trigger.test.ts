@@ -5,7 +5,7 @@ import { callWebhook } from '../../helpers/webhook-context';
 
 const trigger = new ExotelVoiceTrigger();
 const ALL = ['callStatus', 'callStatusManagement', 'campaignCallSchedule', 'campaignCallStatus', 'campaignStatus', 'unknown'];
-/** Every item's keys, in order: the event, the call vocabulary (nodes/shared/vocabulary.ts), what the event adds, the payload as received under raw. */
+/** Every item's keys, in order: the event, the call vocabulary (nodes/shared/output/vocabulary.ts), what the event adds, the payload as received under raw. */
 const CALL_KEYS = ['event', 'callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl'];
 const keysOf = (...extras: string[]) => [...CALL_KEYS, ...extras, 'raw'];
 const CALL_STATUS_EXTRAS = ['eventType', 'conversationDuration', 'customField', 'answeredBy', 'legs'];

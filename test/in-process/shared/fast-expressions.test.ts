@@ -1,5 +1,5 @@
 /**
- * The fast expression path of parameterReader (nodes/shared/expressions.ts) against n8n's own
+ * The fast expression path of parameterReader (nodes/shared/items/expressions.ts) against n8n's own
  * evaluation, through n8n-core's real WorkflowExecute: a test node whose description declares
  * string parameters reads every parameter for every item both ways, `parameterReader(this)` and
  * `this.getNodeParameter(name, i)`, and the two must agree exactly (same value and type, or the
@@ -13,9 +13,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execution-context/node-execution-context';
 
-import * as expressions from '../../../nodes/shared/expressions';
-import { compileParameter, compileTemplate } from '../../../nodes/shared/expressions';
-import { parameterReader } from '../../../nodes/shared/operation';
+import * as expressions from '../../../nodes/shared/items/expressions';
+import { compileParameter, compileTemplate } from '../../../nodes/shared/items/expressions';
+import { parameterReader } from '../../../nodes/shared/items/operation';
 import { chain, packageNodeType, packageNodeTypes, runWorkflow } from '../../helpers/n8n-core-harness';
 import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 

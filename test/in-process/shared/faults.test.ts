@@ -15,7 +15,7 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { RETRY_POLICY, TIMEOUT_POLICY } from '../../../nodes/shared/transport';
+import { RETRY_POLICY, TIMEOUT_POLICY } from '../../../nodes/shared/transport/request';
 import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 import type { Fault, FaultMatch, RecordedRequest } from '../../../sandbox/types';

@@ -1,5 +1,5 @@
 /**
- * One output vocabulary across the package (nodes/shared/vocabulary.ts, docs/nodes.md "Output:
+ * One output vocabulary across the package (nodes/shared/output/vocabulary.ts, docs/nodes.md "Output:
  * the same keys everywhere"): every send on every channel, and the delivery report that comes back for it
  * through the Messaging Trigger, name a message with the same keys; every call operation and the
  * Voice Trigger name a call with the same keys. Run through n8n-core against the sandbox, with the

@@ -29,8 +29,8 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { PACING_POLICY } from '../../../nodes/shared/pacing';
-import { RATE_CATEGORIES } from '../../../nodes/shared/rateLimits';
+import { PACING_POLICY } from '../../../nodes/shared/transport/pacing';
+import { RATE_CATEGORIES } from '../../../nodes/shared/transport/rateLimits';
 import { CsvFileNode } from '../../helpers/csv-file-node';
 import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
 import { chain, itemsNode, type RunResult, runWorkflow } from '../../helpers/n8n-core-harness';

@@ -14,7 +14,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
-import { signPayload } from '../../../nodes/shared/webhookSignature';
+import { signPayload } from '../../../nodes/shared/webhooks/signature';
 import { sandboxCredentialData } from '../../../sandbox/fixtures';
 import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { ResumeRequest, RunResult } from '../../helpers/n8n-core-harness';

@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { signPayload } from '../../../nodes/shared/webhookSignature';
+import { signPayload } from '../../../nodes/shared/webhooks/signature';
 import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { ResumeRequest, RunResult } from '../../helpers/n8n-core-harness';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import { preparedBody } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { trimmed } from '../../../shared/validation';
+import { optionsCollection } from '../../../shared/descriptions/fields';
+import { preparedBody } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { trimmed } from '../../../shared/rules/validation';
 import { eachUserRequest, USER_SETTINGS } from './shared';
 
 export const option: OperationOption = {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/byId';
-import type { OperationOption } from '../../../shared/resource';
+import { prepareNamed } from '../../../shared/items/byId';
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachUserRequest, USER, USER_ID } from './shared';
 
 export const option: OperationOption = {

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/resource';
+import { defineResource } from '../../../shared/descriptions/resource';
 import * as create from './create';
 import * as remove from './delete';
 import * as update from './update';

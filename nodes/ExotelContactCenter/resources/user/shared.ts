@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
-import type { IdParameter } from '../../../shared/byId';
-import { SESSION_REQUESTS } from '../../../shared/operation';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import { exotelRequest, type ExotelRequest } from '../../../shared/transport';
+import type { IdParameter } from '../../../shared/items/byId';
+import { SESSION_REQUESTS } from '../../../shared/items/operation';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import { exotelRequest, type ExotelRequest } from '../../../shared/transport/request';
 
 export const USER_ID: INodeProperties = { displayName: 'User ID', name: 'userId', type: 'string', required: true, default: '' };
 /** The user that Update and Delete are about: the User ID parameter and its label in messages. */

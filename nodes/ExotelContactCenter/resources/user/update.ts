@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/byId';
-import type { OperationOption } from '../../../shared/resource';
-import { fieldsError } from '../../../shared/validation';
+import { prepareNamed } from '../../../shared/items/byId';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { fieldsError } from '../../../shared/rules/validation';
 import { eachUserRequest, USER, USER_ID, USER_SETTINGS } from './shared';
 
 export const option: OperationOption = {

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputFileField, requestPerItemWithFile } from '../../../shared/binaryOutput';
-import { SESSION_REQUESTS, withItemParameters } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, trimmed } from '../../../shared/validation';
+import { outputFileField, requestPerItemWithFile } from '../../../shared/items/binaryOutput';
+import { SESSION_REQUESTS, withItemParameters } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
+import { fieldsError, trimmed } from '../../../shared/rules/validation';
 
 export const option: OperationOption = {
 	name: 'Download',

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/resource';
+import { defineResource } from '../../../shared/descriptions/resource';
 import * as send from './send';
 import * as sendAndWait from './sendAndWait';
 import * as sendAndWaitForDelivery from './sendAndWaitForDelivery';

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
-import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from '../../../shared/chatAppContent';
-import { optionsCollection, statusCallbackField } from '../../../shared/descriptions';
-import { envelopeOutcomes } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { itemParameters, type ItemParameters } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { fieldsError, normalizePhone, trimmed } from '../../../shared/validation';
-import { recipientField, senderField, sendMessages, V2_MESSAGES_PATH } from '../messages';
+import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from './content';
+import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
+import { envelopeOutcomes } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { itemParameters, type ItemParameters } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { fieldsError, normalizePhone, trimmed } from '../../../shared/rules/validation';
+import { recipientField, senderField, sendMessages, V2_MESSAGES_PATH } from '../../messages';
 
 const fields = { contentMode: ['fields'] };
 const ofType = (...messageType: string[]) => ({ show: { ...fields, messageType } });

@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import { LIMITS } from '../../../shared/limits';
-import { withParameters } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait';
-import { trimmed } from '../../../shared/validation';
-import type { Choice, Question } from '../../../shared/waitingWebhook';
-import { recipientField, senderField } from '../messages';
-import { approvalChoices, approvalOptionsField, waitForAnswer, type AnswerWait } from '../waitForAnswer';
+import { optionsCollection } from '../../../shared/descriptions/fields';
+import { LIMITS } from '../../../shared/rules/limits';
+import { withParameters } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/sendAndWait';
+import { trimmed } from '../../../shared/rules/validation';
+import type { Choice, Question } from '../../../shared/sendAndWait/webhook';
+import { recipientField, senderField } from '../../messages';
+import { approvalChoices, approvalOptionsField, waitForAnswer, type AnswerWait } from '../../waitForAnswer';
 import * as send from './send';
 
 const L = LIMITS.chatApp;

@@ -1,4 +1,4 @@
-import { deliveryTimedOut, waitingTwin } from '../../../shared/sendAndWait';
+import { deliveryTimedOut, waitingTwin } from '../../../shared/sendAndWait/sendAndWait';
 import * as send from './send';
 
 /** Chat App → Send (same checks, same request) with the resume URL as the message's status callback. */

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { statusCallbackField } from '../../../shared/descriptions';
-import { outputOf, prepareItems, sendEach } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { redact } from '../../../shared/secrets';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, trimmed } from '../../../shared/validation';
+import { statusCallbackField } from '../../../shared/descriptions/fields';
+import { outputOf, prepareItems, sendEach } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { redact } from '../../../shared/transport/secrets';
+import { exotelRequest } from '../../../shared/transport/request';
+import { fieldsError, trimmed } from '../../../shared/rules/validation';
 
 export const option: OperationOption = {
 	name: 'Set Webhooks',

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { withParameters } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitingFields, waitNotice } from '../../../shared/sendAndWait';
-import { waitForAnswer } from '../waitForAnswer';
+import { withParameters } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitingFields, waitNotice } from '../../../shared/sendAndWait/sendAndWait';
+import { waitForAnswer } from '../../waitForAnswer';
 import * as sendTemplate from './sendTemplate';
 
 export const option: OperationOption = {

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions';
-import { envelopeOutcomes } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import type { ParameterReader } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
-import { recipientField, sendBatched, V2_MESSAGES_PATH, type BatchedMessage, type MessageRequest } from '../messages';
+import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions/fields';
+import { envelopeOutcomes } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import type { ParameterReader } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import { recipientField, sendBatched, V2_MESSAGES_PATH, type BatchedMessage, type MessageRequest } from '../../messages';
 
 const showFallback = { smsFallback: [true] };
 

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/limits';
-import type { ParameterReader } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { normalizePhone } from '../../../shared/validation';
-import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../messages';
+import { LIMITS } from '../../../shared/rules/limits';
+import type { ParameterReader } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { normalizePhone } from '../../../shared/rules/validation';
+import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../../messages';
 import {
 	dynamicBulkForm,
 	readSmsItem,

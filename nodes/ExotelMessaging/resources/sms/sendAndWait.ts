@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from '../../../shared/descriptions';
-import { LIMITS } from '../../../shared/limits';
-import { withParameters } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait';
-import { recipientField, senderField } from '../messages';
-import { approvalChoices, approvalOptionsField, waitForAnswer } from '../waitForAnswer';
+import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from '../../../shared/descriptions/fields';
+import { LIMITS } from '../../../shared/rules/limits';
+import { withParameters } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/sendAndWait';
+import { recipientField, senderField } from '../../messages';
+import { approvalChoices, approvalOptionsField, waitForAnswer } from '../../waitForAnswer';
 import * as send from './send';
 
 export const option: OperationOption = {

@@ -1,4 +1,4 @@
-import { deliveryTimedOut, waitingTwin } from '../../../shared/sendAndWait';
+import { deliveryTimedOut, waitingTwin } from '../../../shared/sendAndWait/sendAndWait';
 import * as send from './send';
 
 /** SMS → Send (dynamic bulk, one message) with the resume URL as StatusCallback. */

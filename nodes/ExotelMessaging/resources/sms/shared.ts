@@ -1,13 +1,13 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions';
-import type { FormValue } from '../../../shared/encoding';
-import { LIMITS } from '../../../shared/limits';
-import type { ItemOutcome, ParameterReader } from '../../../shared/operation';
-import { fieldsError, trimmed } from '../../../shared/validation';
-import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry } from '../../../shared/vocabulary';
-import { senderField, type SentMessage } from '../messages';
+import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions/fields';
+import type { FormValue } from '../../../shared/transport/encoding';
+import { LIMITS } from '../../../shared/rules/limits';
+import type { ItemOutcome, ParameterReader } from '../../../shared/items/operation';
+import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry } from '../../../shared/output/vocabulary';
+import { senderField, type SentMessage } from '../../messages';
 
 /** Request-level parameters of the v1 SMS endpoints, in the service's own names. */
 export interface SmsRequestOptions {

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import { ALLOCATION_REGIONS } from '../../../shared/limits';
-import { preparedBody, type ItemParameters } from '../../../shared/operation';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
+import { optionsCollection } from '../../../shared/descriptions/fields';
+import { ALLOCATION_REGIONS } from '../../../shared/rules/limits';
+import { preparedBody, type ItemParameters } from '../../../shared/items/operation';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
+import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
 import { ALLOCATIONS_PATH, dataOf } from './shared';
 
 export const option: OperationOption = {

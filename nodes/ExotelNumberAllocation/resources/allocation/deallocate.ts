@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/errors';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
+import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/transport/errors';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
 import { allocationFailure, dataOf, eachAllocation, GREENVN_ID } from './shared';
 
 export const option: OperationOption = {

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/resource';
+import { defineResource } from '../../../shared/descriptions/resource';
 import * as allocate from './allocate';
 import * as deallocate from './deallocate';
 import * as get from './get';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { eachById } from '../../../shared/byId';
-import { ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/errors';
+import { eachById } from '../../../shared/items/byId';
+import { ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/transport/errors';
 
 /** Allocations (GreenVNs) of the account; one is `ALLOCATIONS_PATH/<greenvn_id>`. */
 export const ALLOCATIONS_PATH = '/v1/tenants/{accountSid}/greenvn';

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, statusCallbackField } from '../../../shared/descriptions';
-import type { FormValue } from '../../../shared/encoding';
-import { LIMITS } from '../../../shared/limits';
-import { preparedBody, type ItemParameters } from '../../../shared/operation';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
-import { v1CallItem } from '../../../shared/vocabulary';
+import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
+import type { FormValue } from '../../../shared/transport/encoding';
+import { LIMITS } from '../../../shared/rules/limits';
+import { preparedBody, type ItemParameters } from '../../../shared/items/operation';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
+import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import { v1CallItem } from '../../../shared/output/vocabulary';
 import { callTypeField, customFieldField } from '../../descriptions';
 
 export const option: OperationOption = {

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/limits';
-import { waitingTwin } from '../../../shared/sendAndWait';
-import { exotelRequest } from '../../../shared/transport';
-import { callWaitItem, endedCallItem } from '../../../shared/waitingWebhook';
+import { LIMITS } from '../../../shared/rules/limits';
+import { waitingTwin } from '../../../shared/sendAndWait/sendAndWait';
+import { exotelRequest } from '../../../shared/transport/request';
+import { callWaitItem, endedCallItem } from '../../../shared/sendAndWait/webhook';
 import * as connect from './connect';
 
 /** Without Limit Wait Time the wait ends this long after the call's own Time Limit and Time Out. */

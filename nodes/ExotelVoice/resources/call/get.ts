@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/byId';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { v1CallItem } from '../../../shared/vocabulary';
+import { prepareNamed } from '../../../shared/items/byId';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
+import { v1CallItem } from '../../../shared/output/vocabulary';
 import { CALL_SID, callSidField } from '../../descriptions';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a call', description: 'Get a call, with its legs' };

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eachById } from '../../../shared/byId';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
+import { eachById } from '../../../shared/items/byId';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
+import { callItem, secondsOf, textOf } from '../../../shared/output/vocabulary';
 import { CALL_SID, callSidField } from '../../descriptions';
 
 export const option: OperationOption = {

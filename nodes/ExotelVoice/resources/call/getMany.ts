@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions';
-import { LIMITS } from '../../../shared/limits';
-import { listingFields } from '../../../shared/listing';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
+import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions/fields';
+import { LIMITS } from '../../../shared/rules/limits';
+import { listingFields } from '../../listing';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
 import {
 	addMonths,
 	dateWindowProblem,
@@ -16,8 +16,8 @@ import {
 	monthWindows,
 	parseServiceDate,
 	type FieldCheck,
-} from '../../../shared/validation';
-import { v1CallItem } from '../../../shared/vocabulary';
+} from '../../../shared/rules/validation';
+import { v1CallItem } from '../../../shared/output/vocabulary';
 
 const V = LIMITS.voice;
 

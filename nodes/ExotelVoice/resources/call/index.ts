@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/resource';
+import { defineResource } from '../../../shared/descriptions/resource';
 import * as connect from './connect';
 import * as connectAndWait from './connectAndWait';
 import * as get from './get';

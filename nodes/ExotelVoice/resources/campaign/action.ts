@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { eachById } from '../../../shared/byId';
-import { dataOf, statusKey } from '../../../shared/envelope';
-import type { OperationModule, OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
+import { eachById } from '../../../shared/items/byId';
+import { dataOf, statusKey } from '../../../shared/output/envelope';
+import type { OperationModule, OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
 import { campaignPath, getCampaign } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { dataOf } from '../../../shared/envelope';
-import { exotelRequest } from '../../../shared/transport';
+import { dataOf } from '../../../shared/output/envelope';
+import { exotelRequest } from '../../../shared/transport/request';
 
 /**
  * Campaign endpoints live under `{base_url}/v2/accounts/<sid>/campaigns`. The spec shows the

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/limits';
-import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/validation';
+import { LIMITS } from '../../../shared/rules/limits';
+import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
 import { toRfc3339 } from './dates';
 import { CAMPAIGN_TYPE_OPTIONS, FLOW_TYPE_OPTIONS, MODE_OPTIONS } from './fields';
 

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import { dataOf } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { withItemParameters } from '../../../shared/operation';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
+import { optionsCollection } from '../../../shared/descriptions/fields';
+import { dataOf } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { withItemParameters } from '../../../shared/items/operation';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
 import { CAMPAIGNS_PATH } from './api';
 import { campaignBody } from './body';
 import { callerIdField, campaignOptions } from './fields';

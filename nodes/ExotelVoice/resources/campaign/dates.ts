@@ -1,4 +1,4 @@
-import { trimmed } from '../../../shared/validation';
+import { trimmed } from '../../../shared/rules/validation';
 
 /** The offset of `timeZone` from UTC at the instant `utcMs`, in minutes. */
 function offsetMinutes(timeZone: string, utcMs: number): number {

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { IdParameter } from '../../../shared/byId';
-import { LIMITS } from '../../../shared/limits';
-import { idLocator } from '../../../shared/locators';
+import type { IdParameter } from '../../../shared/items/byId';
+import { LIMITS } from '../../../shared/rules/limits';
+import { idLocator } from '../../locators';
 import { callTypeField, customFieldField } from '../../descriptions';
 
 const C = LIMITS.campaign;

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions';
-import { itemsOf } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { limitCheck, listEach, listingFields } from '../../../shared/listing';
-import type { OperationOption } from '../../../shared/resource';
-import { trimmed } from '../../../shared/validation';
-import { callItem, secondsOf, textOf } from '../../../shared/vocabulary';
+import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions/fields';
+import { itemsOf } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { limitCheck, listEach, listingFields } from '../../listing';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { trimmed } from '../../../shared/rules/validation';
+import { callItem, secondsOf, textOf } from '../../../shared/output/vocabulary';
 import { campaignPath } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
 

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { SORT_BY_DATE_OR_NAME } from '../../../shared/descriptions';
-import { itemsOf } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../../shared/listing';
-import type { OperationOption } from '../../../shared/resource';
+import { SORT_BY_DATE_OR_NAME } from '../../../shared/descriptions/fields';
+import { itemsOf } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../listing';
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { CAMPAIGNS_PATH } from './api';
 import { CAMPAIGN_TYPE_OPTIONS } from './fields';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/resource';
+import { defineResource } from '../../../shared/descriptions/resource';
 import * as archive from './archive';
 import * as complete from './complete';
 import * as create from './create';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { dataOf } from '../../../shared/envelope';
-import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
+import { dataOf } from '../../../shared/output/envelope';
+import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport/request';
 
 /** Contact upload lives on the contact-center management API: `{ccm_base_url}/v2/accounts/<sid>/contacts/upload`. */
 export const UPLOAD_PATH = '/v2/accounts/{accountSid}/contacts/upload';

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import type { OperationOption } from '../../../shared/resource';
-import { fieldsError, trimmed } from '../../../shared/validation';
+import { optionsCollection } from '../../../shared/descriptions/fields';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { credentialTypeOf, uploadStatus, waitForUpload, waitSettingsOf } from './api';
 import { waitOptions } from './fields';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/resource';
+import { defineResource } from '../../../shared/descriptions/resource';
 import { authenticationField } from './fields';
 import * as getUploadStatus from './getUploadStatus';
 import * as upload from './upload';

@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions';
-import { encodeMultipart } from '../../../shared/encoding';
-import { dataOf } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { idLocator } from '../../../shared/locators';
-import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport';
-import { fieldsError, normalizePhone, problemWith, trimmed } from '../../../shared/validation';
+import { optionsCollection } from '../../../shared/descriptions/fields';
+import { encodeMultipart } from '../../../shared/transport/encoding';
+import { dataOf } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { idLocator } from '../../locators';
+import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport/request';
+import { fieldsError, normalizePhone, problemWith, trimmed } from '../../../shared/rules/validation';
 import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitSettingsOf, type WaitSettings } from './api';
 import { csvOf, csvShape } from './csv';
 import { waitOptions } from './fields';

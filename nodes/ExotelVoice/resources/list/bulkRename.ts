@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { objectOf, responseEntries } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { batchesOf, parameterReader, type ItemOutcome } from '../../../shared/operation';
-import type { OperationOption } from '../../../shared/resource';
-import { sendInBatches } from '../../../shared/sendInBatches';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError, trimmed } from '../../../shared/validation';
+import { objectOf, responseEntries } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { batchesOf, parameterReader, type ItemOutcome } from '../../../shared/items/operation';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { sendInBatches } from '../../../shared/items/sendInBatches';
+import { exotelRequest } from '../../../shared/transport/request';
+import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { LISTS_PATH } from './api';
 import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
 

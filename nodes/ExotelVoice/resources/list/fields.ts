@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { IdParameter } from '../../../shared/byId';
-import { idLocator } from '../../../shared/locators';
+import type { IdParameter } from '../../../shared/items/byId';
+import { idLocator } from '../../locators';
 
 /** The list's ID parameter and its label in messages. */
 export const LIST_SID: IdParameter = { name: 'listSid', label: 'List ID' };

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eachById } from '../../../shared/byId';
-import { dataOf } from '../../../shared/envelope';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
+import { eachById } from '../../../shared/items/byId';
+import { dataOf } from '../../../shared/output/envelope';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
 import { listPath } from './api';
 import { LIST_SID, listSidField } from './fields';
 

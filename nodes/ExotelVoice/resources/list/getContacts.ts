@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions';
-import { itemsOf } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { limitCheck, listEach } from '../../../shared/listing';
-import type { OperationOption } from '../../../shared/resource';
-import { trimmed } from '../../../shared/validation';
+import { returnAllOrLimit } from '../../../shared/descriptions/fields';
+import { itemsOf } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { limitCheck, listEach } from '../../listing';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { trimmed } from '../../../shared/rules/validation';
 import { listPath } from './api';
 import { LIST_SID, listSidField } from './fields';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/resource';
+import { defineResource } from '../../../shared/descriptions/resource';
 import * as bulkRename from './bulkRename';
 import * as del from './delete';
 import * as get from './get';

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eachWith } from '../../../shared/byId';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
+import { eachWith } from '../../../shared/items/byId';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
 import { listPath } from './api';
 import { LIST_SID, listSidField } from './fields';
 

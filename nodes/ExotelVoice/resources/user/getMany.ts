@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { itemsOf } from '../../../shared/envelope';
-import { LIMITS } from '../../../shared/limits';
-import { limitCheck, listEach, listingFields } from '../../../shared/listing';
-import type { OperationOption } from '../../../shared/resource';
-import { trimmed } from '../../../shared/validation';
+import { itemsOf } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
+import { limitCheck, listEach, listingFields } from '../../listing';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { trimmed } from '../../../shared/rules/validation';
 import { USERS_PATH } from './api';
 
 const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [

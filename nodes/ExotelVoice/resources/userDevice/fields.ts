@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { IdParameter } from '../../../shared/byId';
+import type { IdParameter } from '../../../shared/items/byId';
 
 /** Whose devices: the integration's customer and app, and the user (both operations). */
 export const deviceUserFields: INodeProperties[] = [

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eachWith } from '../../../shared/byId';
-import { integrationDataOf } from '../../../shared/envelope';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
+import { eachWith } from '../../../shared/items/byId';
+import { integrationDataOf } from '../../../shared/output/envelope';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
 import { devicesPath } from './api';
 import { DEVICE_USER, deviceUserFields } from './fields';
 

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/byId';
-import { integrationDataOf } from '../../../shared/envelope';
-import { requestPerItem } from '../../../shared/requestPerItem';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
+import { prepareNamed } from '../../../shared/items/byId';
+import { integrationDataOf } from '../../../shared/output/envelope';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
+import { fieldsError } from '../../../shared/rules/validation';
 import { devicesPath } from './api';
 import { DEVICE_USER, deviceUserFields } from './fields';
 

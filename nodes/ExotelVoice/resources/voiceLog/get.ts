@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { outputFileField, requestPerItemWithFile } from '../../../shared/binaryOutput';
-import { prepareNamed } from '../../../shared/byId';
-import type { OperationOption } from '../../../shared/resource';
-import { exotelRequest } from '../../../shared/transport';
-import { fieldsError } from '../../../shared/validation';
+import { outputFileField, requestPerItemWithFile } from '../../../shared/items/binaryOutput';
+import { prepareNamed } from '../../../shared/items/byId';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { exotelRequest } from '../../../shared/transport/request';
+import { fieldsError } from '../../../shared/rules/validation';
 import { CALL_SID, callSidField } from '../../descriptions';
 
 export const option: OperationOption = {

@@ -2,10 +2,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { numbersIn, sendThenWait, type ResumeUrl, type WaitingFor } from '../../shared/sendAndWait';
-import { normalizePhone, problemWith, trimmed } from '../../shared/validation';
-import type { Choice, Question } from '../../shared/waitingWebhook';
-import type { Channel } from '../../shared/vocabulary';
+import { numbersIn, sendThenWait, type ResumeUrl, type WaitingFor } from '../shared/sendAndWait/sendAndWait';
+import { normalizePhone, problemWith, trimmed } from '../shared/rules/validation';
+import type { Choice, Question } from '../shared/sendAndWait/webhook';
+import type { Channel } from '../shared/output/vocabulary';
 
 /** One waiting send: the question asked, and the plain send that asks it. */
 export interface AnswerWait {

@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { ItemOutcome } from './operation';
+import type { ItemOutcome } from '../items/operation';
 import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry, type Channel } from './vocabulary';
 
 /** A value as an object, or undefined when it is not one (absent, null, a list, text). */

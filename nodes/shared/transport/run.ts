@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { MaxWait } from './descriptions';
+import type { MaxWait } from '../descriptions/fields';
 import { CategoryPacer, PACING_POLICY } from './pacing';
 
 /** What the requests of one node run share: one pace per category of each account, and credentials read once. */

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { startWith } from './webhook';
+import { startWith } from './respond';
 
 /**
  * What the package's triggers do alike: one POST URL the service calls back, a notice that says

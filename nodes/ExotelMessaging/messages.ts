@@ -1,11 +1,11 @@
 // What the send operations of every channel share: their sender and recipient fields, and how they send.
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
-import type { FormValue } from '../../shared/encoding';
-import { batchesOf, parameterReader, type ItemOutcome, type ParameterReader } from '../../shared/operation';
-import { sendInBatches } from '../../shared/sendInBatches';
-import { exotelRequest } from '../../shared/transport';
-import { unsentMessages, type Channel } from '../../shared/vocabulary';
+import type { FormValue } from '../shared/transport/encoding';
+import { batchesOf, parameterReader, type ItemOutcome, type ParameterReader } from '../shared/items/operation';
+import { sendInBatches } from '../shared/items/sendInBatches';
+import { exotelRequest } from '../shared/transport/request';
+import { unsentMessages, type Channel } from '../shared/output/vocabulary';
 
 /** The v2 send endpoint of RCS and chat-app messages. */
 export const V2_MESSAGES_PATH = '/v2/accounts/{accountSid}/messages';

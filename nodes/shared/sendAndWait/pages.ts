@@ -2,7 +2,7 @@
 // the answer recorded. Labels are the user's own words ("Approve", "Confirm", "Reschedule"), so no
 // page puts a word of ours before them; every text of the user's is escaped.
 import { escapeHtml } from './sendAndWait';
-import type { Choice } from './waitingWebhook';
+import type { Choice } from './webhook';
 
 /** Longest browser title; the page itself shows the whole question. */
 const TITLE_LENGTH = 100;

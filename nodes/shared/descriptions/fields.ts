@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
-import { PACING_POLICY } from './pacing';
-import type { FieldCheck } from './validation';
+import { PACING_POLICY } from '../transport/pacing';
+import type { FieldCheck } from '../rules/validation';
 
 /** Return All / Limit, as n8n's list operations show them (the operation's own display conditions are added by defineResource). */
 export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {

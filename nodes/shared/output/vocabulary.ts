@@ -1,8 +1,8 @@
 import type { IDataObject, INode, JsonObject, NodeOperationError } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ItemOutcome } from './operation';
-import { parseServiceDate } from './validation';
+import type { ItemOutcome } from '../items/operation';
+import { parseServiceDate } from '../rules/validation';
 
 /**
  * The package's one output vocabulary. Every item about a message (each send's result, each

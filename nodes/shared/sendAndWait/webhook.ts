@@ -1,11 +1,11 @@
 // The webhook of a waiting send: which requests resume it, and the item it resumes with.
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { answeredPage, approvalPage, unknownLinkPage } from './approvalPage';
-import { eventItems, objectAt, repliesIn, type Answer } from './messagingCallbacks';
+import { answeredPage, approvalPage, unknownLinkPage } from './pages';
+import { eventItems, objectAt, repliesIn, type Answer } from '../output/messagingCallbacks';
 import { answerPage, bodyOf, isGenuineResumeUrl, keepWaiting, resumeWith, sameNumber, waitingState } from './sendAndWait';
-import { callStatusItem, textOf, v1CallItem } from './vocabulary';
-import { signatureRefused, unsignedFamilyOf } from './webhookSignature';
+import { callStatusItem, textOf, v1CallItem } from '../output/vocabulary';
+import { signatureRefused, unsignedFamilyOf } from '../webhooks/signature';
 
 /** A choice the person could make: the id sent in the message and the words shown for it. */
 export interface Choice {

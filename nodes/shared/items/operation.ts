@@ -8,10 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { maxWaitOf, requestOptions } from './descriptions';
+import { maxWaitOf, requestOptions } from '../descriptions/fields';
 import { compileParameter, evaluateParameter, type CompiledParameter } from './expressions';
-import { startRun } from './run';
-import { fieldsError, type FieldCheck } from './validation';
+import { startRun } from '../transport/run';
+import { fieldsError, type FieldCheck } from '../rules/validation';
 
 /** One operation of a resource: its fields and how it runs over all input items at once. */
 export interface ExotelOperation {

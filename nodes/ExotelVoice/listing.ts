@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { limitOf, optionsCollection, returnAllOrLimit, SORT_BY_DATE_OR_NAME } from './descriptions';
-import { requestPerItem } from './requestPerItem';
-import { exotelRequestAllItems, type ExotelBase } from './transport';
-import { fieldsError, trimmed, type FieldCheck } from './validation';
+import { limitOf, optionsCollection, returnAllOrLimit, SORT_BY_DATE_OR_NAME } from '../shared/descriptions/fields';
+import { requestPerItem } from '../shared/items/requestPerItem';
+import { exotelRequestAllItems, type ExotelBase } from '../shared/transport/request';
+import { fieldsError, trimmed, type FieldCheck } from '../shared/rules/validation';
 
 /** A listing's fields: Return All / Limit (`maxLimit` a page), then its Filters, listed alphabetically. */
 export function listingFields(maxLimit: number, filters: INodeProperties[]): INodeProperties[] {

@@ -15,10 +15,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, SEND_AND_WAIT_OPERATION, WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { objectOf } from './envelope';
-import { withParameters } from './operation';
-import type { OperationModule, OperationOption } from './resource';
-import { answerNow, nestBracketKeys } from './webhook';
+import { objectOf } from '../output/envelope';
+import { withParameters } from '../items/operation';
+import type { OperationModule, OperationOption } from '../descriptions/resource';
+import { answerNow, nestBracketKeys } from '../webhooks/respond';
 
 /**
  * The resume webhooks of a waiting execution: GET and POST on `/webhook-waiting/<execution>/<node id>`,

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { requestPerItem } from './requestPerItem';
-import { exotelRequest, type ExotelBase } from './transport';
-import { fieldsError, trimmed, type FieldCheck } from './validation';
+import { exotelRequest, type ExotelBase } from '../transport/request';
+import { fieldsError, trimmed, type FieldCheck } from '../rules/validation';
 
 /** An ID parameter and its label in messages. */
 export interface IdParameter {

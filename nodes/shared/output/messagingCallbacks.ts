@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { objectOf } from './envelope';
-import { UNKNOWN_EVENT } from './triggers';
+import { UNKNOWN_EVENT } from '../webhooks/triggers';
 import { codeOf, messageItem, textOf, type MessageFields } from './vocabulary';
 
 /** The events a messaging callback can be, in the service's terms (the Messaging Trigger names them). */
