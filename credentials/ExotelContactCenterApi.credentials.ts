@@ -8,6 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { ExecutionBaseError } from 'n8n-workflow';
+
 import { rateLimitCredentialField } from '../nodes/shared/transport/rateLimits';
 
 const LOGIN_PATH = '/servicerestapi/session/userLogin';

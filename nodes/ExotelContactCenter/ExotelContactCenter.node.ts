@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { route } from '../shared/items/operation';
 import { defineResources } from '../shared/descriptions/resource';
 import { operationSubtitle } from '../shared/descriptions/subtitle';
+import { route } from '../shared/items/route';
 import { campaign } from './resources/campaign';
 import { user } from './resources/user';
 import { voiceLog } from './resources/voiceLog';

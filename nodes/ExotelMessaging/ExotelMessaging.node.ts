@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { route } from '../shared/items/operation';
 import { defineResources } from '../shared/descriptions/resource';
-import { WAITING_WEBHOOKS } from '../shared/sendAndWait/sendAndWait';
 import { operationSubtitle } from '../shared/descriptions/subtitle';
+import { route } from '../shared/items/route';
+import { SEND_AND_WAIT, WAITING_WEBHOOKS, waitingNodeTooltip } from '../shared/sendAndWait/fields';
 import { resumeWaitingExecution } from '../shared/sendAndWait/webhook';
 import { chatApp } from './resources/chatApp';
 import { rcs } from './resources/rcs';
@@ -30,6 +30,10 @@ export class ExotelMessaging implements INodeType {
 		credentials: [{ name: 'exotelApi', required: true }],
 		// The resume URLs of the waiting operations (send and wait): made per execution, registered nowhere.
 		webhooks: WAITING_WEBHOOKS,
+		waitingNodeTooltip: waitingNodeTooltip({
+			[SEND_AND_WAIT]: "Execution will continue after the person's answer",
+			sendAndWaitForDelivery: "Execution will continue when the message's final status arrives",
+		}),
 		properties,
 	};
 

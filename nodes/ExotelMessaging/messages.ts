@@ -1,11 +1,13 @@
 // What the send operations of every channel share: their sender and recipient fields, and how they send.
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
-import type { FormValue } from '../shared/transport/encoding';
-import { batchesOf, parameterReader, type ItemOutcome, type ParameterReader } from '../shared/items/operation';
+import type { ItemOutcome } from '../shared/items/outcomes';
+import { parameterReader, type GivenParameters, type ParameterReader } from '../shared/items/parameters';
 import { sendInBatches } from '../shared/items/sendInBatches';
-import { exotelRequest } from '../shared/transport/request';
+import { batchesOf } from '../shared/items/sending';
 import { unsentMessages, type Channel } from '../shared/output/vocabulary';
+import type { FormValue } from '../shared/transport/encoding';
+import { exotelRequest } from '../shared/transport/request';
 
 /** The v2 send endpoint of RCS and chat-app messages. */
 export const V2_MESSAGES_PATH = '/v2/accounts/{accountSid}/messages';
@@ -86,7 +88,8 @@ export interface BatchedMessage<Message, RequestLevel> {
 
 /**
  * One message per item, batched: messages with equal request-level values go out together, at
- * most `size` to a request, so the service's own limit is never reached.
+ * most `size` to a request, so the service's own limit is never reached. `given` parameters are
+ * not read from the node (a waiting operation's resume URL).
  */
 export async function sendBatched<Message, RequestLevel>(
 	context: IExecuteFunctions,
@@ -95,9 +98,10 @@ export async function sendBatched<Message, RequestLevel>(
 	size: number,
 	prepare: (node: INode, param: ParameterReader, itemIndex: number) => BatchedMessage<Message, RequestLevel> | NodeOperationError,
 	requestOf: (node: INode, batch: Array<BatchedMessage<Message, RequestLevel>>) => MessageRequest,
+	given: GivenParameters = {},
 ): Promise<INodeExecutionData[]> {
 	const node = context.getNode();
-	const param = parameterReader(context);
+	const param = parameterReader(context, given);
 	return await sendMessages(
 		context,
 		channel,

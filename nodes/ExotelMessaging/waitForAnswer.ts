@@ -1,11 +1,13 @@
-// What the Messaging operations that wait for a person's answer share: the approvers, and the item a timeout gives.
+// What the Messaging operations that wait for a person's answer share: Approval Options, the approvers, the wait.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { numbersIn, sendThenWait, type ResumeUrl, type WaitingFor } from '../shared/sendAndWait/sendAndWait';
-import { normalizePhone, problemWith, trimmed } from '../shared/rules/validation';
-import type { Choice, Question } from '../shared/sendAndWait/webhook';
 import type { Channel } from '../shared/output/vocabulary';
+import { normalizePhone, problemWith, trimmed } from '../shared/rules/validation';
+import { numbersIn } from '../shared/rules/values';
+import { sendThenWait } from '../shared/sendAndWait/execute';
+import type { ResumeUrl } from '../shared/sendAndWait/resumeUrl';
+import { answerItem, type Choice, type Question, type WaitingFor } from '../shared/sendAndWait/waitingItem';
 
 /** One waiting send: the question asked, and the plain send that asks it. */
 export interface AnswerWait {
@@ -96,25 +98,13 @@ export async function waitForAnswer(
 			question.approvers = approvers;
 			return {
 				send,
-				timedOut: (sent) => ({
-					messageSid: sent.messageSid ?? null,
-					status: 'timedOut',
-					channel,
-					to: sent.to ?? null,
-					from: sent.from ?? null,
-					code: null,
-					timedOut: true,
-					waitingFor,
-					resumedBy: 'timeout',
-					...(question.responseType === 'approval' ? { approved: null } : {}),
-					answer: null,
-					answerText: null,
-					answeredBy: null,
-					answeredAt: null,
-					replySid: null,
-					question: question as unknown as IDataObject,
-					raw: null,
-				}),
+				timedOut: (sent) =>
+					answerItem(
+						{ messageSid: sent.messageSid, channel, to: sent.to, from: sent.from, waitingFor, question: question as unknown as IDataObject },
+						question,
+						null,
+						null,
+					),
 			};
 		},
 	);

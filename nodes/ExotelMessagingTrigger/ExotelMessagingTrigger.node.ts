@@ -10,9 +10,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
-import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
 import { answerNow, nestBracketKeys } from '../shared/webhooks/respond';
 import { signatureRefused } from '../shared/webhooks/signature';
+import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
 import { eventItems, MESSAGING_EVENTS, STATUSES } from './events';
 import { checkExists, create, remove } from './registration';
 

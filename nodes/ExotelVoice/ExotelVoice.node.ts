@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { route } from '../shared/items/operation';
 import { defineResources } from '../shared/descriptions/resource';
-import { WAITING_WEBHOOKS } from '../shared/sendAndWait/sendAndWait';
 import { operationSubtitle } from '../shared/descriptions/subtitle';
+import { route } from '../shared/items/route';
+import { WAITING_WEBHOOKS, waitingNodeTooltip } from '../shared/sendAndWait/fields';
 import { resumeWaitingExecution } from '../shared/sendAndWait/webhook';
 import * as listSearch from './methods/listSearch';
 import { call } from './resources/call';
@@ -52,6 +52,7 @@ export class ExotelVoice implements INodeType {
 		],
 		// The resume URLs of the waiting operations (send and wait): made per execution, registered nowhere.
 		webhooks: WAITING_WEBHOOKS,
+		waitingNodeTooltip: waitingNodeTooltip({ connectAndWait: 'Execution will continue when the call ends' }),
 		properties,
 	};
 

@@ -1,9 +1,46 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { limitOf, optionsCollection, returnAllOrLimit, SORT_BY_DATE_OR_NAME } from '../shared/descriptions/fields';
+import { optionsCollection } from '../shared/descriptions/fields';
 import { requestPerItem } from '../shared/items/requestPerItem';
-import { exotelRequestAllItems, type ExotelBase } from '../shared/transport/request';
 import { fieldsError, trimmed, type FieldCheck } from '../shared/rules/validation';
+import { exotelRequestAllItems, type ExotelBase } from '../shared/transport/request';
+
+/** Return All / Limit, as n8n's list operations show them (the operation's own display conditions are added by defineResource). */
+export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+			...(maxLimit ? { hint: `The service returns at most ${maxLimit} per page; the node pages for you` } : {}),
+		},
+	];
+}
+
+/** The item's Return All / Limit choice: the number of results wanted, or undefined for all. */
+export function limitOf(context: IExecuteFunctions, itemIndex: number): number | undefined {
+	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return undefined;
+	return Number(context.getNodeParameter('limit', itemIndex, 50));
+}
+
+/** Sort orders the v2 listings take (campaigns, lists). */
+export const SORT_BY_DATE_OR_NAME: INodePropertyOptions[] = [
+	{ name: 'Date Created (Newest First)', value: 'date_created:desc' },
+	{ name: 'Date Created (Oldest First)', value: 'date_created:asc' },
+	{ name: 'Name (A to Z)', value: 'name:asc' },
+	{ name: 'Name (Z to A)', value: 'name:desc' },
+];
 
 /** A listing's fields: Return All / Limit (`maxLimit` a page), then its Filters, listed alphabetically. */
 export function listingFields(maxLimit: number, filters: INodeProperties[]): INodeProperties[] {

@@ -2,9 +2,9 @@ import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
-import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
 import { answerNow } from '../shared/webhooks/respond';
-import { voiceEventItem, VOICE_EVENTS } from './events';
+import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
+import { VOICE_EVENTS, voiceEventItem } from './events';
 
 export class ExotelVoiceTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { objectOf } from '../shared/output/envelope';
-import { UNKNOWN_EVENT, unrecognizedPayload } from '../shared/webhooks/triggers';
 import { callItem, callStatusItem, secondsOf, textOf, type CallFields } from '../shared/output/vocabulary';
+import { objectOf } from '../shared/rules/values';
 import { nestBracketKeys } from '../shared/webhooks/respond';
+import { UNKNOWN_EVENT, unrecognizedPayload } from '../shared/webhooks/triggers';
 
 export const VOICE_EVENTS = [
 	{ name: 'Call Status', value: 'callStatus', action: 'On call status', description: 'Status callback of a call placed with Connect to Flow (answered, terminal)' },

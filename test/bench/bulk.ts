@@ -10,29 +10,9 @@ import type { IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INo
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 
-import { parameterReader, type ParameterReader } from '../../nodes/shared/items/operation';
+import { parameterReader, type ParameterReader } from '../../nodes/shared/items/parameters';
 import { packageNodeType, packageNodeTypes } from '../helpers/n8n-core-harness';
-import {
-	BREAKDOWN_REPEATS,
-	cpuBreakdown,
-	int,
-	loadAverage,
-	machine,
-	measuredRun,
-	MESSAGES_PER_REQUEST,
-	n,
-	recipients,
-	round,
-	table,
-	TARGETS,
-	verdict,
-	warmUp,
-	WARM_UP_ITEMS,
-	type BenchSubject,
-	type Breakdown,
-	type ParameterTimings,
-	type RunFigures,
-} from './common';
+import { BREAKDOWN_REPEATS, cpuBreakdown, int, loadAverage, machine, measuredRun, MESSAGES_PER_REQUEST, n, recipients, round, table, TARGETS, verdict, WARM_UP_ITEMS, warmUp, type BenchSubject, type Breakdown, type ParameterTimings, type RunFigures } from './common';
 import { SandboxProcess } from './sandbox-process';
 
 export interface BulkOptions {

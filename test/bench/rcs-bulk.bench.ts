@@ -31,29 +31,9 @@ import type {
 } from 'n8n-workflow';
 
 import { exotelRequest } from '../../nodes/shared/transport/request';
-import type { SandboxProcess } from './sandbox-process';
-import {
-	breakdownLines,
-	bulkTargets,
-	onePerItemDescription,
-	onePerItemNode,
-	packageMessagingNode,
-	pairedCell,
-	parametersOnly,
-	ratioLines,
-	RUN_ROWS,
-	runBulkBench,
-	runsLines,
-	runsOf,
-	settingLines,
-	targetLines,
-	wallSpeedups,
-	type BulkConfig,
-	type BulkOptions,
-	type BulkRatios,
-	type BulkReport,
-} from './bulk';
+import { breakdownLines, bulkTargets, onePerItemDescription, onePerItemNode, packageMessagingNode, pairedCell, parametersOnly, ratioLines, RUN_ROWS, runBulkBench, runsLines, runsOf, settingLines, targetLines, wallSpeedups, type BulkConfig, type BulkOptions, type BulkRatios, type BulkReport } from './bulk';
 import { BenchFailure, int, n, round, type BenchSubject, type Recipient, type RunFigures } from './common';
+import type { SandboxProcess } from './sandbox-process';
 
 export const DEFAULT_RCS_BASELINE_ITEMS = 2000;
 

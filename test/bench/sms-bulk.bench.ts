@@ -27,26 +27,7 @@ import type {
 } from 'n8n-workflow';
 
 import { exotelRequest } from '../../nodes/shared/transport/request';
-import {
-	breakdownLines,
-	bulkTargets,
-	onePerItemDescription,
-	onePerItemNode,
-	packageMessagingNode,
-	pairedCell,
-	parametersOnly,
-	ratioLines,
-	RUN_ROWS,
-	runBulkBench,
-	runsLines,
-	runsOf,
-	settingLines,
-	targetLines,
-	wallSpeedups,
-	type BulkOptions,
-	type BulkReport,
-	type RunRow,
-} from './bulk';
+import { breakdownLines, bulkTargets, onePerItemDescription, onePerItemNode, packageMessagingNode, pairedCell, parametersOnly, ratioLines, RUN_ROWS, runBulkBench, runsLines, runsOf, settingLines, targetLines, wallSpeedups, type BulkOptions, type BulkReport, type RunRow } from './bulk';
 import { BenchFailure, int, round, type BenchSubject, type Recipient } from './common';
 
 export type SmsBulkOptions = BulkOptions;

@@ -16,8 +16,7 @@
  */
 import { signPayload } from '../../nodes/shared/webhooks/signature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
-import { ExotelSandbox } from '../../sandbox/server';
-import type { CallbackAttempt } from '../../sandbox/server';
+import { ExotelSandbox, type CallbackAttempt } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, pollFor as pollUntil, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';

@@ -5,7 +5,6 @@
  * credentials, static data and the node's webhook URL.
  */
 import { parse as parseQuery } from 'querystring';
-
 import type {
 	IDataObject,
 	IHookFunctions,

@@ -5,7 +5,7 @@
  * user's is escaped.
  */
 import { answeredPage, approvalPage, titleOf, unknownLinkPage } from '../../nodes/shared/sendAndWait/pages';
-import type { Choice } from '../../nodes/shared/sendAndWait/webhook';
+import type { Choice } from '../../nodes/shared/sendAndWait/waitingItem';
 
 const QUESTION = 'Approve the refund of ₹1,200 for order #4721?';
 

@@ -25,9 +25,11 @@ import { list } from '../../nodes/ExotelVoice/resources/list';
 import { user } from '../../nodes/ExotelVoice/resources/user';
 import { userDevice } from '../../nodes/ExotelVoice/resources/userDevice';
 import { voiceLog } from '../../nodes/ExotelVoice/resources/voiceLog';
-import { MAX_WAIT_OPTION, maxWaitOf, RATE_LIMIT_OPTIONS, requestOptions } from '../../nodes/shared/descriptions/fields';
-import { PACING_POLICY } from '../../nodes/shared/transport/pacing';
+import { MAX_WAIT_OPTION, RATE_LIMIT_OPTIONS } from '../../nodes/shared/descriptions/fields';
 import type { ExotelResource } from '../../nodes/shared/descriptions/resource';
+import { requestOptions } from '../../nodes/shared/items/parameters';
+import { maxWaitOf } from '../../nodes/shared/items/route';
+import { PACING_POLICY } from '../../nodes/shared/transport/pacing';
 
 const NODES: Array<[INodeType, ExotelResource[]]> = [
 	[new ExotelMessaging(), [chatApp, rcs, sms]],

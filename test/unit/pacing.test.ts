@@ -8,7 +8,7 @@ import { ExotelContactCenter } from '../../nodes/ExotelContactCenter/ExotelConta
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
-import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/items/operation';
+import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/items/sending';
 import { CategoryPacer, PACING_POLICY, rateLimitHeaders, retryAfterMs, type PacingClock } from '../../nodes/shared/transport/pacing';
 
 class VirtualClock implements PacingClock {

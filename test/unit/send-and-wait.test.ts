@@ -1,11 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { numbersIn, resumeUrls, sameNumber, WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait/sendAndWait';
-import { repliesIn } from '../../nodes/shared/output/messagingCallbacks';
-import { choiceOf } from '../../nodes/shared/sendAndWait/webhook';
-import { unsignedFamilyOf } from '../../nodes/shared/webhooks/signature';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
+import { repliesIn } from '../../nodes/shared/output/messagingCallbacks';
+import { numbersIn, sameNumber } from '../../nodes/shared/rules/values';
+import { WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait/fields';
+import { resumeUrls } from '../../nodes/shared/sendAndWait/resumeUrl';
+import { choiceOf } from '../../nodes/shared/sendAndWait/webhook';
+import { unsignedFamilyOf } from '../../nodes/shared/webhooks/signature';
 
 const CHOICES = [
 	{ id: 'approve', title: 'Approve refund' },

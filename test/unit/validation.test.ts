@@ -1,17 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/rules/limits';
-import {
-	addMonths,
-	characterCount,
-	dateWindowProblem,
-	fieldsError,
-	formatServiceDate,
-	monthWindows,
-	normalizePhone,
-	parseServiceDate,
-	problemWith,
-} from '../../nodes/shared/rules/validation';
+import { addMonths, characterCount, dateWindowProblem, fieldsError, formatServiceDate, monthWindows, normalizePhone, parseServiceDate, problemWith } from '../../nodes/shared/rules/validation';
 
 const node: INode = {
 	id: '1',

@@ -2,8 +2,8 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeLis
 import { NodeOperationError } from 'n8n-workflow';
 
 import { itemsOf, statusKey } from '../../shared/output/envelope';
-import { exotelRequest } from '../../shared/transport/request';
 import { trimmed } from '../../shared/rules/validation';
+import { exotelRequest } from '../../shared/transport/request';
 import { CAMPAIGNS_PATH } from '../resources/campaign/api';
 import { LISTS_PATH } from '../resources/list/api';
 import { USERS_PATH } from '../resources/user/api';

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { ExotelOperation, ResourceMap, RoutedOperation } from '../items/route';
 import { MAX_WAIT_OPTION, optionsCollection, RATE_LIMIT_OPTIONS, SINCE_VERSION_2 } from './fields';
-import type { ExotelOperation, ResourceMap, RoutedOperation } from '../items/operation';
 
 /** An operation's entry in its resource's Operation dropdown; `action` is the sentence n8n's node panel lists it by. */
 export interface OperationOption extends INodePropertyOptions {

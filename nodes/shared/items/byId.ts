@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { requestPerItem } from './requestPerItem';
-import { exotelRequest, type ExotelBase } from '../transport/request';
 import { fieldsError, trimmed, type FieldCheck } from '../rules/validation';
+import { exotelRequest, type ExotelBase } from '../transport/request';
+import { requestPerItem } from './requestPerItem';
 
 /** An ID parameter and its label in messages. */
 export interface IdParameter {

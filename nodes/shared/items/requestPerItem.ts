@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
-import { outputOf, prepareItems, sendEach } from './operation';
+import { outputOf, prepareItems } from './outcomes';
+import { sendEach } from './sending';
 
 /**
  * The plain operation: every item is prepared before anything is sent (a bad one stops the node,

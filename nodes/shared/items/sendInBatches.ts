@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inParallel, outputOf, prepareItems, REQUESTS_IN_FLIGHT, type ItemOutcome } from './operation';
+import { outputOf, prepareItems, type ItemOutcome } from './outcomes';
+import { inParallel, REQUESTS_IN_FLIGHT } from './sending';
 
 /** How the requests of a batched operation are sent, and what their entries get when one fails whole. */
 export interface BatchSending<Request> {

@@ -1,12 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { ItemOutcome } from '../items/operation';
+import type { ItemOutcome } from '../items/outcomes';
+import { objectOf } from '../rules/values';
 import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry, type Channel } from './vocabulary';
-
-/** A value as an object, or undefined when it is not one (absent, null, a list, text). */
-export function objectOf(value: unknown): IDataObject | undefined {
-	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
-}
 
 /** The `response` list of a v2 answer as sent (entries `{code, status, data, error_data}` or bare objects); none when it is no list. */
 export function responseEntries(body: unknown): unknown[] {

@@ -1,7 +1,7 @@
 // Messaging callbacks (delivery reports, replies, incoming messages) read into the package's vocabulary: the Messaging Trigger's events and what resumes a waiting send.
 import type { IDataObject } from 'n8n-workflow';
 
-import { objectOf } from './envelope';
+import { objectOf } from '../rules/values';
 import { UNKNOWN_EVENT } from '../webhooks/triggers';
 import { codeOf, messageItem, textOf, type MessageFields } from './vocabulary';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject, NodeOperationError } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ItemOutcome } from '../items/operation';
+import type { ItemOutcome } from '../items/outcomes';
 import { parseServiceDate } from '../rules/validation';
 
 /**

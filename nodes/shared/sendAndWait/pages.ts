@@ -1,8 +1,7 @@
 // The pages a person sees after tapping an SMS approval link: the question with one button, then
 // the answer recorded. Labels are the user's own words ("Approve", "Confirm", "Reschedule"), so no
 // page puts a word of ours before them; every text of the user's is escaped.
-import { escapeHtml } from './sendAndWait';
-import type { Choice } from './webhook';
+import type { Choice } from './waitingItem';
 
 /** Longest browser title; the page itself shows the whole question. */
 const TITLE_LENGTH = 100;
@@ -57,4 +56,9 @@ export function answeredPage(question: string | null, choice: Choice): string {
 /** The page of a link that carries no answer of this question. */
 export function unknownLinkPage(): string {
 	return html('Link not recognised', '<h1>Link not recognised</h1><p>This link does not carry an answer. Open the link from the message again.</p>');
+}
+
+/** Escapes text for an HTML page. */
+export function escapeHtml(text: unknown): string {
+	return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }

@@ -1,24 +1,49 @@
-// The webhook of a waiting send: which requests resume it, and the item it resumes with.
+// The webhook side of a wait: which requests resume it, and the item it resumes with.
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { answeredPage, approvalPage, unknownLinkPage } from './pages';
 import { eventItems, objectAt, repliesIn, type Answer } from '../output/messagingCallbacks';
-import { answerPage, bodyOf, isGenuineResumeUrl, keepWaiting, resumeWith, sameNumber, waitingState } from './sendAndWait';
-import { callStatusItem, textOf, v1CallItem } from '../output/vocabulary';
+import { callStatusItem, textOf } from '../output/vocabulary';
+import { objectOf, sameNumber } from '../rules/values';
+import { answerNow, nestBracketKeys } from '../webhooks/respond';
 import { signatureRefused, unsignedFamilyOf } from '../webhooks/signature';
+import { answeredPage, approvalPage, unknownLinkPage } from './pages';
+import { isGenuineResumeUrl } from './resumeUrl';
+import { answerItem, callWaitItem, deliveryItem, FINAL_CALL, type Choice, type Question } from './waitingItem';
 
-/** A choice the person could make: the id sent in the message and the words shown for it. */
-export interface Choice {
-	id: string;
-	title: string;
+/** What the node saved when it started waiting (see waitFor). */
+export function waitingState(context: IWebhookFunctions): IDataObject | undefined {
+	try {
+		const text = context.evaluateExpression('{{ JSON.stringify($json) }}', 0);
+		return objectOf(typeof text === 'string' ? JSON.parse(text) : text);
+	} catch {
+		return undefined;
+	}
 }
 
-/** What a reply wait saved besides the message's keys (see the operations' `question`). */
-export interface Question {
-	responseType: 'approval' | 'choice' | 'freeText' | 'reply';
-	text: string | null;
-	choices: Choice[];
-	approvers: string[];
+/** The request's body as an object; form bodies with their bracket keys rebuilt. */
+export function bodyOf(context: IWebhookFunctions): IDataObject {
+	return nestBracketKeys(objectOf(context.getBodyData()) ?? {});
+}
+
+/** Answers and leaves the execution waiting. */
+export function keepWaiting(context: IWebhookFunctions, status: number, body: IDataObject | string): IWebhookResponseData {
+	return answerNow(context, status, body);
+}
+
+/** Answers the callback with 200 and resumes the execution with `output`. */
+export function resumeWith(context: IWebhookFunctions, output: IDataObject, answer: IDataObject | string = { received: true, resumed: true }): IWebhookResponseData {
+	answerNow(context, 200, answer);
+	return { noWebhookResponse: true, workflowData: [[{ json: output, pairedItem: { item: 0 } }]] };
+}
+
+/** Answers with an HTML page (the SMS approval links); `output` resumes the execution when given. */
+export function answerPage(context: IWebhookFunctions, status: number, html: string, output?: IDataObject): IWebhookResponseData {
+	const res = context.getResponseObject();
+	res.status(status).setHeader('Content-Type', 'text/html; charset=utf-8');
+	res.setHeader('Cache-Control', 'no-store');
+	res.send(html);
+	if (!output) return { noWebhookResponse: true };
+	return { noWebhookResponse: true, workflowData: [[{ json: output, pairedItem: { item: 0 } }]] };
 }
 
 /** The choice an answer makes: its id, or failing that its words, matched against the choices sent. */
@@ -28,23 +53,6 @@ export function choiceOf(answer: Pick<Answer, 'id' | 'text'>, choices: Choice[])
 		choices.find((choice) => answer.id !== null && choice.id === answer.id) ??
 		choices.find((choice) => same(choice.title, answer.text) || same(choice.id, answer.text))
 	);
-}
-
-/** The item a reply resumes with: the message's keys, then what was answered, by whom, when. */
-function answeredItem(state: IDataObject, question: Question, answer: Omit<Answer, 'entry' | 'inReplyTo'>, raw: IDataObject | null): IDataObject {
-	const { messageSid, channel, to, from } = state;
-	const item: IDataObject = { messageSid, status: 'answered', channel, to, from, code: null, timedOut: false, waitingFor: state.waitingFor, resumedBy: 'callback' };
-	if (question.responseType === 'approval') item.approved = answer.id === 'approve';
-	return {
-		...item,
-		answer: answer.id ?? answer.text,
-		answerText: answer.text,
-		answeredBy: { number: answer.number, name: answer.name },
-		answeredAt: answer.at ?? new Date().toISOString(),
-		replySid: answer.replySid,
-		question: state.question,
-		raw,
-	};
 }
 
 const STILL_WAITING = { received: true, resumed: false };
@@ -76,10 +84,10 @@ function onReply(context: IWebhookFunctions, state: IDataObject, question: Quest
 		if (question.responseType === 'approval' || question.responseType === 'choice') {
 			const choice = choiceOf(answer, question.choices);
 			if (!choice) continue;
-			return resumeWith(context, answeredItem(state, question, { ...answer, id: choice.id, text: choice.title }, answer.entry));
+			return resumeWith(context, answerItem(state, question, { ...answer, id: choice.id, text: choice.title }, answer.entry));
 		}
 		if (question.responseType === 'freeText' && answer.text === null) continue;
-		return resumeWith(context, answeredItem(state, question, answer, answer.entry));
+		return resumeWith(context, answerItem(state, question, answer, answer.entry));
 	}
 	// A delivery report, a stranger's reply, a reply to another message or an answer that is none of the choices.
 	return keepWaiting(context, 200, STILL_WAITING);
@@ -104,7 +112,7 @@ function onApprovalLink(context: IWebhookFunctions, state: IDataObject, question
 		return answerPage(context, 400, unknownLinkPage());
 	}
 	if (req.method !== 'POST') return answerPage(context, 200, approvalPage(question.text, choice));
-	const output = answeredItem(
+	const output = answerItem(
 		state,
 		question,
 		{ id: choice.id, text: choice.title, replySid: null, number: textOf(state.to), name: null, at: new Date().toISOString() },
@@ -128,27 +136,11 @@ function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataO
 		if (report.event !== (sms ? 'smsStatus' : 'chatAppStatus')) continue;
 		if (!state.messageSid || report.messageSid !== state.messageSid) continue;
 		if (!FINAL_DELIVERY.includes(String(report.status))) continue;
-		const { event, raw, messageSid, channel, to, from, status, code, timestamp, ...rest } = report;
-		return resumeWith(context, {
-			messageSid: state.messageSid,
-			status,
-			channel: state.channel,
-			to: state.to,
-			from: state.from,
-			code,
-			timedOut: false,
-			waitingFor: 'delivery',
-			resumedBy: 'callback',
-			timestamp,
-			...rest,
-			raw,
-		});
+		const { event, raw, messageSid, channel, to, from, status, code, timestamp, ...details } = report;
+		return resumeWith(context, deliveryItem(state, { status, code, timestamp, details, raw }, 'callback'));
 	}
 	return keepWaiting(context, 200, STILL_WAITING);
 }
-
-/** The v1 call Status values that end a call (the spec's). */
-const FINAL_CALL = ['completed', 'failed', 'busy', 'no-answer'];
 
 /** The terminal v1 status callback of the call waited on resumes; `answered`, other calls and other shapes keep it waiting. */
 function onCallEnd(context: IWebhookFunctions, state: IDataObject, body: IDataObject): IWebhookResponseData {
@@ -157,22 +149,6 @@ function onCallEnd(context: IWebhookFunctions, state: IDataObject, body: IDataOb
 	const terminal = item.eventType === 'terminal' || (item.eventType === null && FINAL_CALL.includes(String(item.status)));
 	if (!state.callSid || item.callSid !== state.callSid || !terminal) return keepWaiting(context, 200, STILL_WAITING);
 	return resumeWith(context, callWaitItem(item, 'callback'));
-}
-
-/**
- * The item a call wait ends with, however it ended: the call keys, then the call-end keys (empty
- * where `call` does not know them), how it ended, and the service's object (`raw`).
- */
-export function callWaitItem(call: IDataObject, resumedBy: 'callback' | 'statusCheck' | 'timeout'): IDataObject {
-	const { raw = null, eventType = null, conversationDuration = null, customField = null, answeredBy = [], legs = [], ...fields } = call;
-	return { ...fields, eventType, conversationDuration, customField, answeredBy, legs, timedOut: resumedBy === 'timeout', waitingFor: 'callEnd', resumedBy, raw };
-}
-
-/** A call's final state as the service gives it (GET Calls/<CallSid>.json?details=true), in the keys a call wait resumes with. */
-export function endedCallItem(call: IDataObject): IDataObject | undefined {
-	if (!FINAL_CALL.includes(String(call.Status))) return undefined;
-	const legs = objectAt(call, 'Details')?.Legs;
-	return callWaitItem({ ...v1CallItem(call), legs: Array.isArray(legs) ? legs : [] }, 'statusCheck');
 }
 
 /**

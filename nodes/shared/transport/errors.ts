@@ -1,9 +1,9 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { objectOf } from '../output/envelope';
-import { redact } from './secrets';
 import { trimmed } from '../rules/validation';
+import { objectOf } from '../rules/values';
+import { redact } from './secrets';
 
 /** What the service said about a failure, whichever of its error shapes it used. */
 export interface ServiceError {

@@ -1,7 +1,12 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { MaxWait } from '../descriptions/fields';
 import { CategoryPacer, PACING_POLICY } from './pacing';
+
+/** The node's Max Wait, and the setting's place as the panel of the node's version shows it (for error messages). */
+export interface MaxWait {
+	ms: number;
+	setting: string;
+}
 
 /** What the requests of one node run share: one pace per category of each account, and credentials read once. */
 export class NodeRun {

@@ -1,9 +1,7 @@
 import { cmsBaseUrlFrom } from '../../../nodes/shared/transport/request';
-import type { RefusedCase } from '../../helpers/bad-input';
-import { describeBadInput, refused } from '../../helpers/bad-input';
+import { describeBadInput, refused, type RefusedCase } from '../../helpers/bad-input';
 import { contactCenterRunner, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
-import type { SecretCase } from '../../helpers/secrets';
-import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
+import { describeNoSecrets, WRONG_CREDENTIALS, type SecretCase } from '../../helpers/secrets';
 
 const sandbox = useSandbox();
 const run = contactCenterRunner(sandbox);

@@ -3,11 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
 import { signPayload } from '../../../nodes/shared/webhooks/signature';
+import { sandboxCredentialData } from '../../../sandbox/fixtures';
+import type { ExotelSandbox } from '../../../sandbox/server';
 import { SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { dump, GOOD, SECRETS, SIGNING_SECRET, VERIFY_TOKEN } from '../../helpers/secrets';
 import { callWebhook, hookContext } from '../../helpers/webhook-context';
-import { sandboxCredentialData } from '../../../sandbox/fixtures';
-import type { ExotelSandbox } from '../../../sandbox/server';
 
 const trigger = new ExotelMessagingTrigger();
 const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;

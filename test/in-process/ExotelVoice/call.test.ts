@@ -6,12 +6,10 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
-import { describeBadInput, list, refused } from '../../helpers/bad-input';
-import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
-import type { SecretCase } from '../../helpers/secrets';
-import { describeNoSecrets, giveUpSoon, limitStorm, resetAfter, resetBefore, WRONG_CREDENTIALS } from '../../helpers/secrets';
 import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../../../sandbox/handlers/voice';
+import { describeBadInput, list, refused, type ContinueCase, type RefusedCase } from '../../helpers/bad-input';
+import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import { describeNoSecrets, giveUpSoon, limitStorm, resetAfter, resetBefore, WRONG_CREDENTIALS, type SecretCase } from '../../helpers/secrets';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CONNECT_PATH = `/v1/Accounts/${SID}/Calls/connect`;

@@ -6,12 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ContinueCase, RefusedCase } from '../../helpers/bad-input';
-import { describeBadInput, list, refused } from '../../helpers/bad-input';
-import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, startSandbox } from '../../helpers/exotel';
-import type { SecretCase } from '../../helpers/secrets';
-import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
 import type { ExotelSandbox } from '../../../sandbox/server';
+import { describeBadInput, list, refused, type ContinueCase, type RefusedCase } from '../../helpers/bad-input';
+import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, startSandbox } from '../../helpers/exotel';
+import { describeNoSecrets, WRONG_CREDENTIALS, type SecretCase } from '../../helpers/secrets';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const CAMPAIGNS = `/v2/accounts/${SID}/campaigns`;

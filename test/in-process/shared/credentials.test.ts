@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { type ExotelBase, exotelRequest } from '../../../nodes/shared/transport/request';
+import { exotelRequest, type ExotelBase } from '../../../nodes/shared/transport/request';
 import { basicAuthHeader, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { chain, CredentialStore, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 

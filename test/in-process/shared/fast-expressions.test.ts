@@ -10,14 +10,13 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-
 import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execution-context/node-execution-context';
 
 import * as expressions from '../../../nodes/shared/items/expressions';
 import { compileParameter, compileTemplate } from '../../../nodes/shared/items/expressions';
-import { parameterReader } from '../../../nodes/shared/items/operation';
-import { chain, packageNodeType, packageNodeTypes, runWorkflow } from '../../helpers/n8n-core-harness';
+import { parameterReader } from '../../../nodes/shared/items/parameters';
 import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
+import { chain, packageNodeType, packageNodeTypes, runWorkflow } from '../../helpers/n8n-core-harness';
 
 type Outcome = { value: unknown } | { error: { name: string; message: string } };
 

@@ -16,9 +16,9 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { RETRY_POLICY, TIMEOUT_POLICY } from '../../../nodes/shared/transport/request';
+import type { Fault, FaultMatch, RecordedRequest } from '../../../sandbox/types';
 import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
-import type { Fault, FaultMatch, RecordedRequest } from '../../../sandbox/types';
 
 
 // Placed calls end quickly (simulated seconds × 0.001); report timers fire at once.

@@ -12,13 +12,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
 import { ExotelVoiceTrigger } from '../../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
-import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
-import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
-import { callWebhook } from '../../helpers/webhook-context';
 import { SANDBOX_CHATAPP_UNREACHABLE, sandboxCredentialData } from '../../../sandbox/fixtures';
 import { MESSAGE_FAILURES } from '../../../sandbox/handlers/messages';
 import type { CallbackAttempt, ExotelSandbox } from '../../../sandbox/server';
 import { budget } from '../../harness/timeouts';
+import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
+import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
+import { callWebhook } from '../../helpers/webhook-context';
 
 const MESSAGE_KEYS = ['messageSid', 'status', 'channel', 'to', 'from', 'code'];
 const CALL_KEYS = ['callSid', 'status', 'from', 'to', 'direction', 'startTime', 'endTime', 'duration', 'recordingUrl'];

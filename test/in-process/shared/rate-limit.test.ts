@@ -31,12 +31,12 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { PACING_POLICY } from '../../../nodes/shared/transport/pacing';
 import { RATE_CATEGORIES } from '../../../nodes/shared/transport/rateLimits';
-import { CsvFileNode } from '../../helpers/csv-file-node';
-import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
-import { chain, itemsNode, type RunResult, runWorkflow } from '../../helpers/n8n-core-harness';
 import { parseMultipart } from '../../../sandbox/http';
 import type { ExotelSandbox, RequestFilter } from '../../../sandbox/server';
 import type { AnyRateLimitConfig, DocumentedRateLimitConfig, RateCategory, RateLimitConfig, RecordedRequest } from '../../../sandbox/types';
+import { CsvFileNode } from '../../helpers/csv-file-node';
+import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
+import { chain, itemsNode, runWorkflow, type RunResult } from '../../helpers/n8n-core-harness';
 
 
 const SID = SANDBOX_ACCOUNT.accountSid;

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requestPerItem } from '../../../shared/items/requestPerItem';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { fieldsError } from '../../../shared/rules/validation';
+import { exotelRequest } from '../../../shared/transport/request';
 
 export const option: OperationOption = {
 	name: 'Get Many',

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/fields';
-import { preparedBody } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { preparedBody } from '../../../shared/items/parameters';
 import { trimmed } from '../../../shared/rules/validation';
-import { eachUserRequest, USER_SETTINGS } from './shared';
+import { eachUserRequest } from './api';
+import { USER_SETTINGS } from './fields';
 
 export const option: OperationOption = {
 	name: 'Create',

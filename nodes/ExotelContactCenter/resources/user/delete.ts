@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/items/byId';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { eachUserRequest, USER, USER_ID } from './shared';
+import { prepareNamed } from '../../../shared/items/byId';
+import { eachUserRequest } from './api';
+import { USER, USER_ID } from './fields';
 
 export const option: OperationOption = {
 	name: 'Delete',

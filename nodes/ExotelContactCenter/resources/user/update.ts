@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/items/byId';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { prepareNamed } from '../../../shared/items/byId';
 import { fieldsError } from '../../../shared/rules/validation';
-import { eachUserRequest, USER, USER_ID, USER_SETTINGS } from './shared';
+import { eachUserRequest } from './api';
+import { USER, USER_ID, USER_SETTINGS } from './fields';
 
 export const option: OperationOption = {
 	name: 'Update',

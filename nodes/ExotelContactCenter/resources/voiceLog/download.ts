@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputFileField, requestPerItemWithFile } from '../../../shared/items/binaryOutput';
-import { SESSION_REQUESTS, withItemParameters } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
+import { outputFileField, requestPerItemWithFile } from '../../../shared/items/binaryOutput';
+import { withItemParameters } from '../../../shared/items/parameters';
+import { SESSION_REQUESTS } from '../../../shared/items/sending';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import { exotelRequest } from '../../../shared/transport/request';
 
 export const option: OperationOption = {
 	name: 'Download',

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { objectOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { firstProblem, type FieldCheck } from '../../../shared/rules/validation';
+import { objectOf } from '../../../shared/rules/values';
 
 export const CHAT_APP_TYPES = [
 	'audio',

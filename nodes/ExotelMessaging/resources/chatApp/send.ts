@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
-import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from './content';
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { itemParameters, type GivenParameters, type ItemParameters } from '../../../shared/items/parameters';
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { itemParameters, type ItemParameters } from '../../../shared/items/operation';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { fieldsError, normalizePhone, trimmed } from '../../../shared/rules/validation';
 import { recipientField, senderField, sendMessages, V2_MESSAGES_PATH } from '../../messages';
+import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from './content';
 
 const fields = { contentMode: ['fields'] };
 const ofType = (...messageType: string[]) => ({ show: { ...fields, messageType } });
@@ -361,9 +361,9 @@ interface PreparedChatApp {
 	body: IDataObject;
 }
 
-function prepare(context: IExecuteFunctions, itemIndex: number): PreparedChatApp | NodeOperationError {
+function prepare(context: IExecuteFunctions, itemIndex: number, given: GivenParameters): PreparedChatApp | NodeOperationError {
 	const node = context.getNode();
-	const param = itemParameters(context, itemIndex);
+	const param = itemParameters(context, itemIndex, given);
 	const from = normalizePhone(trimmed(param('from')));
 	const to = normalizePhone(trimmed(param('to')));
 	const statusCallback = trimmed(param('statusCallback'));
@@ -400,12 +400,17 @@ function prepare(context: IExecuteFunctions, itemIndex: number): PreparedChatApp
 
 /** One message per item (the chat-app request carries a single message), a few requests at a time. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
+	return await send(this, items);
+}
+
+/** The send, with `given` parameters instead of the node's (the waiting operations' resume URL and message). */
+export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
+	const node = context.getNode();
 	return await sendMessages(
-		this,
+		context,
 		'chatapp',
 		items,
-		(itemIndex) => prepare(this, itemIndex),
+		(itemIndex) => prepare(context, itemIndex, given),
 		(prepared) =>
 			prepared.map(({ itemIndex, body }) => ({
 				path: V2_MESSAGES_PATH,

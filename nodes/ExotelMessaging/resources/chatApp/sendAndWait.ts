@@ -2,15 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/fields';
-import { LIMITS } from '../../../shared/rules/limits';
-import { withParameters } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/sendAndWait';
+import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
-import type { Choice, Question } from '../../../shared/sendAndWait/webhook';
+import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/fields';
+import type { Choice, Question } from '../../../shared/sendAndWait/waitingItem';
 import { recipientField, senderField } from '../../messages';
 import { approvalChoices, approvalOptionsField, waitForAnswer, type AnswerWait } from '../../waitForAnswer';
-import * as send from './send';
+import { send } from './send';
 
 const L = LIMITS.chatApp;
 
@@ -155,12 +154,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const text = String(context.getNodeParameter('message', 0, ''));
 		const question: Question = { responseType, text, choices: choices.map(({ id, title }) => ({ id, title })), approvers: [] };
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
-		const sending = withParameters(context, {
+		const given = {
 			contentMode: 'json',
 			contentJson: contentOf(context, question, choices, options, asList),
 			statusCallback: resumeUrl(),
 			options: { customData: options.customData },
-		});
-		return { question, send: async () => await send.execute.call(sending, items) };
+		};
+		return { question, send: async () => await send(context, items, given) };
 	});
 }

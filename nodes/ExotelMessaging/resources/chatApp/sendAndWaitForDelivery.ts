@@ -1,4 +1,5 @@
-import { deliveryTimedOut, waitingTwin } from '../../../shared/sendAndWait/sendAndWait';
+import { waitingTwin } from '../../../shared/sendAndWait/execute';
+import { deliveryTimedOut } from '../../../shared/sendAndWait/waitingItem';
 import * as send from './send';
 
 /** Chat App → Send (same checks, same request) with the resume URL as the message's status callback. */
@@ -11,6 +12,6 @@ export const { option, description, execute } = waitingTwin(send, {
 	},
 	notice:
 		'The recipient gets the message. The execution waits for its final delivery report (delivered, seen or failed), or until Limit Wait Time if set, then continues with that status.',
-	overrides: (resumeUrl) => ({ statusCallback: resumeUrl }),
+	given: (resumeUrl) => ({ statusCallback: resumeUrl }),
 	timedOut: deliveryTimedOut,
 });

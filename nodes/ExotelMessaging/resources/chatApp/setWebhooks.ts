@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { statusCallbackField } from '../../../shared/descriptions/fields';
-import { outputOf, prepareItems, sendEach } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { redact } from '../../../shared/transport/secrets';
-import { exotelRequest } from '../../../shared/transport/request';
+import { outputOf, prepareItems } from '../../../shared/items/outcomes';
+import { sendEach } from '../../../shared/items/sending';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import { exotelRequest } from '../../../shared/transport/request';
+import { redact } from '../../../shared/transport/secrets';
 
 export const option: OperationOption = {
 	name: 'Set Webhooks',

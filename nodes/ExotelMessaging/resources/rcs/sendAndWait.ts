@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { withParameters } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitingFields, waitNotice } from '../../../shared/sendAndWait/sendAndWait';
+import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitingFields, waitNotice } from '../../../shared/sendAndWait/fields';
 import { waitForAnswer } from '../../waitForAnswer';
 import * as sendTemplate from './sendTemplate';
 
@@ -27,6 +26,6 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await waitForAnswer(this, items, 'rcs', (context, resumeUrl) => ({
 		question: { responseType: 'reply', text: String(context.getNodeParameter('templateName', 0, '')), choices: [], approvers: [] },
-		send: async () => await sendTemplate.execute.call(withParameters(context, { statusCallback: resumeUrl() }), items),
+		send: async () => await sendTemplate.send(context, items, { statusCallback: resumeUrl() }),
 	}));
 }

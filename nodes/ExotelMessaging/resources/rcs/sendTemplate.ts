@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions/fields';
+import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import type { GivenParameters, ParameterReader } from '../../../shared/items/parameters';
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import type { ParameterReader } from '../../../shared/items/operation';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
 import { recipientField, sendBatched, V2_MESSAGES_PATH, type BatchedMessage, type MessageRequest } from '../../messages';
+import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks } from '../sms/fields';
 
 const showFallback = { smsFallback: [true] };
 
@@ -177,7 +178,12 @@ type PreparedRcs = BatchedMessage<IDataObject, IDataObject & { channel: IDataObj
 
 /** Template messages, one per item, batched up to 100 a request so the service's 400 above 100 is never reached. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await sendBatched(this, 'rcs', items, LIMITS.rcs.messagesPerRequest, prepare, request);
+	return await send(this, items);
+}
+
+/** The send, with `given` parameters instead of the node's (the waiting operation's resume URL). */
+export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
+	return await sendBatched(context, 'rcs', items, LIMITS.rcs.messagesPerRequest, prepare, request, given);
 }
 
 /** Copies the options that are set, trimmed, onto the wire object under the spec's names. */

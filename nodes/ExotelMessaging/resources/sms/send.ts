@@ -1,21 +1,13 @@
 import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/rules/limits';
-import type { ParameterReader } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import type { GivenParameters, ParameterReader } from '../../../shared/items/parameters';
+import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone } from '../../../shared/rules/validation';
 import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../../messages';
-import {
-	dynamicBulkForm,
-	readSmsItem,
-	smsFields,
-	smsOutcomes,
-	staticBulkCarries,
-	staticBulkForm,
-	type SmsMessageFields,
-	type SmsRequestOptions,
-} from './shared';
+import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm, type SmsMessageFields, type SmsRequestOptions } from './api';
+import { smsFields } from './fields';
 
 const STATIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/send';
 const DYNAMIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/bulksend';
@@ -43,8 +35,14 @@ type PreparedMessage = BatchedMessage<SmsMessageFields, SmsRequestOptions>;
  * of one included; anything static bulk cannot carry goes through dynamic bulk.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await send(this, items);
+}
+
+/** The send, with `given` parameters instead of the node's (the waiting operations' resume URL and message). */
+export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	// Static bulk takes as many recipients as dynamic bulk takes messages, so one batch size fits both.
-	return await sendBatched(this, 'sms', items, Math.min(LIMITS.sms.messagesPerDynamicBulk, LIMITS.sms.recipientsPerStaticBulk), prepare, request);
+	const size = Math.min(LIMITS.sms.messagesPerDynamicBulk, LIMITS.sms.recipientsPerStaticBulk);
+	return await sendBatched(context, 'sms', items, size, prepare, request, given);
 }
 
 function prepare(node: INode, param: ParameterReader, itemIndex: number): PreparedMessage | NodeOperationError {

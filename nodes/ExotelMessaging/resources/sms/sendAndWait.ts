@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from '../../../shared/descriptions/fields';
-import { LIMITS } from '../../../shared/rules/limits';
-import { withParameters } from '../../../shared/items/operation';
+import { optionsCollection } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/sendAndWait';
+import { LIMITS } from '../../../shared/rules/limits';
+import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/fields';
 import { recipientField, senderField } from '../../messages';
 import { approvalChoices, approvalOptionsField, waitForAnswer } from '../../waitForAnswer';
-import * as send from './send';
+import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from './fields';
+import { send } from './send';
 
 export const option: OperationOption = {
 	name: 'Send and Wait for Approval',
@@ -64,14 +64,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const choices = approvalChoices(context);
 			const links = choices.map((choice) => `${choice.title}: ${resumeUrl({ answer: choice.id })}`);
 			const { limitWaitTime, ...smsOptions } = context.getNodeParameter('options', 0, {}) as IDataObject;
-			const sending = withParameters(context, {
+			const given = {
 				body: `${text.trim()}\n\n${links.join('\n')}`,
 				statusCallback: '',
 				additionalFields: { ...smsOptions, shortenUrl: true },
-			});
+			};
 			return {
 				question: { responseType: 'approval', text, choices, approvers: [] },
-				send: async () => await send.execute.call(sending, items),
+				send: async () => await send(context, items, given),
 			};
 		},
 		'approvalLink',

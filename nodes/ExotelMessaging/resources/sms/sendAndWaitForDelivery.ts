@@ -1,4 +1,5 @@
-import { deliveryTimedOut, waitingTwin } from '../../../shared/sendAndWait/sendAndWait';
+import { waitingTwin } from '../../../shared/sendAndWait/execute';
+import { deliveryTimedOut } from '../../../shared/sendAndWait/waitingItem';
 import * as send from './send';
 
 /** SMS → Send (dynamic bulk, one message) with the resume URL as StatusCallback. */
@@ -11,6 +12,6 @@ export const { option, description, execute } = waitingTwin(send, {
 	},
 	notice:
 		'The recipient gets the SMS. The execution waits for its final status (delivered or failed), or until Limit Wait Time if set, then continues with that status.',
-	overrides: (resumeUrl) => ({ statusCallback: resumeUrl }),
+	given: (resumeUrl) => ({ statusCallback: resumeUrl }),
 	timedOut: deliveryTimedOut,
 });

@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/rules/limits';
-import type { ParameterReader } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import type { ParameterReader } from '../../../shared/items/parameters';
+import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone } from '../../../shared/rules/validation';
 import { recipientField, sendMessages, type MessageRequest } from '../../messages';
-import { dynamicBulkForm, readSmsItem, smsFields, smsOutcomes, staticBulkCarries, staticBulkForm } from './shared';
+import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm } from './api';
+import { smsFields } from './fields';
 
 const STATIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/send';
 const DYNAMIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/bulksend';

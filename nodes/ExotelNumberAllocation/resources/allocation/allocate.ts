@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/fields';
-import { ALLOCATION_REGIONS } from '../../../shared/rules/limits';
-import { preparedBody, type ItemParameters } from '../../../shared/items/operation';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
+import { preparedBody, type ItemParameters } from '../../../shared/items/parameters';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import { ALLOCATION_REGIONS } from '../../../shared/rules/limits';
 import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
-import { ALLOCATIONS_PATH, dataOf } from './shared';
+import { exotelRequest } from '../../../shared/transport/request';
+import { allocationDataOf, ALLOCATIONS_PATH } from './api';
 
 export const option: OperationOption = {
 	name: 'Allocate',
@@ -109,7 +109,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		preparedBody(this, allocationOf),
 		async ({ itemIndex, body }) => {
 			const response = await exotelRequest.call(this, { base: 'alloc', method: 'POST', path: ALLOCATIONS_PATH, body, itemIndex });
-			return dataOf(response.body);
+			return allocationDataOf(response.body);
 		},
 	);
 }

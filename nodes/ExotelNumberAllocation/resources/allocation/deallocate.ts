@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/transport/errors';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/transport/errors';
 import { exotelRequest } from '../../../shared/transport/request';
-import { allocationFailure, dataOf, eachAllocation, GREENVN_ID } from './shared';
+import { allocationDataOf, allocationFailure, eachAllocation } from './api';
+import { GREENVN_ID } from './fields';
 
 export const option: OperationOption = {
 	name: 'Deallocate',
@@ -19,7 +20,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await eachAllocation(this, items, async ({ itemIndex, id, path }) => {
 		try {
 			const response = await exotelRequest.call(this, { base: 'alloc', method: 'DELETE', path, itemIndex });
-			return { greenvn_id: id, deallocated: true, ...dataOf(response.body) };
+			return { greenvn_id: id, deallocated: true, ...allocationDataOf(response.body) };
 		} catch (error) {
 			const apiError = error as NodeApiError;
 			const code = serviceCodeOf(error);

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
-import { allocationFailure, dataOf, eachAllocation, GREENVN_ID } from './shared';
+import { allocationDataOf, allocationFailure, eachAllocation } from './api';
+import { GREENVN_ID } from './fields';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -17,7 +18,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await eachAllocation(this, items, async ({ itemIndex, id, path }) => {
 		try {
 			const response = await exotelRequest.call(this, { base: 'alloc', method: 'GET', path, itemIndex });
-			return dataOf(response.body);
+			return allocationDataOf(response.body);
 		} catch (error) {
 			throw allocationFailure(this.getNode(), error, id, itemIndex);
 		}

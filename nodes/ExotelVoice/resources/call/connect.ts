@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
-import type { FormValue } from '../../../shared/transport/encoding';
-import { LIMITS } from '../../../shared/rules/limits';
-import { preparedBody, type ItemParameters } from '../../../shared/items/operation';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
-import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import { preparedBody, type GivenParameters, type ItemParameters } from '../../../shared/items/parameters';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { v1CallItem } from '../../../shared/output/vocabulary';
-import { callTypeField, customFieldField } from '../../descriptions';
+import { LIMITS } from '../../../shared/rules/limits';
+import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import type { FormValue } from '../../../shared/transport/encoding';
+import { exotelRequest } from '../../../shared/transport/request';
+import { callTypeField, customFieldField } from '../../fields';
 
 export const option: OperationOption = {
 	name: 'Connect to Flow',
@@ -110,12 +110,17 @@ function callOf(param: ItemParameters, extra: IDataObject): { body: Record<strin
 
 /** Places one call per item and connects it to the flow once From answers. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await send(this, items);
+}
+
+/** The calls, with `given` parameters instead of the node's (the waiting operation's resume URL and events). */
+export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
-		this,
+		context,
 		items,
-		preparedBody(this, callOf),
+		preparedBody(context, callOf, given),
 		async (call) => {
-			const response = await exotelRequest.call(this, {
+			const response = await exotelRequest.call(context, {
 				base: 'base',
 				method: 'POST',
 				path: '/v1/Accounts/{accountSid}/Calls/connect',

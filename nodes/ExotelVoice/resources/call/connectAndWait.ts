@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../../shared/rules/limits';
-import { waitingTwin } from '../../../shared/sendAndWait/sendAndWait';
+import { waitingTwin } from '../../../shared/sendAndWait/execute';
+import { callWaitItem, endedCallItem } from '../../../shared/sendAndWait/waitingItem';
 import { exotelRequest } from '../../../shared/transport/request';
-import { callWaitItem, endedCallItem } from '../../../shared/sendAndWait/webhook';
 import * as connect from './connect';
 
 /** Without Limit Wait Time the wait ends this long after the call's own Time Limit and Time Out. */
@@ -44,13 +44,10 @@ export const { option, description, execute } = waitingTwin(connect, {
 	notice:
 		'The number is called and connected to the flow. The execution waits until the call ends (without Limit Wait Time, at most 10 minutes past the call’s Time Limit and Time Out), then continues with its final status, legs and recording.',
 	drop: ['statusCallbackEvents'],
-	overrides: (resumeUrl) => ({
-		statusCallback: resumeUrl,
-		additionalFields: (read: unknown) => {
-			const { limitWaitTime, ...extra } = (read ?? {}) as IDataObject;
-			return { ...extra, statusCallbackEvents: ['terminal'] };
-		},
-	}),
+	given: (resumeUrl, context) => {
+		const { limitWaitTime, ...extra } = (context.getNodeParameter('additionalFields', 0, {}) ?? {}) as IDataObject;
+		return { statusCallback: resumeUrl, additionalFields: { ...extra, statusCallbackEvents: ['terminal'] } };
+	},
 	settled: endedAlready,
 	defaultWaitTill: (context) => {
 		const extra = (context.getNodeParameter('additionalFields', 0, {}) ?? {}) as IDataObject;

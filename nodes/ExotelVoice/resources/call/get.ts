@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { prepareNamed } from '../../../shared/items/byId';
 import { requestPerItem } from '../../../shared/items/requestPerItem';
-import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
 import { v1CallItem } from '../../../shared/output/vocabulary';
-import { CALL_SID, callSidField } from '../../descriptions';
+import { exotelRequest } from '../../../shared/transport/request';
+import { CALL_SID, callSidField } from '../../fields';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a call', description: 'Get a call, with its legs' };
 

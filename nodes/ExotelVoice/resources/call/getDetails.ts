@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eachById } from '../../../shared/items/byId';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
+import { eachById } from '../../../shared/items/byId';
 import { callItem, secondsOf, textOf } from '../../../shared/output/vocabulary';
-import { CALL_SID, callSidField } from '../../descriptions';
+import { exotelRequest } from '../../../shared/transport/request';
+import { CALL_SID, callSidField } from '../../fields';
 
 export const option: OperationOption = {
 	name: 'Get Details',

@@ -1,23 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions/fields';
-import { LIMITS } from '../../../shared/rules/limits';
-import { listingFields } from '../../listing';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
-import {
-	addMonths,
-	dateWindowProblem,
-	fieldsError,
-	formatServiceDate,
-	itemError,
-	monthWindows,
-	parseServiceDate,
-	type FieldCheck,
-} from '../../../shared/rules/validation';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { v1CallItem } from '../../../shared/output/vocabulary';
+import { LIMITS } from '../../../shared/rules/limits';
+import { addMonths, dateWindowProblem, fieldsError, formatServiceDate, itemError, monthWindows, parseServiceDate, type FieldCheck } from '../../../shared/rules/validation';
+import { exotelRequest } from '../../../shared/transport/request';
+import { CALL_STATUS_OPTIONS } from '../../fields';
+import { listingFields } from '../../listing';
 
 const V = LIMITS.voice;
 

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { OperationModule, OperationOption } from '../../../shared/descriptions/resource';
 import { eachById } from '../../../shared/items/byId';
 import { dataOf, statusKey } from '../../../shared/output/envelope';
-import type { OperationModule, OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
 import { campaignPath, getCampaign } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';

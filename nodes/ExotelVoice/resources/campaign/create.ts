@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/fields';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { withItemParameters } from '../../../shared/items/parameters';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { dataOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { withItemParameters } from '../../../shared/items/operation';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
 import { CAMPAIGNS_PATH } from './api';
 import { campaignBody } from './body';

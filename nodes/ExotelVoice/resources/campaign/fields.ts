@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { IdParameter } from '../../../shared/items/byId';
 import { LIMITS } from '../../../shared/rules/limits';
+import { callTypeField, customFieldField } from '../../fields';
 import { idLocator } from '../../locators';
-import { callTypeField, customFieldField } from '../../descriptions';
 
 const C = LIMITS.campaign;
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eachById } from '../../../shared/items/byId';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { eachById } from '../../../shared/items/byId';
 import { getCampaign } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
 

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CALL_STATUS_OPTIONS } from '../../../shared/descriptions/fields';
-import { itemsOf } from '../../../shared/output/envelope';
-import { LIMITS } from '../../../shared/rules/limits';
-import { limitCheck, listEach, listingFields } from '../../listing';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { trimmed } from '../../../shared/rules/validation';
+import { itemsOf } from '../../../shared/output/envelope';
 import { callItem, secondsOf, textOf } from '../../../shared/output/vocabulary';
+import { LIMITS } from '../../../shared/rules/limits';
+import { trimmed } from '../../../shared/rules/validation';
+import { CALL_STATUS_OPTIONS } from '../../fields';
+import { limitCheck, listEach, listingFields } from '../../listing';
 import { campaignPath } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
 

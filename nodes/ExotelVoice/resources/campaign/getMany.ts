@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { SORT_BY_DATE_OR_NAME } from '../../../shared/descriptions/fields';
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../listing';
-import type { OperationOption } from '../../../shared/descriptions/resource';
+import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery, SORT_BY_DATE_OR_NAME } from '../../listing';
 import { CAMPAIGNS_PATH } from './api';
 import { CAMPAIGN_TYPE_OPTIONS } from './fields';
 

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/items/byId';
 import { optionsCollection } from '../../../shared/descriptions/fields';
-import { dataOf, objectOf, statusKey } from '../../../shared/output/envelope';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { prepareNamed } from '../../../shared/items/byId';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import { dataOf, statusKey } from '../../../shared/output/envelope';
+import { objectOf } from '../../../shared/rules/values';
 import { exotelRequest } from '../../../shared/transport/request';
 import { campaignPath, getCampaign } from './api';
 import { campaignBody, crossCheck, lockedFields } from './body';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/fields';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { credentialTypeOf, uploadStatus, waitForUpload, waitSettingsOf } from './api';
 import { waitOptions } from './fields';

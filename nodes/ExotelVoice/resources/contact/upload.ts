@@ -2,14 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/fields';
-import { encodeMultipart } from '../../../shared/transport/encoding';
+import type { OperationOption } from '../../../shared/descriptions/resource';
+import { outputOf, prepareItems, type ItemOutcome } from '../../../shared/items/outcomes';
+import { parameterReader } from '../../../shared/items/parameters';
+import { sendEach } from '../../../shared/items/sending';
 import { dataOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { idLocator } from '../../locators';
-import { outputOf, parameterReader, prepareItems, sendEach, type ItemOutcome } from '../../../shared/items/operation';
-import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport/request';
 import { fieldsError, normalizePhone, problemWith, trimmed } from '../../../shared/rules/validation';
+import { encodeMultipart } from '../../../shared/transport/encoding';
+import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport/request';
+import { idLocator } from '../../locators';
 import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitSettingsOf, type WaitSettings } from './api';
 import { csvOf, csvShape } from './csv';
 import { waitOptions } from './fields';

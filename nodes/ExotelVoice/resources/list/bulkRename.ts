@@ -1,13 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { objectOf, responseEntries } from '../../../shared/output/envelope';
-import { LIMITS } from '../../../shared/rules/limits';
-import { batchesOf, parameterReader, type ItemOutcome } from '../../../shared/items/operation';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import type { ItemOutcome } from '../../../shared/items/outcomes';
+import { parameterReader } from '../../../shared/items/parameters';
 import { sendInBatches } from '../../../shared/items/sendInBatches';
-import { exotelRequest } from '../../../shared/transport/request';
+import { batchesOf } from '../../../shared/items/sending';
+import { responseEntries } from '../../../shared/output/envelope';
+import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import { objectOf } from '../../../shared/rules/values';
+import { exotelRequest } from '../../../shared/transport/request';
 import { LISTS_PATH } from './api';
 import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { deleteEach } from '../../../shared/items/byId';
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { deleteEach } from '../../../shared/items/byId';
 import { listPath } from './api';
 import { LIST_SID, listSidField } from './fields';
 

@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions/fields';
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { limitCheck, listEach } from '../../listing';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { trimmed } from '../../../shared/rules/validation';
+import { limitCheck, listEach, returnAllOrLimit } from '../../listing';
 import { listPath } from './api';
 import { LIST_SID, listSidField } from './fields';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../listing';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { LISTS_PATH } from './api';
 
 // The spec gives list listings a default page (20) but no maximum; the node pages as the campaign

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachWith } from '../../../shared/items/byId';
 import { dataOf } from '../../../shared/output/envelope';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
 import { listPath } from './api';
 import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';

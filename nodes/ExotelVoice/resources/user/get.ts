@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachById } from '../../../shared/items/byId';
 import { itemsOf } from '../../../shared/output/envelope';
-import { idLocator } from '../../locators';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
+import { idLocator } from '../../locators';
 import { userPath } from './api';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a user', description: 'Get a user with their devices' };

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { limitCheck, listEach, listingFields } from '../../listing';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { trimmed } from '../../../shared/rules/validation';
+import { limitCheck, listEach, listingFields } from '../../listing';
 import { USERS_PATH } from './api';
 
 const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachWith } from '../../../shared/items/byId';
 import { integrationDataOf } from '../../../shared/output/envelope';
-import type { OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
 import { devicesPath } from './api';
 import { DEVICE_USER, deviceUserFields } from './fields';

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { prepareNamed } from '../../../shared/items/byId';
-import { integrationDataOf } from '../../../shared/output/envelope';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
+import { prepareNamed } from '../../../shared/items/byId';
+import { requestPerItem } from '../../../shared/items/requestPerItem';
+import { integrationDataOf } from '../../../shared/output/envelope';
 import { fieldsError } from '../../../shared/rules/validation';
+import { exotelRequest } from '../../../shared/transport/request';
 import { devicesPath } from './api';
 import { DEVICE_USER, deviceUserFields } from './fields';
 

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { OperationOption } from '../../../shared/descriptions/resource';
 import { outputFileField, requestPerItemWithFile } from '../../../shared/items/binaryOutput';
 import { prepareNamed } from '../../../shared/items/byId';
-import type { OperationOption } from '../../../shared/descriptions/resource';
-import { exotelRequest } from '../../../shared/transport/request';
 import { fieldsError } from '../../../shared/rules/validation';
-import { CALL_SID, callSidField } from '../../descriptions';
+import { exotelRequest } from '../../../shared/transport/request';
+import { CALL_SID, callSidField } from '../../fields';
 
 export const option: OperationOption = {
 	name: 'Get',

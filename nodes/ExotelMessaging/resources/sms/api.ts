@@ -1,13 +1,14 @@
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENCODING_TYPE_FIELD, optionsCollection, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks, statusCallbackField } from '../../../shared/descriptions/fields';
-import type { FormValue } from '../../../shared/transport/encoding';
-import { LIMITS } from '../../../shared/rules/limits';
-import type { ItemOutcome, ParameterReader } from '../../../shared/items/operation';
-import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import type { ItemOutcome } from '../../../shared/items/outcomes';
+import type { ParameterReader } from '../../../shared/items/parameters';
 import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry } from '../../../shared/output/vocabulary';
-import { senderField, type SentMessage } from '../../messages';
+import { LIMITS } from '../../../shared/rules/limits';
+import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import type { FormValue } from '../../../shared/transport/encoding';
+import type { SentMessage } from '../../messages';
+import { smsChoiceChecks } from './fields';
 
 /** Request-level parameters of the v1 SMS endpoints, in the service's own names. */
 export interface SmsRequestOptions {
@@ -37,87 +38,6 @@ export type SmsMessageOptions = Pick<SmsMessageFields, 'SmsType' | 'DltTemplateI
  * § Static bulk SMS. Every other option only dynamic bulk (`Sms/bulksend`) has a field for.
  */
 const STATIC_BULK_OPTIONS: ReadonlyArray<keyof SmsRequestOptions> = ['DltEntityId', 'ShortenUrl', 'ShortenUrlParams'];
-
-const OPTION_FIELDS: INodeProperties[] = [
-	{
-		displayName: 'Click Tracking Callback URL',
-		name: 'clickTrackingCallbackUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'https://example.com/webhook/exotel-clicks',
-		description: 'Webhook for click events on shortened links (needs Shorten URL and Track Clicks)',
-	},
-	{
-		displayName: 'Custom Field',
-		name: 'customField',
-		type: 'string',
-		default: '',
-		description: 'Your own reference, returned in the status callback',
-	},
-	{
-		displayName: 'DLT Entity ID',
-		name: 'dltEntityId',
-		type: 'string',
-		default: '',
-		hint: 'Mandatory for an Indian business sending to Indian numbers',
-		description: 'Entity ID registered on the DLT portal',
-	},
-	{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
-	ENCODING_TYPE_FIELD,
-	PRIORITY_FIELD,
-	{
-		displayName: 'Short URL Header',
-		name: 'shortenUrlHeader',
-		type: 'string',
-		default: '',
-		description: 'DLT-registered header for the short-URL domain',
-	},
-	{
-		displayName: 'Shorten URL',
-		name: 'shortenUrl',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to shorten URLs in the body (chargeable)',
-	},
-	{ displayName: 'SMS Type', name: 'smsType', type: 'options', options: SMS_TYPE_OPTIONS, default: 'transactional' },
-	{
-		displayName: 'Track Clicks',
-		name: 'shortenUrlTracking',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to track clicks on shortened URLs (needs Shorten URL)',
-	},
-];
-
-/**
- * From, the recipient field, Body, Status Callback URL (kept in sight: the Messaging Trigger gives
- * users a URL for it) and the Options both SMS sends offer; `note` describes the Options, `bodyHint`
- * sits under Body.
- */
-export function smsFields(bodyDescription: string, recipient: INodeProperties, { note, bodyHint }: { note?: string; bodyHint?: string } = {}): INodeProperties[] {
-	return [
-		senderField('Virtual number or approved sender ID (the DLT header for Indian traffic)'),
-		recipient,
-		{
-			displayName: 'Body',
-			name: 'body',
-			type: 'string',
-			required: true,
-			default: '',
-			typeOptions: { rows: 4 },
-			description: `${bodyDescription}, at most ${LIMITS.sms.bodyLength} characters`,
-			...(bodyHint ? { hint: bodyHint } : {}),
-		},
-		statusCallbackField('Messaging', 'a delivery report for each message'),
-		{
-			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Options',
-			name: 'dltNotice',
-			type: 'notice',
-			default: '',
-		},
-		optionsCollection(OPTION_FIELDS, { name: 'additionalFields', ...(note ? { description: note } : {}) }),
-	];
-}
 
 /** What both SMS sends read of an item besides its recipients: sender, body and options, checked. */
 export interface SmsItem {

@@ -1,23 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { eachById } from '../../../shared/items/byId';
 import { ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/transport/errors';
+import { GREENVN_ID } from './fields';
 
 /** Allocations (GreenVNs) of the account; one is `ALLOCATIONS_PATH/<greenvn_id>`. */
 export const ALLOCATIONS_PATH = '/v1/tenants/{accountSid}/greenvn';
 
 /** Data of the allocation envelope `{success, status, code, message, data}`. */
-export const dataOf = (body: unknown) => (((body ?? {}) as IDataObject).data ?? {}) as IDataObject;
-
-export const GREENVN_ID: INodeProperties = {
-	displayName: 'GreenVN ID',
-	name: 'greenvnId',
-	type: 'string',
-	required: true,
-	default: '',
-	description: 'The greenvn_id the allocation returned',
-};
+export const allocationDataOf = (body: unknown) => (((body ?? {}) as IDataObject).data ?? {}) as IDataObject;
 
 /** One request per item about the allocation its GreenVN ID names, at `path` (ALLOCATIONS_PATH/<id>). */
 export async function eachAllocation(

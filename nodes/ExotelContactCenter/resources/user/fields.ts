@@ -1,9 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { IdParameter } from '../../../shared/items/byId';
-import { SESSION_REQUESTS } from '../../../shared/items/operation';
-import { requestPerItem } from '../../../shared/items/requestPerItem';
-import { exotelRequest, type ExotelRequest } from '../../../shared/transport/request';
 
 export const USER_ID: INodeProperties = { displayName: 'User ID', name: 'userId', type: 'string', required: true, default: '' };
 /** The user that Update and Delete are about: the User ID parameter and its label in messages. */
@@ -26,25 +23,3 @@ export const USER_SETTINGS: INodeProperties[] = [
 	{ displayName: 'Max Allowed Logins', name: 'maxAllowedLogins', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Concurrent logins allowed' },
 	{ displayName: 'System User Type', name: 'systemUserType', type: 'string', default: '', description: 'Usually the same as User Type' },
 ];
-
-/**
- * One request per item to the contact-center users API. Its credential is a session: the first
- * request logs in, the others reuse that session.
- */
-export async function eachUserRequest<T extends { itemIndex: number }>(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	prepare: (itemIndex: number) => T | NodeOperationError,
-	request: (entry: T) => Pick<ExotelRequest, 'method' | 'path' | 'body'>,
-): Promise<INodeExecutionData[]> {
-	return await requestPerItem(
-		context,
-		items,
-		prepare,
-		async (entry) => {
-			const response = await exotelRequest.call(context, { base: 'cc', itemIndex: entry.itemIndex, ...request(entry) });
-			return response.body as IDataObject;
-		},
-		SESSION_REQUESTS,
-	);
-}

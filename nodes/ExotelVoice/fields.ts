@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { IdParameter } from '../shared/items/byId';
 
@@ -32,3 +32,11 @@ export const customFieldField = (description: string): INodeProperties => ({
 	default: '',
 	description,
 });
+
+/** Final statuses of a call, as queries and campaign call records name them. */
+export const CALL_STATUS_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Busy', value: 'busy' },
+	{ name: 'Completed', value: 'completed' },
+	{ name: 'Failed', value: 'failed' },
+	{ name: 'No Answer', value: 'no-answer' },
+];

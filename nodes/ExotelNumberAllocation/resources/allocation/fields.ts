@@ -1,0 +1,11 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+
+export const GREENVN_ID: INodeProperties = {
+	displayName: 'GreenVN ID',
+	name: 'greenvnId',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'The greenvn_id the allocation returned',
+};
