@@ -1,3 +1,4 @@
+// Fields several Voice resources share: the Call SID, the call statuses.
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { IdParameter } from '../shared/items/byId';

@@ -1,3 +1,4 @@
+// The Voice listings: Return All / Limit, name and sort filters, and the paged requests behind them.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../shared/descriptions/fields';

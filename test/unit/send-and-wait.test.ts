@@ -1,7 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties, INodeType, INodeTypes } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
+import { itemParameters, parameterReader } from '../../nodes/shared/items/parameters';
 import { repliesIn } from '../../nodes/shared/output/messagingCallbacks';
 import { numbersIn, sameNumber } from '../../nodes/shared/rules/values';
 import { WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait/fields';
@@ -160,5 +162,50 @@ describe('unsignedFamilyOf: a body counts as a family the service posts unsigned
 		['an empty body', {}, undefined],
 	])('%s', (_what, body, family) => {
 		expect(unsignedFamilyOf(body as never)).toBe(family);
+	});
+});
+
+describe('the plain send run with given parameters (a waiting operation\'s resume URL), not a Proxy over the context', () => {
+	/** A context whose only parameter reads `$json.url`, the kind the fast path evaluates without n8n. */
+	const context = (reads: string[]) =>
+		({
+			getNode: () => ({ parameters: { statusCallback: '={{ $json.url }}', from: '+918047112233' } }),
+			getInputData: () => [{ json: { url: 'https://example.com/from-item' } }],
+			getNodeParameter: (name: string) => {
+				reads.push(name);
+				return name === 'from' ? '+918047112233' : 'read from n8n';
+			},
+		}) as unknown as IExecuteFunctions;
+
+	it('a given value wins over the fast path and over n8n, for every reader', () => {
+		const reads: string[] = [];
+		const given = { statusCallback: 'https://n8n.example.com/webhook-waiting/7/node' };
+		expect(parameterReader(context(reads))('statusCallback', 0)).toBe('https://example.com/from-item');
+		expect(parameterReader(context(reads), given)('statusCallback', 0)).toBe(given.statusCallback);
+		expect(itemParameters(context(reads), 0, given)('statusCallback')).toBe(given.statusCallback);
+		expect(itemParameters(context(reads), 0)('statusCallback')).toBe('read from n8n');
+		// names not given are read as before
+		expect(parameterReader(context(reads), given)('from', 0)).toBe('+918047112233');
+		expect(reads).toEqual(['statusCallback', 'from']);
+	});
+});
+
+describe('the editor\'s tooltip on a waiting node, as n8n\'s send-and-wait nodes have it', () => {
+	/** The tooltip as n8n's expression engine evaluates it over the node's parameters. */
+	const tooltip = (type: INodeType, parameters: Record<string, string>) => {
+		const node: INode = { id: '1', name: 'Waiting', type: type.description.name, typeVersion: 2, position: [0, 0], parameters };
+		const nodeTypes: INodeTypes = { getByName: () => type, getByNameAndVersion: () => type, getKnownTypes: () => ({}) };
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		return workflow.expression.getSimpleParameterValue(node, type.description.waitingNodeTooltip!, 'internal', {});
+	};
+
+	it('says what each waiting operation waits for, and nothing for the others', () => {
+		const messaging = new ExotelMessaging();
+		expect(tooltip(messaging, { resource: 'sms', operation: 'sendAndWait' })).toBe("Execution will continue after the person's answer");
+		expect(tooltip(messaging, { resource: 'chatApp', operation: 'sendAndWaitForDelivery' })).toBe("Execution will continue when the message's final status arrives");
+		expect(tooltip(messaging, { resource: 'sms', operation: 'send' })).toBe('');
+		const voice = new ExotelVoice();
+		expect(tooltip(voice, { resource: 'call', operation: 'connectAndWait' })).toBe('Execution will continue when the call ends');
+		expect(tooltip(voice, { resource: 'call', operation: 'connect' })).toBe('');
 	});
 });

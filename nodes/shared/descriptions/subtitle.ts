@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 
+
 /**
  * Canvas subtitles short enough to show whole under a node (n8n cuts them at about 30 characters),
  * in n8n's own shape: "operation: resource" for an action node ("send: SMS", "get many: call"),

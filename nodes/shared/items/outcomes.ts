@@ -1,5 +1,7 @@
+// Each item's outcome, paired to its input: what it produced, or why it failed, honouring Continue On Fail.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 
 
 /** The outcome for one input item: what it produced, or why it failed. */

@@ -1,3 +1,4 @@
+// Reading an item's parameters: n8n's reader, the one that saves reads (expression fast path), and values given instead.
 import type { IDataObject, IExecuteFunctions, NodeOperationError, NodeParameterValueType } from 'n8n-workflow';
 
 import { fieldsError, type FieldCheck } from '../rules/validation';

@@ -1,3 +1,4 @@
+// Routing: the operation the node's Resource and Operation name runs over every input item, within one run's pacing.
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -1,3 +1,4 @@
+// Sending a few requests at a time: batches by request-level values, one request per prepared item, results in order.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemOutcome } from './outcomes';

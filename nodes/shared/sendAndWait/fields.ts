@@ -1,5 +1,7 @@
+// What a waiting operation shows and declares: the resume webhooks, Limit Wait Time, Approver Numbers, the notice and the editor's tooltip.
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+
 
 
 /**

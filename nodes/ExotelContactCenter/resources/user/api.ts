@@ -1,3 +1,4 @@
+// One request per item to the contact-center users API, on one session.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import { requestPerItem } from '../../../shared/items/requestPerItem';

@@ -1,3 +1,4 @@
+// The fields of a contact-center user that Create and Update share.
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { IdParameter } from '../../../shared/items/byId';

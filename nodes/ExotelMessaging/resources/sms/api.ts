@@ -1,3 +1,4 @@
+// What the SMS sends read and send: an item's checked fields, the static and dynamic bulk forms, each message's outcome.
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -1,3 +1,4 @@
+// The fields of the SMS sends: From, To, Body, Status Callback URL and the Options, with their SMS choices (also the RCS SMS fallback's).
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';

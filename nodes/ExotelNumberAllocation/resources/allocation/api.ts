@@ -1,3 +1,4 @@
+// The allocation API's path and envelope, requests about one allocation, and its failures in its own words.
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
