@@ -2,6 +2,7 @@
  * Starts a sandbox for manual work and the real-n8n harness:
  *
  *   ts-node --transpile-only sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json] [--state FILE]
+ *                                               [--dlt-template ID=TEXT]...
  *                                               [--rate-limit LIMIT/WINDOW_MS [--retry-after]]
  *                                               [--rate-limit documented [--time-factor N] [--no-rate-limit-headers]
  *                                                 [--sms-503] [--rate-limit-category NAME=N]...]
@@ -12,16 +13,18 @@
  * limits (per category, fixed minutes): --rate-limit documented (or SANDBOX_RATE_LIMIT=documented), with
  * --time-factor N (windows of 60/N s, Retry-After ceil(30/N) s), --no-rate-limit-headers (no X-RateLimit-*),
  * --sms-503 (an SMS breach answers 503) and --rate-limit-category NAME=N (repeatable, e.g. sms=100).
+ * --dlt-template ID=TEXT (repeatable; \n for a line break) gives the sandbox a DLT content template: an SMS
+ * sent with that DltTemplateId whose text does not match it fails with 23185 DLT_TEMPLATE_DOES_NOT_MATCH (dlt.ts).
  * --state FILE keeps what it sent and the calls it placed across restarts (persist.ts; npm run dev
  * uses .dev/sandbox-state.json). Bad values exit 2.
  * Prints the origin, the base URLs and the credential values to paste into n8n (they are fake).
  * With --json, prints one JSON line {origin, baseUrls, credentials, rateLimit (config or null)} instead.
  * Stops on SIGINT or SIGTERM.
  */
+import { parseDltTemplate } from './dlt';
 import { sandboxBaseUrls, sandboxCredentialData } from './fixtures';
 import { parseRateLimitConfig, RATE_CATEGORIES, RATE_CATEGORY_NAMES } from './rate-limit';
-import { ExotelSandbox } from './server';
-import type { AnyRateLimitConfig, DocumentedRateLimitConfig } from './server';
+import { ExotelSandbox, type AnyRateLimitConfig, type DocumentedRateLimitConfig } from './server';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 
@@ -43,7 +46,7 @@ const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
 const FALSE_WORDS = ['', '0', 'false', 'no', 'off'];
 
 /** Every value of a flag that may repeat (`--name V` or `--name=V`); throws when one is missing. */
-function flagValues(args: string[], name: string, example: string): string[] {
+export function flagValues(args: string[], name: string, example: string): string[] {
 	const values: string[] = [];
 	args.forEach((arg, i) => {
 		if (arg.startsWith(`${name}=`)) values.push(arg.slice(name.length + 1));
@@ -165,6 +168,11 @@ export function rateLimitBanner(config: AnyRateLimitConfig): string {
 	return config.mode === 'documented' ? describeRateLimit(config) : `${describeRateLimit(config)} (429 beyond it)`;
 }
 
+/** The templates of `--dlt-template ID=TEXT` (repeatable), by id. */
+export function parseDltTemplateOptions(args: string[]): Record<string, string> {
+	return Object.fromEntries(flagValues(args, '--dlt-template', '1107161234567890123="Your OTP is {#var#}"').map(parseDltTemplate));
+}
+
 export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 	const portText = argValue(args, '--port') ?? env.SANDBOX_PORT;
 	const port = nonNegativeNumber(portText, 'port') ?? DEFAULT_SANDBOX_PORT;
@@ -176,6 +184,7 @@ export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 		json: args.includes('--json'),
 		rateLimit: parseRateLimitOptions(args, env),
 		stateFile: argValue(args, '--state'),
+		dltTemplates: parseDltTemplateOptions(args),
 	};
 }
 
@@ -193,6 +202,7 @@ async function main(): Promise<void> {
 		timeScale: options.timeScale,
 		rateLimit: options.rateLimit,
 		stateFile: options.stateFile,
+		dltTemplates: options.dltTemplates,
 	});
 	let origin: string;
 	try {

@@ -12,50 +12,20 @@ import type { AddressInfo, Socket } from 'net';
 import * as path from 'path';
 
 import { BASE_DEFAULT_POLICY, evaluateAuth } from './auth';
-import { CallbackDispatcher, CallbackInputError, endCallInput } from './callbacks';
-import type { CallbackAttempt, CallbackFilter, FailingWebhook, OpenLinkResult } from './callbacks';
+import { CallbackDispatcher, CallbackInputError, endCallInput, type CallbackAttempt, type CallbackFilter, type FailingWebhook, type OpenLinkResult } from './callbacks';
 import { handleControl } from './control';
 import { describeFault, FaultQueue } from './faults';
 import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
 import { allRoutes } from './handlers';
 import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/voice';
-import {
-	apiError,
-	errorStyleFor,
-	isFormType,
-	mediaTypeOf,
-	parseFormPairs,
-	statusText,
-	unauthorizedMessage,
-} from './http';
+import { apiError, errorStyleFor, isFormType, mediaTypeOf, parseFormPairs, statusText, unauthorizedMessage } from './http';
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';
 import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, RateLimiter } from './rate-limit';
 import { Router } from './router';
-import { SandboxState } from './state';
+import { SandboxState, type Allocation, type ChatAppWebhookConfig, type StoredChatAppMessage, type StoredRcsMessage, type StoredSmsMessage } from './state';
 import { budget } from './timing';
-import type {
-	Allocation,
-	ChatAppWebhookConfig,
-	StoredChatAppMessage,
-	StoredRcsMessage,
-	StoredSmsMessage,
-} from './state';
-import type {
-	AnyRateLimitConfig,
-	AuthOutcome,
-	ErrorStyle,
-	Fault,
-	FaultMatch,
-	RateCategory,
-	RateLimitStats,
-	RecordedRequest,
-	Reply,
-	RequestContext,
-	RouteDefinition,
-	SandboxBase,
-	SandboxOptions,
-} from './types';
+import type { AnyRateLimitConfig, AuthOutcome, ErrorStyle, Fault, FaultMatch, RateCategory, RateLimitStats, RecordedRequest, Reply, RequestContext, RouteDefinition, SandboxBase, SandboxOptions } from './types';
 
 export type {
 	AnyRateLimitConfig,
@@ -194,6 +164,7 @@ export class ExotelSandbox {
 		this.timeScale = Math.max(0, options.timeScale ?? 1);
 		if (options.rateLimit) this.limiter = newLimiter(options.rateLimit);
 		this.state = new SandboxState(options.greenvnPoolSize);
+		for (const [id, text] of Object.entries(options.dltTemplates ?? {})) this.state.dltTemplates.set(id, text);
 		this.router.addAll(allRoutes);
 		this.dispatcher = new CallbackDispatcher({
 			state: this.state,

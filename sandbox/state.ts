@@ -229,6 +229,9 @@ export const IN_MEMORY_RECORDS = 'when it started: it keeps its records in memor
 export class SandboxState {
 	readonly smsMessages = new Map<string, StoredSmsMessage>();
 
+	/** DLT templates by id (SandboxOptions.dltTemplates): configuration, kept across reset(). */
+	readonly dltTemplates = new Map<string, string>();
+
 	/** Where the records of what it sent begin (set on start, restore and reset). */
 	records: RecordsStart = { since: Date.now(), why: IN_MEMORY_RECORDS };
 

@@ -92,6 +92,11 @@ export interface SandboxOptions {
 	 * and on stop (persist.ts). Unset: in memory only.
 	 */
 	stateFile?: string;
+	/**
+	 * DLT content templates by id (`{#var#}` for each variable): an SMS sent with one of these
+	 * DltTemplateIds whose text does not match fails with 23185 DLT_TEMPLATE_DOES_NOT_MATCH (dlt.ts).
+	 */
+	dltTemplates?: Record<string, string>;
 }
 
 /** The sliding-window mode (the original one): `mode` absent. */

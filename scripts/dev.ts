@@ -20,6 +20,7 @@
  * The sandbox's account rate limit, as for `npm run sandbox`: the service's documented limits with
  * `npm run dev -- --rate-limit documented [--time-factor N] [--no-rate-limit-headers] [--sms-503]`,
  * or one sliding window `--rate-limit 50/15000 [--retry-after]` (env SANDBOX_RATE_LIMIT alike).
+ * `--dlt-template ID=TEXT` (repeatable) gives the sandbox DLT templates, as for `npm run sandbox`.
  * Ports: env N8N_DEV_PORT (5678) and SANDBOX_PORT (4010).
  */
 import { spawn } from 'child_process';
@@ -27,7 +28,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 
-import { parseRateLimitOptions, rateLimitBanner } from '../sandbox/cli';
+import { parseDltTemplateOptions, parseRateLimitOptions, rateLimitBanner } from '../sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import { setHarnessLog } from '../test/harness/log';
@@ -115,13 +116,15 @@ async function main() {
 	const { N8nInstance, packPackage, ensureN8n, INSTALL_SIZE } = await import('../test/harness');
 
 	await log.step('building the package', build);
-	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit, stateFile: SANDBOX_STATE_FILE });
+	const dltTemplates = parseDltTemplateOptions(process.argv.slice(2));
+	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit, stateFile: SANDBOX_STATE_FILE, dltTemplates });
 	await sandbox.start();
 	cleanups.push({ what: 'the sandbox', run: () => sandbox.stop() });
 	log.line(`sandbox on ${sandbox.origin}`);
 	const sent = sandbox.messages().length + sandbox.rcsMessages().length + sandbox.chatAppMessages().length;
 	log.line(`sandbox: ${sent} message(s) kept from earlier runs; records since ${new Date(sandbox.records.since).toISOString()} (${sandbox.records.why})`);
 	if (rateLimit) log.line(`sandbox account rate limit: ${rateLimitBanner(rateLimit)}`);
+	for (const [id, text] of Object.entries(dltTemplates)) log.line(`sandbox DLT template ${id}: ${JSON.stringify(text)} (an SMS sent with it that differs fails with 23185)`);
 
 	let tarball = await log.step('packing the package', () => packPackage());
 	const cached = isInstalled(target);

@@ -27,7 +27,8 @@ export class ExotelMessaging implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'exotelApi', required: true }],
+		// Check Against DLT Template sends nothing: no account needed.
+		credentials: [{ name: 'exotelApi', required: true, displayOptions: { hide: { operation: ['checkDltTemplate'] } } }],
 		// The resume URLs of the waiting operations (send and wait): made per execution, registered nowhere.
 		webhooks: WAITING_WEBHOOKS,
 		waitingNodeTooltip: waitingNodeTooltip({

@@ -1,7 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-
-
 /**
  * An ID parameter as a resource locator: picked from the account (a `listSearch` method of the
  * node, searchable) or entered as an ID. Operations read it with `extractValue: true`, which

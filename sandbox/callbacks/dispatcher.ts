@@ -21,16 +21,7 @@ import { formPost, inputObject, optString, payloadOption, signatureOption } from
 import { openLinkPlan, replyRequest } from './person';
 import { rcsDlrReports, rcsIncomingRequest } from './rcs';
 import { clickCallbackRequest, smsCallbackRequest, smsStatusReports } from './sms';
-import {
-	CALLBACK_TIMING,
-	CallbackInputError,
-	type CallbackAttempt,
-	type CallbackFilter,
-	type CallbackKind,
-	type DeliveryRequest,
-	type FailingWebhook,
-	type ScheduledReport,
-} from './types';
+import { CALLBACK_TIMING, CallbackInputError, type CallbackAttempt, type CallbackFilter, type CallbackKind, type DeliveryRequest, type FailingWebhook, type ScheduledReport } from './types';
 import { callStatusReports, type CallStatusReport } from './voice';
 
 /** The log keeps at most this many attempts (the oldest are dropped). */
@@ -207,7 +198,7 @@ export class CallbackDispatcher implements CallbackHooks {
 	// ------------------------------------------------ hooks called by the handlers
 
 	smsAccepted(messages: readonly StoredSmsMessage[]): void {
-		this.schedule(smsStatusReports(messages));
+		this.schedule(smsStatusReports(messages, this.options.state.dltTemplates));
 	}
 
 	rcsAccepted(messages: readonly StoredRcsMessage[]): void {

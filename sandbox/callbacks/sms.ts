@@ -2,20 +2,10 @@
  * SMS callbacks: the StatusCallback of an accepted SMS (form-encoded, unsigned) on its terminal
  * state, the same on demand, and the click-tracking callback of a shortened URL.
  */
+import { dltMatches } from '../dlt';
 import { SANDBOX_CHATAPP_CUSTOMER, smsOutcomeFor } from '../fixtures';
 import type { StoredSmsMessage } from '../state';
-import {
-	applyFieldOverrides,
-	formatOption,
-	formPost,
-	hex,
-	inputObject,
-	isoWithOffset,
-	optString,
-	payloadOption,
-	signatureOption,
-	v1Date,
-} from './payload';
+import { applyFieldOverrides, formatOption, formPost, hex, inputObject, isoWithOffset, optString, payloadOption, signatureOption, v1Date } from './payload';
 import { CALLBACK_TIMING, CallbackInputError, type DeliveryRequest, type PayloadContext, type ScheduledReport } from './types';
 
 /** SMS terminal states by sandbox outcome (DetailedStatus codes from the service's public list). */
@@ -23,6 +13,12 @@ export const SMS_TERMINAL = {
 	sent: { status: 'sent', code: 20005, name: 'DELIVERED_TO_HANDSET', description: 'Delivered to the handset' },
 	failed_dnd: { status: 'failed_dnd', code: 23005, name: 'FAILED_DND', description: 'The recipient is on the DND registry' },
 	failed: { status: 'failed', code: 24105, name: 'FAILED_HANDSET_ERROR', description: 'The handset could not take the message' },
+	dltMismatch: {
+		status: 'failed',
+		code: 23185,
+		name: 'DLT_TEMPLATE_DOES_NOT_MATCH',
+		description: 'The message does not match its DLT content template',
+	},
 	fallbackNotTriggered: {
 		status: 'failed',
 		code: 24010,
@@ -43,8 +39,16 @@ export function smsUnitsOf(body: string, encoding?: string): number {
 	return chars.length <= single ? 1 : Math.ceil(chars.length / part);
 }
 
-function smsStatusFields(m: StoredSmsMessage, outcome?: keyof typeof SMS_TERMINAL): Record<string, string> {
-	const terminal = SMS_TERMINAL[outcome ?? smsOutcomeFor(m.to)];
+/** How an accepted SMS ends: as the operators scrub it against its DLT template, then by the sandbox's number rules. */
+export function smsOutcomeOf(m: StoredSmsMessage, templates: ReadonlyMap<string, string>): keyof typeof SMS_TERMINAL {
+	const template = m.dltTemplateId === undefined ? undefined : templates.get(m.dltTemplateId);
+	// the operator sees the text as delivered: short links in place of URLs
+	if (template !== undefined && !dltMatches(template, m.deliveredBody ?? m.body)) return 'dltMismatch';
+	return smsOutcomeFor(m.to);
+}
+
+function smsStatusFields(m: StoredSmsMessage, outcome: keyof typeof SMS_TERMINAL): Record<string, string> {
+	const terminal = SMS_TERMINAL[outcome];
 	const fields: Record<string, string> = {
 		SmsSid: m.sid,
 		To: m.to,
@@ -60,12 +64,12 @@ function smsStatusFields(m: StoredSmsMessage, outcome?: keyof typeof SMS_TERMINA
 }
 
 /** The StatusCallback of each accepted SMS that has one, on its terminal state. */
-export function smsStatusReports(messages: readonly StoredSmsMessage[]): ScheduledReport[] {
+export function smsStatusReports(messages: readonly StoredSmsMessage[], templates: ReadonlyMap<string, string>): ScheduledReport[] {
 	return messages
 		.filter((m) => m.statusCallback)
 		.map((m) => ({
 			delayMs: CALLBACK_TIMING.smsReportMs,
-			make: () => formPost(m.statusCallback as string, 'sms-status', smsStatusFields(m), { messageSid: m.sid }),
+			make: () => formPost(m.statusCallback as string, 'sms-status', smsStatusFields(m, smsOutcomeOf(m, templates)), { messageSid: m.sid }),
 		}));
 }
 
@@ -105,7 +109,8 @@ export function smsCallbackRequest(raw: unknown, ctx: PayloadContext): DeliveryR
 		dateSent: null,
 		smsUnits: null,
 	};
-	const fields = smsStatusFields({ ...base, to }, statusIn as keyof typeof SMS_TERMINAL | undefined);
+	const message = { ...base, to };
+	const fields = smsStatusFields(message, (statusIn as keyof typeof SMS_TERMINAL | undefined) ?? smsOutcomeOf(message, ctx.state.dltTemplates));
 	applyFieldOverrides(fields, input.fields, (value) => String(value));
 	const body = format === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
 	return { url, kind: 'sms-status', body, contentType, signByDefault: false, signature, messageSid: base.sid };

@@ -6,7 +6,6 @@
 import fs from 'fs';
 import path from 'path';
 
-
 const ROOT = path.resolve(__dirname, '../..');
 const NODES = path.join(ROOT, 'nodes');
 const SHARED = path.join(NODES, 'shared');

@@ -83,6 +83,11 @@ describe.each(NODES.map(([type, resources]) => [type.description.displayName, ty
 			const latest = shown(type, values, V2);
 			expect(latest.map((property) => property.name)).not.toContain('rateLimit');
 			expect(latest.filter((property) => property.type === 'collection' && property.displayName === 'Rate Limit')).toEqual([]);
+			if (routed.maxWaitIn === '') {
+				// an operation that sends no request (SMS → Check Against DLT Template) offers no Max Wait
+				expect(holdingMaxWait(latest, type, V2)).toEqual([]);
+				return;
+			}
 			// exactly one Options collection, and Max Wait is in it
 			const options = latest.filter((property) => property.type === 'collection' && property.displayName === 'Options');
 			expect(options).toHaveLength(1);

@@ -1,8 +1,5 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-
-
-
 /**
  * An operation's optional fields under one label. `more` may rename it (operations keep their saved
  * `additionalFields` so workflows still open; Filters for a listing); the fields are listed

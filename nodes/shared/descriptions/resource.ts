@@ -16,6 +16,8 @@ export interface OperationOption extends INodePropertyOptions {
  */
 export interface OperationModule extends ExotelOperation {
 	option: OperationOption;
+	/** False for an operation that sends no request: it has no Max Wait to offer. */
+	paced?: false;
 }
 
 /** What `resources/<resource>/index.ts` exports: its Resource dropdown entry, its Operation dropdown and fields, its routes. */
@@ -64,7 +66,7 @@ export function defineResource(
 		options: modules.map((module) => module.option).sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultOperation,
 	};
-	const operations = modules.map((module) => ({ module, ...withMaxWait(module.description) }));
+	const operations = modules.map((module) => ({ module, ...(module.paced === false ? { fields: module.description, maxWaitIn: '' } : withMaxWait(module.description)) }));
 	const fields = operations.flatMap((operation) =>
 		updateDisplayOptions({ show: { resource, operation: [operation.module.option.value] } }, operation.fields),
 	);

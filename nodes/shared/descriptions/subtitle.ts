@@ -1,7 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-
-
 /**
  * Canvas subtitles short enough to show whole under a node (n8n cuts them at about 30 characters),
  * in n8n's own shape: "operation: resource" for an action node ("send: SMS", "get many: call"),
@@ -13,7 +11,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 type Named = Pick<INodePropertyOptions, 'name' | 'value'>;
 
 /** Words that stay in capitals. */
-const ACRONYMS = ['rcs', 'sms'];
+const ACRONYMS = ['dlt', 'rcs', 'sms'];
 
 /** Operations whose value in words would not fit beside their resource. */
 const SHORTER: Record<string, string> = {

@@ -2,8 +2,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-
-
 /** The outcome for one input item: what it produced, or why it failed. */
 export interface ItemOutcome {
 	itemIndex: number;

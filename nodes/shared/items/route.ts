@@ -11,7 +11,7 @@ export interface ExotelOperation {
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 
-/** An operation as `route` finds it: with the name of the Options collection that holds its Max Wait (see withMaxWait). */
+/** An operation as `route` finds it: with the name of the Options collection that holds its Max Wait (see withMaxWait; '' when it sends nothing). */
 export interface RoutedOperation extends ExotelOperation {
 	maxWaitIn: string;
 }
@@ -38,6 +38,7 @@ export async function route(this: IExecuteFunctions, resources: ResourceMap): Pr
  */
 export function maxWaitOf(context: IExecuteFunctions, optionsName: string): MaxWait {
 	const first = context.getNode().typeVersion < 2;
+	if (!first && optionsName === '') return { ms: PACING_POLICY.defaultMaxWaitMs, setting: 'Options → Rate Limit Max Wait' };
 	const collection = context.getNodeParameter(first ? 'rateLimit' : optionsName, 0, {}) as { maxWaitMinutes?: unknown } | null;
 	const minutes = Number(collection?.maxWaitMinutes ?? PACING_POLICY.defaultMaxWaitMs / 60_000);
 	return {

@@ -1,8 +1,6 @@
 import type { INode, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-
-
 /** One field's rule: every check the spec's tables ask of a value. */
 export interface FieldRule {
 	/** Name shown to the user, as the node labels it. */

@@ -1,8 +1,6 @@
 // Readers of untyped values: an object or undefined, phone numbers compared and listed as written.
 import type { IDataObject } from 'n8n-workflow';
 
-
-
 /** A value as an object, or undefined when it is not one (absent, null, a list, text). */
 export function objectOf(value: unknown): IDataObject | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;

@@ -2,8 +2,6 @@
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-
-
 /**
  * The resume webhooks of a waiting execution: GET and POST on `/webhook-waiting/<execution>/<node id>`,
  * as n8n's own send-and-wait nodes declare them. They are registered nowhere at the service: the URL

@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-
-
 /**
  * How a run paces itself to one rate-limit category of the account. The service counts requests
  * per category in one-minute windows. When its answers carry `X-RateLimit-Remaining` and

@@ -1,7 +1,5 @@
 import type { ICredentialDataDecryptedObject, INodeProperties } from 'n8n-workflow';
 
-
-
 /**
  * The service's rate limits: per account, per minute, by endpoint category (its public
  * rate-limiting page; shared/notes/service-facts.md). Enterprise accounts may have others, so a

@@ -1,7 +1,5 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-
-
 /** Credential fields that hold secrets, across every Exotel credential type. */
 const SECRET_FIELDS = ['apiToken', 'token', 'password', 'sessionId', 'webhookSigningSecret'];
 

@@ -1,7 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-
-
 /** Answers the request now (the service wants a quick 200) and tells n8n not to answer again. */
 export function answerNow(context: IWebhookFunctions, status: number, body: IDataObject | string): IWebhookResponseData {
 	const res = context.getResponseObject();

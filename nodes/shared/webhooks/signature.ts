@@ -1,8 +1,6 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-
-
 export const SIGNATURE_HEADER = 'x-service-signature';
 
 /** `sha256=<hex>`: the HMAC-SHA256 of the raw request bytes, keyed with the signing secret. */

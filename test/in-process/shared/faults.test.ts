@@ -20,7 +20,6 @@ import type { Fault, FaultMatch, RecordedRequest } from '../../../sandbox/types'
 import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { chain, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 
-
 // Placed calls end quickly (simulated seconds × 0.001); report timers fire at once.
 const sandbox = useSandbox({ timeScale: 0.001 });
 

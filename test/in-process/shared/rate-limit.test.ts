@@ -38,7 +38,6 @@ import { CsvFileNode } from '../../helpers/csv-file-node';
 import { basicAuthHeader, formFields, packageNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
 import { chain, itemsNode, runWorkflow, type RunResult } from '../../helpers/n8n-core-harness';
 
-
 const SID = SANDBOX_ACCOUNT.accountSid;
 
 /** The service's minute becomes a second. */

@@ -362,6 +362,19 @@ describe('SMS → Send and Wait for Approval', () => {
 		expect(waitingItem(result)).toMatchObject({ channel: 'sms', to: TO, from: 'ACMEHQ', waitingFor: 'approvalLink' });
 	});
 
+	it('checks the SMS, links included, against DLT Template Text before sending: the long resume links count as the short links the service makes', async () => {
+		const options = { dltTemplateId: '1107161234567890123', dltTemplateText: 'Confirm your appointment on {#var#}?\n\nConfirm: {#var#}\nReschedule: {#var#}' };
+		const result = await messaging(smsApproval({ options }));
+		expect(result.error).toBeUndefined();
+		expect(waitingItem(result)).toMatchObject({ channel: 'sms', waitingFor: 'approvalLink' });
+		expect(sandbox.requests({ method: 'POST' })).toHaveLength(1);
+		// a template without the link lines: refused, nothing sent, nothing waiting
+		sandbox.reset();
+		const refused = await messaging(smsApproval({ options: { ...options, dltTemplateText: 'Confirm your appointment on {#var#}?' } }));
+		expect(refused.error?.message).toBe('Body differs from the DLT template at character 39: the template ends and the body goes on with "\\n\\nConfirm: http://lo" (item 0)');
+		expect(sandbox.requests()).toHaveLength(0);
+	});
+
 	it('opening a link shows a page and answers nothing; pressing its button resumes', async () => {
 		const { result, links } = await sent();
 		for (const method of ['GET', 'GET'] as const) {

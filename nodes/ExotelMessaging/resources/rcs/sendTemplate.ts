@@ -7,6 +7,7 @@ import type { GivenParameters, ParameterReader } from '../../../shared/items/par
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import { dltRefusal, dltTemplates, dltTemplateTextField, type CompiledTemplate } from '../../dlt';
 import { recipientField, sendBatched, V2_MESSAGES_PATH, type BatchedMessage, type MessageRequest } from '../../messages';
 import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks } from '../sms/fields';
 
@@ -115,6 +116,7 @@ export const description: INodeProperties[] = [
 				hint: 'Mandatory for an Indian business sending to Indian numbers',
 			},
 			{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '' },
+			dltTemplateTextField({ description: 'The fallback text\'s content template as registered on the DLT platform, with {#var#} for each variable. When set, a fallback text that differs, or has a variable over 30 characters, fails its item before anything is sent.' }),
 			ENCODING_TYPE_FIELD,
 			PRIORITY_FIELD,
 			{
@@ -183,7 +185,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 /** The send, with `given` parameters instead of the node's (the waiting operation's resume URL). */
 export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
-	return await sendBatched(context, 'rcs', items, LIMITS.rcs.messagesPerRequest, prepare, request, given);
+	const templates = dltTemplates();
+	return await sendBatched(context, 'rcs', items, LIMITS.rcs.messagesPerRequest, (node, read, itemIndex) => prepare(node, read, itemIndex, templates), request, given);
 }
 
 /** Copies the options that are set, trimmed, onto the wire object under the spec's names. */
@@ -194,7 +197,7 @@ function putTrimmed(target: IDataObject, options: IDataObject, wire: Record<stri
 	}
 }
 
-function prepare(node: INode, read: ParameterReader, itemIndex: number): PreparedRcs | NodeOperationError {
+function prepare(node: INode, read: ParameterReader, itemIndex: number, templates: (text: string) => CompiledTemplate): PreparedRcs | NodeOperationError {
 	const param = (name: string, fallback: unknown = '') => read(name, itemIndex, fallback);
 	const botId = trimmed(param('botId'));
 	const to = normalizePhone(trimmed(param('to')));
@@ -258,6 +261,15 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number): Prepare
 	}
 	const invalid = fieldsError(node, itemIndex, checks);
 	if (invalid) return invalid;
+	if (withFallback) {
+		const fallbackOptions = param('fallbackOptions', {}) as IDataObject;
+		const refused = dltRefusal(node, itemIndex, String(param('fallbackText')), fallbackOptions.dltTemplateText, {
+			templates,
+			shortened: fallbackOptions.shortenUrl === true,
+			label: 'Fallback Text',
+		});
+		if (refused) return refused;
+	}
 
 	const requestLevel: PreparedRcs['requestLevel'] = { channel: {} };
 	putTrimmed(requestLevel, options, { requestCustomData: 'custom_data', requestStatusCallback: 'status_callback' });

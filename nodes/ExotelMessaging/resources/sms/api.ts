@@ -8,6 +8,7 @@ import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntr
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import type { FormValue } from '../../../shared/transport/encoding';
+import { dltRefusal, type CompiledTemplate } from '../../dlt';
 import type { SentMessage } from '../../messages';
 import { smsChoiceChecks } from './fields';
 
@@ -50,9 +51,16 @@ export interface SmsItem {
 
 /**
  * Reads and checks From, the recipients (`to`, read by the caller), Body and the options of one
- * item; the first problem becomes the item's error.
+ * item, and Body against its DLT Template Text when set (`templates`: compiled once a run); the
+ * first problem becomes the item's error.
  */
-export function readSmsItem(node: INode, param: ParameterReader, itemIndex: number, to: string | string[]): SmsItem | NodeOperationError {
+export function readSmsItem(
+	node: INode,
+	param: ParameterReader,
+	itemIndex: number,
+	to: string | string[],
+	templates: (text: string) => CompiledTemplate,
+): SmsItem | NodeOperationError {
 	const from = trimmed(param('from', itemIndex, ''));
 	const body = String(param('body', itemIndex, ''));
 	const extra = param('additionalFields', itemIndex, {}) as IDataObject;
@@ -70,6 +78,8 @@ export function readSmsItem(node: INode, param: ParameterReader, itemIndex: numb
 	if (extra.shortenUrlTracking === true && extra.shortenUrl !== true) {
 		return new NodeOperationError(node, `Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 	}
+	const refused = dltRefusal(node, itemIndex, body, extra.dltTemplateText, { templates, shortened: request.ShortenUrl === true, label: 'Body' });
+	if (refused) return refused;
 	return { from, body, request, options: readSmsMessageOptions(extra) };
 }
 

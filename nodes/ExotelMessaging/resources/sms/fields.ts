@@ -4,6 +4,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
 import { LIMITS } from '../../../shared/rules/limits';
 import type { FieldCheck } from '../../../shared/rules/validation';
+import { dltTemplateTextField } from '../../dlt';
 import { senderField } from '../../messages';
 
 /** SMS option lists shared by the SMS sends and the RCS SMS fallback. */
@@ -78,6 +79,7 @@ const OPTION_FIELDS: INodeProperties[] = [
 		description: 'Entity ID registered on the DLT portal',
 	},
 	{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
+	dltTemplateTextField(),
 	ENCODING_TYPE_FIELD,
 	PRIORITY_FIELD,
 	{

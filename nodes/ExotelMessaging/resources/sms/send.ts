@@ -5,6 +5,7 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import type { GivenParameters, ParameterReader } from '../../../shared/items/parameters';
 import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone } from '../../../shared/rules/validation';
+import { dltTemplates, type CompiledTemplate } from '../../dlt';
 import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../../messages';
 import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm, type SmsMessageFields, type SmsRequestOptions } from './api';
 import { smsFields } from './fields';
@@ -42,12 +43,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	// Static bulk takes as many recipients as dynamic bulk takes messages, so one batch size fits both.
 	const size = Math.min(LIMITS.sms.messagesPerDynamicBulk, LIMITS.sms.recipientsPerStaticBulk);
-	return await sendBatched(context, 'sms', items, size, prepare, request, given);
+	const templates = dltTemplates();
+	return await sendBatched(context, 'sms', items, size, (node, param, itemIndex) => prepare(node, param, itemIndex, templates), request, given);
 }
 
-function prepare(node: INode, param: ParameterReader, itemIndex: number): PreparedMessage | NodeOperationError {
+function prepare(node: INode, param: ParameterReader, itemIndex: number, templates: (text: string) => CompiledTemplate): PreparedMessage | NodeOperationError {
 	const to = normalizePhone(String(param('to', itemIndex, '')));
-	const item = readSmsItem(node, param, itemIndex, to);
+	const item = readSmsItem(node, param, itemIndex, to, templates);
 	if (item instanceof NodeOperationError) return item;
 	return { itemIndex, message: { To: to, Body: item.body, From: item.from, ...item.options }, requestLevel: item.request };
 }

@@ -4,6 +4,7 @@ import { optionsCollection } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { LIMITS } from '../../../shared/rules/limits';
 import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/fields';
+import { dltTemplateTextField } from '../../dlt';
 import { recipientField, senderField } from '../../messages';
 import { approvalChoices, approvalOptionsField, waitForAnswer } from '../../waitForAnswer';
 import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from './fields';
@@ -42,6 +43,11 @@ export const description: INodeProperties[] = [
 		{ displayName: 'Custom Field', name: 'customField', type: 'string', default: '', description: 'Your own reference' },
 		{ displayName: 'DLT Entity ID', name: 'dltEntityId', type: 'string', default: '', description: 'Entity ID registered on the DLT portal' },
 		{ displayName: 'DLT Template ID', name: 'dltTemplateId', type: 'string', default: '', description: 'DLT content template ID of the message' },
+		dltTemplateTextField({
+			placeholder: 'Approve the refund of Rs. {#var#}?\n\nApprove: {#var#}\nDecline: {#var#}',
+			description:
+				'The content template as registered on the DLT platform, with {#var#} for each variable: the message, a blank line, then a line "<label>: {#var#}" per link. Checked before sending; the links count as the short links the service makes.',
+		}),
 		ENCODING_TYPE_FIELD,
 		LIMIT_WAIT_TIME_OPTION,
 		PRIORITY_FIELD,

@@ -5,6 +5,7 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import type { ParameterReader } from '../../../shared/items/parameters';
 import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone } from '../../../shared/rules/validation';
+import { dltTemplates, type CompiledTemplate } from '../../dlt';
 import { recipientField, sendMessages, type MessageRequest } from '../../messages';
 import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm } from './api';
 import { smsFields } from './fields';
@@ -48,20 +49,21 @@ function recipientList(value: unknown): string[] {
  * the DLT template id Indian traffic needs.
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const templates = dltTemplates();
 	return await sendMessages(
 		this,
 		'sms',
 		items,
-		(itemIndex) => prepare(this, itemIndex),
+		(itemIndex) => prepare(this, itemIndex, templates),
 		(prepared) => prepared.flat(),
 	);
 }
 
-function prepare(context: IExecuteFunctions, itemIndex: number): MessageRequest[] | NodeOperationError {
+function prepare(context: IExecuteFunctions, itemIndex: number, templates: (text: string) => CompiledTemplate): MessageRequest[] | NodeOperationError {
 	const node = context.getNode();
 	const param: ParameterReader = (name, index, fallback) => context.getNodeParameter(name, index, fallback);
 	const recipients = recipientList(param('recipients', itemIndex, ''));
-	const item = readSmsItem(node, param, itemIndex, recipients);
+	const item = readSmsItem(node, param, itemIndex, recipients, templates);
 	if (item instanceof NodeOperationError) return item;
 	const { from, body, request, options } = item;
 	const viaStatic = staticBulkCarries(request, options);
