@@ -58,7 +58,15 @@ export interface LengthDifference {
 export type DltMatch = { matches: true; variables: string[] } | { matches: false; variables: string[]; difference: TextDifference | LengthDifference };
 
 /** Characters as DLT counts them: code points, so a Hindi or emoji character is one. */
-export const characters = (text: string) => Array.from(text).length;
+export function characters(text: string): number {
+	let count = text.length;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		// the first half of a pair: the two string indexes are one character
+		if (code >= 0xd800 && code <= 0xdbff) count--;
+	}
+	return count;
+}
 
 const commonPrefix = (template: string, t: number, end: number, body: string, b: number) => {
 	let n = 0;
@@ -112,7 +120,9 @@ const URL = /^https?:\/\/\S+$/;
 
 /** A variable's length as the operator sees it: a URL the service shortens is a short link. */
 function lengthOf(value: string, shortened: boolean): number {
-	return shortened && URL.test(value.trim()) ? 0 : characters(value);
+	if (shortened && URL.test(value.trim())) return 0;
+	// no more string indexes than the limit: no more characters either
+	return value.length <= VARIABLE_LENGTH ? value.length : characters(value);
 }
 
 /**

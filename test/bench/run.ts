@@ -28,7 +28,7 @@
  *                           BENCH_RATE_LIMIT_ITEMS, default 20000 = 200 Sms/bulksend requests, four
  *                           one-minute windows at Bulk SMS 50; at most 100000); the sandbox latency is --latency
  *   --skip-hand-built       rate-limit: no hand-built Code + HTTP Request run
- *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n, rate-limit)
+ *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n, dlt, rate-limit)
  *
  * sms-real-n8n runs --items SMS through the Exotel node, a hand-built Code + HTTP Request bulk
  * workflow and one HTTP Request per item (on min(--items, 1000)) inside one real n8n 2.8.4, reading
@@ -59,11 +59,12 @@
 import { spawn } from 'node:child_process';
 
 import { DEFAULT_CALLBACKS, DEFAULT_CONCURRENCY, DEFAULT_FORGED, formatCallbackBurstReport, runCallbackBurstBench } from './callback-burst.bench';
-import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
 import { BenchFailure } from './common';
+import { formatDltReport, runDltBench } from './dlt.bench';
+import { DEFAULT_RATE_LIMIT_ITEMS, formatRateLimitReport, MAX_RATE_LIMIT_ITEMS, runRateLimitBench } from './rate-limit.bench';
+import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
 import { formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
 import { DEFAULT_MEMORY_ITEMS, formatSmsRealN8nReport, MAX_ITEMS, runSmsRealN8nBench } from './sms-real-n8n.bench';
-import { DEFAULT_RATE_LIMIT_ITEMS, formatRateLimitReport, MAX_RATE_LIMIT_ITEMS, runRateLimitBench } from './rate-limit.bench';
 
 interface BenchOptions {
 	items: number;
@@ -121,6 +122,13 @@ const BENCHES: Bench[] = [
 				log,
 			});
 			return { text: formatSmsRealN8nReport(report), json: report };
+		},
+	},
+	{
+		name: 'dlt',
+		async run(options, log) {
+			const report = await runDltBench({ items: options.items, latencyMs: options.latencyMs, log });
+			return { text: formatDltReport(report), json: report };
 		},
 	},
 	{
