@@ -69,6 +69,43 @@ function sentChatApp() {
 }
 
 describe('Chat App → Send and Wait for Response', () => {
+	describe('as an AI agent\'s human-review tool: the approval shows the tool\'s input', () => {
+		/** n8n's default message of its human-review tools (n8n 2.41: filterHitlToolProperties). */
+		const HITL_DEFAULT = '=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ $tool.parameters }}';
+		/** The item n8n gives the tool node: the tool's name and the parameters the agent chose. */
+		const toolCall = (toolParameters: unknown) => [{ tool: 'Issue_Refund', toolParameters, toolCallId: 'call_1' }];
+		const bodyText = () => ((sentChatApp().message.content as IDataObject).interactive as { body: { text: string } }).body.text;
+
+		it('each parameter on its own line, nested values as compact JSON (not [object Object])', async () => {
+			const result = await messaging(approval({ message: HITL_DEFAULT }), toolCall({ orderId: 'ORD-1001', amount: 499, refund: { to: 'card', partial: false } }));
+			expect(waitingItem(result)).toMatchObject({ waitingFor: 'reply' });
+			expect(bodyText()).toBe('The agent wants to run this tool: Issue_Refund\n\nInput:\norderId: ORD-1001\namount: 499\nrefund: {"to":"card","partial":false}');
+		});
+
+		it('a long input is shortened with a marker to fit the chat app\'s 1,024 characters, never refused', async () => {
+			const note = 'x'.repeat(3000);
+			const result = await messaging(approval({ message: HITL_DEFAULT }), toolCall({ orderId: 'ORD-1001', note }));
+			expect(waitingItem(result)).toMatchObject({ waitingFor: 'reply' });
+			const text = bodyText();
+			expect(Array.from(text).length).toBeLessThanOrEqual(1024);
+			expect(text).toMatch(/^The agent wants to run this tool: Issue_Refund\n\nInput:\norderId: ORD-1001\n/);
+			expect(text).toMatch(/… \(\d+ more characters of the input not shown\)$/);
+		});
+
+		it('the user\'s own wording is kept, the input written into it where it embeds {{ $tool.parameters }}', async () => {
+			await messaging(approval({ message: '=Refund for {{ $tool.parameters.orderId }}?\n{{ $tool.parameters }}\n(agent: {{ $tool.name }})' }), toolCall({ orderId: 'ORD-7', amount: '1,200 INR' }));
+			expect(bodyText()).toBe('Refund for ORD-7?\norderId: ORD-7\namount: 1,200 INR\n(agent: Issue_Refund)');
+			sandbox.reset();
+			// no whole {{ $tool.parameters }}: the message is the user's, as n8n evaluates it
+			await messaging(approval({ message: '=Refund {{ $tool.parameters.amount }} on {{ $tool.parameters.orderId }}?' }), toolCall({ orderId: 'ORD-7', amount: '1,200 INR' }));
+			expect(bodyText()).toBe('Refund 1,200 INR on ORD-7?');
+			sandbox.reset();
+			// braces in the input cannot end the expression early
+			await messaging(approval({ message: HITL_DEFAULT }), toolCall({ filter: { a: { b: '}}' } } }));
+			expect(bodyText()).toBe('The agent wants to run this tool: Issue_Refund\n\nInput:\nfilter: {"a":{"b":"}}"}}');
+		});
+	});
+
 	it('sends reply buttons with the signed resume URL as status_callback and waits', async () => {
 		const result = await messaging(approval());
 		const [request] = sandbox.requests({ method: 'POST' });

@@ -8,6 +8,7 @@ import { trimmed } from '../../../shared/rules/validation';
 import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/fields';
 import type { Choice, Question } from '../../../shared/sendAndWait/waitingItem';
 import { recipientField, senderField } from '../../messages';
+import { approvalMessage } from '../../toolInput';
 import { approvalChoices, approvalOptionsField, waitForAnswer, type AnswerWait } from '../../waitForAnswer';
 import { send } from './send';
 
@@ -151,7 +152,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				throw new NodeOperationError(context.getNode(), `Choices: ${problem} (item 0)`, { itemIndex: 0 });
 			}
 		}
-		const text = String(context.getNodeParameter('message', 0, ''));
+		// a human-review tool's approval shows the tool's input line by line (n8n's default would read [object Object])
+		const text = approvalMessage(context, L.body);
 		const question: Question = { responseType, text, choices: choices.map(({ id, title }) => ({ id, title })), approvers: [] };
 		const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 		const given = {
