@@ -9,6 +9,7 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError } from '../../../shared/rules/validation';
 import { characters, dltProblem, dltTemplates, dltTemplateTextField, matchTemplate } from '../../dlt';
+import { bodyField } from './fields';
 
 export const option: OperationOption = {
 	name: 'Check Against DLT Template',
@@ -21,15 +22,7 @@ export const option: OperationOption = {
 export const paced = false;
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Body',
-		name: 'body',
-		type: 'string',
-		required: true,
-		default: '',
-		typeOptions: { rows: 4 },
-		description: 'The message text as it would be sent',
-	},
+	bodyField('The message text as it would be sent'),
 	dltTemplateTextField({
 		required: true,
 		description: 'The content template as registered on the DLT platform, with {#var#} for each variable (at most 30 characters each)',

@@ -106,6 +106,11 @@ const OPTION_FIELDS: INodeProperties[] = [
 	},
 ];
 
+/** An SMS's Body: the text as it is sent. */
+export function bodyField(description: string, more: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName: 'Body', name: 'body', type: 'string', required: true, default: '', typeOptions: { rows: 4 }, description, ...more };
+}
+
 /**
  * From, the recipient field, Body, Status Callback URL (kept in sight: the Messaging Trigger gives
  * users a URL for it) and the Options both SMS sends offer; `note` describes the Options, `bodyHint`
@@ -115,16 +120,7 @@ export function smsFields(bodyDescription: string, recipient: INodeProperties, {
 	return [
 		senderField('Virtual number or approved sender ID (the DLT header for Indian traffic)'),
 		recipient,
-		{
-			displayName: 'Body',
-			name: 'body',
-			type: 'string',
-			required: true,
-			default: '',
-			typeOptions: { rows: 4 },
-			description: `${bodyDescription}, at most ${LIMITS.sms.bodyLength} characters`,
-			...(bodyHint ? { hint: bodyHint } : {}),
-		},
+		bodyField(`${bodyDescription}, at most ${LIMITS.sms.bodyLength} characters`, bodyHint ? { hint: bodyHint } : {}),
 		statusCallbackField('Messaging', 'a delivery report for each message'),
 		{
 			displayName: 'Indian senders sending to Indian numbers must add DLT Entity ID and DLT Template ID under Options',
