@@ -116,11 +116,11 @@ function lastSegmentAt(body: string, segment: string, from: number): number {
 	return at >= from && body.endsWith(segment) ? at : -1;
 }
 
-const URL = /^https?:\/\/\S+$/;
+const LINK = /^https?:\/\/\S+$/;
 
 /** A variable's length as the operator sees it: a URL the service shortens is a short link. */
 function lengthOf(value: string, shortened: boolean): number {
-	if (shortened && URL.test(value.trim())) return 0;
+	if (shortened && LINK.test(value.trim())) return 0;
 	// no more string indexes than the limit: no more characters either
 	return value.length <= VARIABLE_LENGTH ? value.length : characters(value);
 }
