@@ -69,6 +69,12 @@ export interface SharedInstanceState {
 	logFile: string;
 	/** The folder n8n may read and write files in (N8N_RESTRICT_FILE_ACCESS_TO). */
 	filesDir: string;
+	/**
+	 * The owner's session and public-API key, made once by the stage: each test file attaching logs
+	 * in no more (n8n rate-limits POST /rest/login; eight files logging in within a minute met its 429).
+	 */
+	cookie?: string;
+	apiKey?: string;
 }
 
 /** `node <n8n> ...args` in the instance's user folder, its output also written to a log file there. */
@@ -165,6 +171,8 @@ export class N8nInstance {
 		instance.ownsUserFolder = false;
 		instance.sharedStateFile = stateFile;
 		instance.filesDir = state.filesDir;
+		instance.cookie = state.cookie;
+		instance.apiKey = state.apiKey;
 		instance.server = adoptServer(state.pid, state.logFile);
 		if (!instance.running) throw new Error(`The stage's shared n8n (pid ${state.pid}) is not running; log ${state.logFile}\n${instance.serverLog(4000)}`);
 		return instance;
@@ -182,6 +190,8 @@ export class N8nInstance {
 			pid: this.server.pid,
 			logFile: this.server.logFile,
 			filesDir: this.filesDir ?? this.userFolder,
+			cookie: this.cookie,
+			apiKey: this.apiKey,
 		};
 	}
 
