@@ -3,6 +3,8 @@
 // paid for. This checks a message against the template text the user gives, before any request.
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import { characterCount } from '../shared/rules/validation';
 /** A DLT variable as templates are registered with it, and the most characters its value may have. */
 const VARIABLE = '{#var#}';
 export const VARIABLE_LENGTH = 30;
@@ -57,17 +59,6 @@ export interface LengthDifference {
 
 export type DltMatch = { matches: true; variables: string[] } | { matches: false; variables: string[]; difference: TextDifference | LengthDifference };
 
-/** Characters as DLT counts them: code points, so a Hindi or emoji character is one. */
-export function characters(text: string): number {
-	let count = text.length;
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		// the first half of a pair: the two string indexes are one character
-		if (code >= 0xd800 && code <= 0xdbff) count--;
-	}
-	return count;
-}
-
 const commonPrefix = (template: string, t: number, end: number, body: string, b: number) => {
 	let n = 0;
 	while (t + n < end && b + n < body.length && template.charCodeAt(t + n) === body.charCodeAt(b + n)) n++;
@@ -106,7 +97,7 @@ export function matchTemplate(template: CompiledTemplate, body: string, shortene
 	return {
 		matches: false,
 		variables,
-		difference: { kind: 'variableLength', variable: tooLong + 1, length: characters(variables[tooLong]), value: variables[tooLong] },
+		difference: { kind: 'variableLength', variable: tooLong + 1, length: characterCount(variables[tooLong]), value: variables[tooLong] },
 	};
 }
 
@@ -122,7 +113,7 @@ const LINK = /^https?:\/\/\S+$/;
 function lengthOf(value: string, shortened: boolean): number {
 	if (shortened && LINK.test(value.trim())) return 0;
 	// no more string indexes than the limit: no more characters either
-	return value.length <= VARIABLE_LENGTH ? value.length : characters(value);
+	return value.length <= VARIABLE_LENGTH ? value.length : characterCount(value);
 }
 
 /**
@@ -205,7 +196,7 @@ export function dltProblem(match: Extract<DltMatch, { matches: false }>, templat
 	}
 	const { bodyIndex, templateIndex, segmentStart } = difference;
 	const noun = label === 'Body' ? 'the body' : `the ${label.toLowerCase()}`;
-	const at = `${label} differs from the DLT template at character ${characters(body.slice(0, bodyIndex)) + 1}`;
+	const at = `${label} differs from the DLT template at character ${characterCount(body.slice(0, bodyIndex)) + 1}`;
 	if (bodyIndex >= body.length) return `${at}: the template goes on with ${quoted(template.text, templateIndex)} and ${noun} ends`;
 	if (templateIndex >= template.text.length) return `${at}: the template ends and ${noun} goes on with ${quoted(body, bodyIndex)}`;
 	const back = templateIndex - wordStart(template.text, templateIndex, segmentStart);

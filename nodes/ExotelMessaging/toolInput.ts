@@ -3,6 +3,8 @@
 // "[object Object]". Each parameter goes on its own line instead, within the message's limit.
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { characterCount } from '../shared/rules/validation';
+
 /** `{{ $tool.parameters }}` as a whole interpolation: n8n's default message and any text that embeds it. */
 const WHOLE_INPUT = /\{\{\s*\$tool\.parameters\s*\}\}/g;
 
@@ -53,6 +55,6 @@ export function approvalMessage(context: IExecuteFunctions, limit: number): stri
 	// a string literal in the expression, its braces escaped so that a `}}` in the input cannot end it
 	const literal = (input: string) => JSON.stringify(input).replace(/[{}]/g, (brace) => `\\u${brace.charCodeAt(0).toString(16).padStart(4, '0')}`);
 	const withInput = (input: string) => String(context.evaluateExpression(raw.slice(1).replace(WHOLE_INPUT, () => `{{ ${literal(input)} }}`), 0));
-	const room = Math.floor((limit - Array.from(withInput('')).length) / places);
+	const room = Math.floor((limit - characterCount(withInput(''))) / places);
 	return withInput(readableToolInput(parameters, Math.max(room, 0)));
 }

@@ -44,7 +44,18 @@ export function normalizePhone(value: string): string {
  * counts an emoji as 2, so a 2,000-character body ending in one would be refused as 2001).
  */
 export function characterCount(text: string): number {
-	return [...text].length;
+	// code points without building an array: a pair of string indexes is one character
+	let count = text.length;
+	for (let i = 0; i < text.length - 1; i++) {
+		const code = text.charCodeAt(i);
+		const next = text.charCodeAt(i + 1);
+		// a lone half counts as a character of its own, as [...text] counts it
+		if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+			count--;
+			i++;
+		}
+	}
+	return count;
 }
 
 /** Returns the first problem with the value, in words that name the field and the limit. */

@@ -233,7 +233,7 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number, template
 	putTrimmed(message, options, { customData: 'custom_data' });
 	if (statusCallback) message.status_callback = statusCallback;
 
-	let fallbackDlt: (() => NodeOperationError | undefined) | undefined;
+	let fallbackRefused: NodeOperationError | undefined;
 	if (withFallback) {
 		const fallbackText = String(param('fallbackText'));
 		const fallbackOptions = param('fallbackOptions', {}) as IDataObject;
@@ -259,14 +259,16 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number, template
 			[trimmed(fallbackOptions.clickTrackingCallbackUrl), { label: 'Click Tracking Callback URL', format: 'url' }],
 		);
 		message.fallback = { from: fallbackFrom, content };
-		// checked after the fields, as the SMS sends check it
-		fallbackDlt = () =>
-			dltRefusal(node, itemIndex, fallbackText, fallbackOptions.dltTemplateText, { templates, shortened: fallbackOptions.shortenUrl === true, label: 'Fallback Text' });
+		// told after the fields' problems, as the SMS sends tell it
+		fallbackRefused = dltRefusal(node, itemIndex, fallbackText, fallbackOptions.dltTemplateText, {
+			templates,
+			shortened: fallbackOptions.shortenUrl === true,
+			label: 'Fallback Text',
+		});
 	}
 	const invalid = fieldsError(node, itemIndex, checks);
 	if (invalid) return invalid;
-	const refused = fallbackDlt?.();
-	if (refused) return refused;
+	if (fallbackRefused) return fallbackRefused;
 
 	const requestLevel: PreparedRcs['requestLevel'] = { channel: {} };
 	putTrimmed(requestLevel, options, { requestCustomData: 'custom_data', requestStatusCallback: 'status_callback' });

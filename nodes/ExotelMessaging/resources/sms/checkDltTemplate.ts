@@ -7,8 +7,8 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { parameterReader } from '../../../shared/items/parameters';
 import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { LIMITS } from '../../../shared/rules/limits';
-import { fieldsError } from '../../../shared/rules/validation';
-import { characters, dltProblem, dltTemplates, dltTemplateTextField, matchTemplate } from '../../dlt';
+import { characterCount, fieldsError } from '../../../shared/rules/validation';
+import { dltProblem, dltTemplates, dltTemplateTextField, matchTemplate } from '../../dlt';
 import { bodyField } from './fields';
 
 export const option: OperationOption = {
@@ -66,7 +66,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				variables: match.variables,
 				difference: {
 					message: dltProblem(match, template, body, 'Body'),
-					character: difference.kind === 'text' ? characters(body.slice(0, difference.bodyIndex)) + 1 : null,
+					character: difference.kind === 'text' ? characterCount(body.slice(0, difference.bodyIndex)) + 1 : null,
 					variable: difference.kind === 'variableLength' ? difference.variable : null,
 					length: difference.kind === 'variableLength' ? difference.length : null,
 				},
