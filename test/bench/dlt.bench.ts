@@ -2,12 +2,13 @@
  * DLT pre-flight bench: N personalised SMS (one in ten differing from its template, as a list with
  * mistakes would) checked against their DLT template the way the SMS sends check them (the template
  * compiled once per distinct text, each body matched in one pass, the problem worded for those that
- * differ), beside what a user would write in a Code node (a regular expression built from the
- * escaped template for every item, `[\s\S]{0,30}` per variable), and beside one request to the
- * sandbox at --latency (what one SMS send costs at the least). Nothing here runs n8n: it is the
- * check's own CPU time.
+ * differ); beside what a user would write in a Code node, a regular expression built from the
+ * escaped template for every item with `[\s\S]{0,30}` per variable (the sandbox's own scrubbing,
+ * sandbox/dlt.ts); and beside one request to the sandbox at --latency (what one SMS send costs at
+ * the least). Nothing here runs n8n: it is the check's own CPU time.
  */
 import { compileTemplate, dltProblem, dltTemplates, matchTemplate, type DltMatch } from '../../nodes/ExotelMessaging/dlt';
+import { dltMatches } from '../../sandbox/dlt';
 import { SANDBOX_ACCOUNT } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
 import { round } from './common';
@@ -27,13 +28,6 @@ function bodies(count: number): string[] {
 		const rs = i % 10 === 3 ? 'Rs' : 'Rs.';
 		return `Dear Customer ${i}, your order ORD-${100000 + i} of ${rs} ${(i % 5000) + 99} has shipped and arrives on ${1 + (i % 28)} Dec. Track it at acme.in/t/${i} - Acme Retail`;
 	});
-}
-
-/** What a Code node would do: escape the template, build the expression, test each body. */
-function codeNodeCheck(template: string, body: string): boolean {
-	const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	const pattern = template.split('{#var#}').map(escape).join('[\\s\\S]{0,30}');
-	return new RegExp(`^${pattern}$`, 'u').test(body);
 }
 
 function timed<T>(run: () => T): { ms: number; value: T } {
@@ -57,7 +51,7 @@ export async function runDltBench(options: { items: number; latencyMs: number; l
 		}
 		return refused;
 	};
-	const codeNode = () => texts.filter((body) => !codeNodeCheck(TEMPLATE, body)).length;
+	const codeNode = () => texts.filter((body) => !dltMatches(TEMPLATE, body)).length;
 	// the first pass of each (what one execution in a fresh n8n process pays, compiling included),
 	// then the median of five once warm (a long-running n8n)
 	compileTemplate(TEMPLATE);

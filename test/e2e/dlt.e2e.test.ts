@@ -8,7 +8,7 @@
 import { SANDBOX_CREDENTIAL_IDS, sandboxCredentialData } from '../../sandbox/fixtures';
 import { Receiver } from '../../sandbox/receiver';
 import { ExotelSandbox } from '../../sandbox/server';
-import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
+import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, pollFor, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const TEMPLATE_ID = '1107161234567890123';
@@ -68,12 +68,9 @@ function workflow(name: string, statusCallback: string, checked: boolean) {
 	return makeWorkflow([seed, split, send], { name });
 }
 
+/** The delivery reports posted to `path`, once there are `n`. */
 async function reports(path: string, n: number): Promise<Array<Record<string, string>>> {
-	const deadline = Date.now() + budget(30_000);
-	while (rx.at(path).length < n) {
-		if (Date.now() > deadline) throw new Error(`expected ${n} delivery reports, got ${rx.at(path).length}`);
-		await new Promise((r) => setTimeout(r, 50));
-	}
+	await pollFor(`${n} delivery reports at ${path}`, 30_000, async () => (rx.at(path).length >= n ? true : undefined));
 	return rx.at(path).map((r) => Object.fromEntries(new URLSearchParams(r.text)));
 }
 

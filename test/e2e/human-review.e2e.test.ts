@@ -165,16 +165,11 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 		await scripted.stop();
 	}, JEST_TIMEOUTS.dispose);
 
-	async function executionIds(): Promise<string[]> {
-		const res = await instance.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-		return (res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id));
-	}
-
 	async function run(): Promise<string> {
-		const known = new Set(await executionIds());
+		const known = new Set(await instance.executionIds(workflowId));
 		const res = await instance.request('POST', instance.webhookUrl(WEBHOOK_PATH), { data: { request: 'Refund order ORD-1001 of Rs 499 to the customer' } });
 		expect(res.status).toBe(200);
-		return await pollFor('the agent execution', 60_000, async () => (await executionIds()).find((id) => !known.has(id)));
+		return await pollFor('the agent execution', 60_000, async () => (await instance.executionIds(workflowId)).find((id) => !known.has(id)));
 	}
 
 	async function finished(id: string): Promise<any> {

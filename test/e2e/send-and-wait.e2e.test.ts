@@ -188,26 +188,13 @@ async function expectStillWaiting(id: string): Promise<void> {
 	});
 }
 
-/**
- * Ids of the flow's executions, waiting ones included. The public API's list leaves out executions
- * n8n still holds in memory, and 2.8.4 holds a waiting one there (measured: `GET /api/v1/executions`
- * lists nothing, with or without `status=waiting`, while `GET /api/v1/executions/<id>` says
- * `waiting`), so the list is the editor's (`GET /rest/executions`); each one is then read through the
- * public API.
- */
-async function executionIds(flow: Flow): Promise<string[]> {
-	const res = await instance.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: flow.id }))}`);
-	if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
-	return (res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id));
-}
-
 /** Posts to the flow's production webhook and resolves with the id of the execution it started. */
 async function startExecution(flow: Flow, body: Record<string, unknown>): Promise<string> {
-	const known = new Set(await executionIds(flow));
+	const known = new Set(await instance.executionIds(flow.id));
 	const res = await instance.request('POST', instance.webhookUrl(flow.path), { data: body });
 	expect([res.status, res.data]).toEqual([200, { message: 'Workflow was started' }]);
 	return await pollFor(`a new execution of workflow ${flow.id} (webhook ${flow.path})`, 60_000, async () =>
-		(await executionIds(flow)).find((e) => !known.has(e)),
+		(await instance.executionIds(flow.id)).find((e) => !known.has(e)),
 	);
 }
 

@@ -818,6 +818,18 @@ export class N8nInstance {
 	}
 
 	/** Polls `executions()` until at least `count` finished ones exist (webhook runs are saved asynchronously). */
+	/**
+	 * Ids of a workflow's executions, waiting ones included. The public API's list leaves out
+	 * executions n8n still holds in memory, and 2.8.4 holds a waiting one there (measured: `GET
+	 * /api/v1/executions` lists nothing, with or without `status=waiting`, while `GET
+	 * /api/v1/executions/<id>` says `waiting`), so the list is the editor's (`GET /rest/executions`).
+	 */
+	async executionIds(workflowId: string): Promise<string[]> {
+		const res = await this.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+		if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
+		return (res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id));
+	}
+
 	async waitForExecutions(workflowId: string, count = 1, timeoutMs: number = TIMEOUTS.executionWait): Promise<any[]> {
 		const deadline = Date.now() + budget(timeoutMs);
 		let last: any[] = [];
