@@ -180,6 +180,18 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 		});
 	}
 
+	/**
+	 * Waits until n8n has saved execution `id` as waiting: a reply before that finds no waiting
+	 * execution and n8n answers it 409 (the chat app's message can be there first).
+	 */
+	async function waiting(id: string): Promise<void> {
+		await pollFor(`execution ${id} to wait for the approval`, 90_000, async () => {
+			const execution = await instance.publicApi('GET', `/executions/${id}`);
+			if (execution.status === 'error' || execution.status === 'crashed') throw new Error(`execution ${id} is ${execution.status}`);
+			return execution.status === 'waiting' ? true : undefined;
+		});
+	}
+
 	/** The approval the manager got, once it is there. */
 	async function approval(before: number): Promise<{ sid: string; text: string }> {
 		const message = await pollFor('the approval on the chat app', 60_000, async () => sandbox.chatAppMessages().filter((m) => m.to === MANAGER)[before]);
@@ -193,6 +205,7 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 		'the approval shows the tool input line by line; Approve runs the gated tool once and the agent goes on with its answer',
 		async () => {
 			const id = await run();
+			await waiting(id);
 			const { sid, text } = await approval(0);
 			expect(text).toBe('The agent wants to run this tool: Issue_Refund\n\nInput:\norderId: ORD-1001\namount: 499');
 			expect(scripted.refunds).toEqual([]);
@@ -210,6 +223,7 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 		async () => {
 			const refunds = scripted.refunds.length;
 			const id = await run();
+			await waiting(id);
 			const { sid } = await approval(1);
 			expect((await sandbox.reply({ sid, button: 'decline' })).status).toBe(200);
 			const execution = await finished(id);
