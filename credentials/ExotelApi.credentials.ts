@@ -78,13 +78,35 @@ export class ExotelApi implements ICredentialType {
 			description: 'Base URL of the contact-center management API (users, call details, contact upload)',
 		},
 		{
+			displayName: 'Chat App Envelope',
+			name: 'chatAppEnvelope',
+			type: 'options',
+			options: [
+				{ name: 'Auto', value: 'auto', description: "WhatsApp on Exotel's regional hosts, Chat App on a custom base URL" },
+				{ name: 'Chat App (API Reference)', value: 'chatapp', description: 'Top-level from, to and content; webhooks under chatapp/webhook' },
+				{ name: 'WhatsApp (Live Service)', value: 'whatsapp', description: 'Messages inside a whatsapp envelope; webhooks under whatsapp/webhook' },
+			],
+			default: 'auto',
+			description:
+				'How WhatsApp sends and webhook settings are wrapped. Replies and callbacks are read in either shape whatever this says.',
+		},
+		{
+			displayName: 'Account Time Zone',
+			name: 'timeZone',
+			type: 'string',
+			default: '',
+			placeholder: 'Asia/Kolkata',
+			description:
+				"Time zone of the account's call dates, which the v1 API gives without a zone. Empty: India time on Exotel's regional hosts; on a custom base URL dates are sent as typed.",
+		},
+		{
 			displayName: 'Webhook Signing Secret',
 			name: 'webhookSigningSecret',
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Secret the service uses to sign chat-app webhooks (X-Service-Signature). Triggers verify signatures only when it is set.',
+				'Leave empty unless your account signs its webhooks: the API reference describes an X-Service-Signature header on chat-app webhooks, but the live service is not known to send one. When set, unsigned chat-app callbacks are refused.',
 		},
 		rateLimitCredentialField(['bulkSms', 'campaign', 'chatApp', 'generalGet', 'sms', 'voice']),
 	];

@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
 import { answerNow, nestBracketKeys } from '../shared/webhooks/respond';
-import { signatureRefused } from '../shared/webhooks/signature';
+import { logRefusalOnce, refusalWords, signatureRefused } from '../shared/webhooks/signature';
 import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
 import { eventItems, MESSAGING_EVENTS, STATUSES } from './events';
 import { checkExists, create, remove } from './registration';
@@ -39,7 +39,7 @@ export class ExotelMessagingTrigger implements INodeType {
 		],
 		properties: [
 			setupNotice(
-				"Paste this trigger's URL (Production URL above) into the Status Callback URL of an Exotel Messaging send, or register it below for chat-app messages. Requests are verified with the credential's Webhook Signing Secret when it is set; without a secret they are accepted unverified.",
+				"Paste this trigger's URL (Production URL above) into the Status Callback URL of an Exotel Messaging send, or register it below for chat-app messages. With a Webhook Signing Secret on the credential, unsigned chat-app callbacks are refused (401, noted once in n8n's log); the live service is not known to sign, so leave the secret empty unless your account does.",
 			),
 			eventsField(MESSAGING_EVENTS, 'Which events start the workflow; each message of a callback becomes one item'),
 			{
@@ -119,8 +119,10 @@ export class ExotelMessagingTrigger implements INodeType {
 		const items = eventItems(req.body);
 		if (!items) return answer(400, { error: 'the body is not a JSON object or form' });
 		// With a secret, only a body wholly of a family the service posts unsigned (SMS, RCS) may come unsigned.
-		if (await signatureRefused(this, nestBracketKeys(req.body as IDataObject), secret)) {
-			return answer(401, { error: 'invalid or missing X-Service-Signature' });
+		const refusal = await signatureRefused(this, nestBracketKeys(req.body as IDataObject), secret);
+		if (refusal) {
+			logRefusalOnce(this, refusal);
+			return answer(401, { error: refusalWords(refusal) });
 		}
 
 		const statuses = this.getNodeParameter('statuses', []) as string[];

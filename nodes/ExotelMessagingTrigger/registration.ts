@@ -1,9 +1,11 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { exotelRequest } from '../shared/transport/request';
+import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../shared/transport/live';
+import { exotelCredentials, exotelRequest } from '../shared/transport/request';
 
 /**
- * The chat-app webhook URLs are account-wide and the API can only set them (PUT chatapp/webhook):
+ * The chat-app webhook URLs are account-wide and the API can only set them (PUT chatapp/webhook, or
+ * whatsapp/webhook on the live service):
  * there is no read or delete. So the trigger remembers what it registered in the workflow's static
  * data, re-registers when its URL changed, and on deactivation forgets it (the URLs stay at the
  * service until something replaces them).
@@ -33,13 +35,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const webhook: IDataObject = { incoming_message_url: url, status_callback_url: url };
 	const verifyToken = String(this.getNodeParameter('verifyToken', '') ?? '');
 	if (verifyToken) webhook.verify_token = verifyToken;
-	await exotelRequest.call(this, {
-		base: 'base',
-		method: 'PUT',
-		path: '/v2/accounts/{accountSid}/chatapp/webhook',
-		body: { chatapp: { webhook } },
-		secrets: verifyToken ? [verifyToken] : [],
-	});
+	const envelope = chatAppEnvelopeOf(await exotelCredentials(this, 'exotelApi'));
+	await exotelRequest.call(this, { base: 'base', method: 'PUT', ...chatAppWebhookRequest(envelope, webhook), secrets: verifyToken ? [verifyToken] : [] });
 	const data = this.getWorkflowStaticData('node');
 	data.registeredUrl = url;
 	return true;

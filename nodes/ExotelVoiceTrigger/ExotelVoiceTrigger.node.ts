@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
 import { answerNow } from '../shared/webhooks/respond';
 import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
-import { VOICE_EVENTS, voiceEventItem } from './events';
+import { CALL_EVENTS, callEventOf, VOICE_EVENTS, voiceEventItem } from './events';
 
 export class ExotelVoiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,12 +25,21 @@ export class ExotelVoiceTrigger implements INodeType {
 			),
 			eventsField(VOICE_EVENTS, 'Which callbacks start the workflow'),
 			{
+				displayName: 'Call Events',
+				name: 'callEvents',
+				type: 'multiOptions',
+				options: [...CALL_EVENTS],
+				default: ['answered', 'terminal'],
+				description: "Which of a call's status callbacks start the workflow; a call sends those its Status Callback Events asked for",
+				displayOptions: { show: { events: ['callStatus'] } },
+			},
+			{
 				displayName: 'Statuses',
 				name: 'statuses',
 				type: 'string',
 				default: '',
 				placeholder: 'completed, no-answer, busy',
-				description: 'Comma-separated statuses that start the workflow; empty means all',
+				description: 'Comma-separated statuses that start the workflow; empty means all. An answered call is in-progress.',
 			},
 		],
 	};
@@ -60,6 +69,13 @@ export class ExotelVoiceTrigger implements INodeType {
 			.split(',')
 			.map((status) => status.trim().toLowerCase())
 			.filter(Boolean);
-		return startWithChosen(this, [item], (event) => statuses.length === 0 || statuses.includes(String(event.status ?? '').toLowerCase()));
+		const callEvents = this.getNodeParameter('callEvents', ['answered', 'terminal']) as string[];
+		return startWithChosen(
+			this,
+			[item],
+			(event) =>
+				(event.event !== 'callStatus' || callEvents.includes(callEventOf(event))) &&
+				(statuses.length === 0 || statuses.includes(String(event.status ?? '').toLowerCase())),
+		);
 	}
 }

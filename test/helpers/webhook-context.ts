@@ -26,6 +26,8 @@ export interface WebhookCall {
 	query?: IDataObject;
 	parameters?: IDataObject;
 	credentials?: IDataObject;
+	/** The node's static data, kept between calls when the same object is given. */
+	staticData?: IDataObject;
 }
 
 export interface WebhookAnswer {
@@ -33,6 +35,8 @@ export interface WebhookAnswer {
 	body: unknown;
 	workflowData?: IDataObject[];
 	response: IWebhookResponseData;
+	/** What the node wrote to n8n's log at warn level. */
+	warnings: string[];
 }
 
 function parseBody(raw: Buffer, contentType: string | undefined): unknown {
@@ -70,6 +74,8 @@ export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promi
 		},
 	};
 	const parameters = call.parameters ?? {};
+	const staticData = call.staticData ?? {};
+	const warnings: string[] = [];
 	const context = {
 		getRequestObject: () => req,
 		getResponseObject: () => res,
@@ -77,11 +83,14 @@ export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promi
 		getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
 		getCredentials: async () => call.credentials ?? {},
 		getNode: () => node,
+		getWorkflow: () => ({ id: 'workflow-1', active: true }),
+		getWorkflowStaticData: () => staticData,
+		logger: { warn: (message: string) => warnings.push(message), debug: () => undefined, info: () => undefined, error: () => undefined },
 		helpers: { returnJsonArray: (items: IDataObject[]) => items.map((json) => ({ json })) },
 	} as unknown as IWebhookFunctions;
 	const response = await nodeType.webhook!.call(context);
 	const workflowData = response.workflowData?.[0]?.map((item) => item.json);
-	return { status: sent.status, body: sent.body, workflowData, response };
+	return { status: sent.status, body: sent.body, workflowData, response, warnings };
 }
 
 /**

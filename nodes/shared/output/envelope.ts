@@ -49,6 +49,7 @@ export function statusKey(status: unknown): string {
 /**
  * Reads the per-message entries of a v2 send envelope (HTTP 202):
  * `{request_id, metadata, response: {<channel>: {messages: [{code, error_data, status, data: {sid}}]}}}`
+ * (`whatsapp` for the chat app's channel on the live service)
  * and gives each item its own outcome in the package's vocabulary (the entry under `raw`); entries
  * are in the order the messages were sent.
  */
@@ -61,7 +62,9 @@ export function envelopeOutcomes(
 ): ItemOutcome[] {
 	const envelope = (body ?? {}) as IDataObject;
 	const response = (envelope.response ?? {}) as IDataObject;
-	const messages = ((response[channel] as IDataObject | undefined)?.messages ?? []) as IDataObject[];
+	// The live service answers a chat-app send under `whatsapp`, the reference under `chatapp`.
+	const entries = objectOf(response[channel]) ?? (channel === 'chatapp' ? objectOf(response.whatsapp) : undefined);
+	const messages = (entries?.messages ?? []) as IDataObject[];
 	return itemIndexes.map((itemIndex, position) => {
 		const entry = messages[position];
 		if (!entry) {

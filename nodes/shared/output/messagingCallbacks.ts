@@ -93,9 +93,18 @@ function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataO
 			channel === 'sms'
 				? smsStatusOf(entry.exo_status_code, entry.exo_detailed_status)
 				: statusOfCode(entry.exo_status_code) ?? textOf(entry.exo_detailed_status),
-		code: codeOf(entry.exo_status_code),
+		// The live service sends the code as a number or as text: a code of digits is always the number.
+		code: numericCodeOf(entry.exo_status_code),
 	});
 }
+
+/** The chat app's entries, under the reference's `chatapp` or the live service's `whatsapp`. */
+function chatAppEntries(root: IDataObject): IDataObject[] {
+	return [...list(objectAt(root, 'chatapp')?.messages), ...list(objectAt(root, 'whatsapp')?.messages)];
+}
+
+/** A chat-app entry that is a message from a person: `icm` (the reference) or `incoming_message` (live). */
+const isIncoming = (entry: IDataObject) => entry.callback_type === 'icm' || entry.callback_type === 'incoming_message';
 
 /**
  * One item per message of a callback body, whichever family sent it. Returns undefined when the
@@ -120,29 +129,30 @@ export function eventItems(body: unknown): EventItem[] | undefined {
 				status: 'received',
 				messageType: type || null,
 				text: textOf(typed.body ?? typed.text ?? typed.caption),
+				replyId: textOf(typed.payload),
+				inReplyTo: textOf(objectAt(message, 'context')?.id),
 				contactName: textOf((contact.profile as IDataObject | undefined)?.name),
 				accountSid: textOf(root.account_sid),
 			}),
 		);
 		return items;
 	}
-	if (root.chatapp && typeof root.chatapp === 'object') {
-		for (const entry of list((root.chatapp as IDataObject).messages)) {
-			if (entry.callback_type === 'icm') {
-				// A reply to a sent message, posted to that message's status callback.
-				const [reply] = repliesIn({ chatapp: { messages: [entry] } });
-				items.push(
-					item('chatAppIncoming', 'chatapp', entry, {
-						status: 'received',
-						messageType: textOf(entry.type),
-						text: reply.text,
-						replyId: reply.id,
-						contactName: reply.name,
-					}),
-				);
-			} else {
-				items.push(channelStatusItem('chatAppStatus', 'chatapp', entry));
-			}
+	for (const entry of chatAppEntries(root)) {
+		if (isIncoming(entry)) {
+			// A person's message: a reply to a sent message (posted to its status callback) or one of their own.
+			const [reply] = repliesIn({ chatapp: { messages: [entry] } });
+			items.push(
+				item('chatAppIncoming', 'chatapp', entry, {
+					status: 'received',
+					messageType: textOf(entry.type ?? objectAt(entry, 'content')?.type),
+					text: reply.text,
+					replyId: reply.id,
+					inReplyTo: reply.inReplyTo,
+					contactName: reply.name,
+				}),
+			);
+		} else {
+			items.push(channelStatusItem('chatAppStatus', 'chatapp', entry));
 		}
 	}
 	if (root.rcs && typeof root.rcs === 'object') {
@@ -212,15 +222,15 @@ export function objectAt(value: unknown, ...path: string[]): IDataObject | undef
 }
 
 /**
- * The replies in a callback body: chat-app entries with callback_type `icm`, RCS entries with
- * `incoming_message`. The spec does not show a reply's type objects, so every shape the service's
+ * The replies in a callback body: chat-app entries (under `chatapp` or the live `whatsapp`) with
+ * callback_type `icm` or `incoming_message`, RCS entries with `incoming_message`. The spec does not show a reply's type objects, so every shape the service's
  * chat-app and RCS payloads use is read: a tapped button (`button.payload`, or
  * `interactive.button_reply.id`), a list row (`list_reply.id`), text (`text.body`, RCS `content.text`),
  * an RCS suggestion (`content.suggested.response.reply|action`, its `postback_data`).
  */
 export function repliesIn(body: IDataObject): Answer[] {
 	const answers: Answer[] = [];
-	const chatApp = list(objectAt(body, 'chatapp')?.messages).filter((entry) => entry.callback_type === 'icm' || entry.callback_type === 'incoming_message');
+	const chatApp = chatAppEntries(body).filter(isIncoming);
 	const rcs = list(objectAt(body, 'rcs')?.messages).filter((entry) => entry.callback_type === 'incoming_message' || entry.callback_type === 'icm');
 	for (const entry of [...chatApp, ...rcs]) {
 		const content = objectAt(entry, 'content') ?? entry;
@@ -236,14 +246,15 @@ export function repliesIn(body: IDataObject): Answer[] {
 		const id = picked ? textOf(picked.payload ?? picked.id) : suggestion ? textOf(suggestion.postback_data ?? suggestion.postbackData) : null;
 		const words = picked ? textOf(picked.text ?? picked.title) : suggestion ? textOf(suggestion.text) : text;
 		const contact = objectAt(entry, 'contact', 'profile') ?? objectAt(entry, 'profile');
+		// The live service names the person `profile_name` and puts the message replied to in `content.context`.
 		answers.push({
 			id,
 			text: words,
 			replySid: textOf(entry.sid ?? entry.id),
 			number: textOf(entry.from ?? objectAt(entry, 'message')?.from),
-			name: textOf(contact?.name ?? entry.name),
+			name: textOf(contact?.name ?? entry.name ?? entry.profile_name),
 			at: textOf(entry.timestamp),
-			inReplyTo: textOf(objectAt(entry, 'context')?.id),
+			inReplyTo: textOf((objectAt(entry, 'context') ?? objectAt(content, 'context'))?.id),
 			entry,
 		});
 	}

@@ -153,6 +153,55 @@ export function formatServiceDate(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** How far `zone`'s wall clock is ahead of UTC at `instant`, in ms (throws a RangeError for an unknown zone). */
+function zoneOffsetMs(zone: string, instant: number): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone: zone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(new Date(instant));
+	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value);
+	const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	return wall - Math.floor(instant / 1000) * 1000;
+}
+
+const N8N_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * An n8n date (ISO text with a zone, or a wall-clock time in the workflow's `workflowZone`) as the
+ * service's `YYYY-MM-DD HH:MM:SS` wall clock in `zone`; undefined when the text is no such date.
+ */
+export function serviceDateInZone(value: string, workflowZone: string, zone: string): string | undefined {
+	const m = N8N_DATE.exec(value.trim());
+	if (!m) return undefined;
+	const wall = parseServiceDate(`${m[1]} ${m[2] ?? '00'}:${m[3] ?? '00'}:${m[4] ?? '00'}`);
+	if (wall === undefined) return undefined;
+	let instant: number;
+	if (m[5]) instant = Date.parse(`${m[1]}T${m[2] ?? '00'}:${m[3] ?? '00'}:${m[4] ?? '00'}${m[5].toUpperCase() === 'Z' ? 'Z' : m[5].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
+	else {
+		// Twice, so that a wall clock on the far side of a daylight-saving change lands on its own offset.
+		const guess = wall - zoneOffsetMs(workflowZone, wall);
+		instant = wall - zoneOffsetMs(workflowZone, guess);
+	}
+	if (Number.isNaN(instant)) return undefined;
+	return formatServiceDate(instant + zoneOffsetMs(zone, instant));
+}
+
+/** Whether `zone` is a time zone this runtime knows (an IANA name such as Asia/Kolkata). */
+export function isTimeZone(zone: string): boolean {
+	try {
+		zoneOffsetMs(zone, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** The same wall-clock time `months` calendar months later (earlier if negative), kept inside the month: Jan 31 + 1 = Feb 28. */
 export function addMonths(ms: number, months: number): number {
 	const date = new Date(ms);

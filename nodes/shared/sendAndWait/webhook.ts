@@ -5,7 +5,7 @@ import { eventItems, objectAt, repliesIn, type Answer } from '../output/messagin
 import { callStatusItem, textOf } from '../output/vocabulary';
 import { objectOf, sameNumber } from '../rules/values';
 import { answerNow, nestBracketKeys } from '../webhooks/respond';
-import { signatureRefused, unsignedFamilyOf } from '../webhooks/signature';
+import { logRefusalOnce, refusalWords, signatureRefused, unsignedFamilyOf } from '../webhooks/signature';
 import { answeredPage, approvalPage, unknownLinkPage } from './pages';
 import { isGenuineResumeUrl } from './resumeUrl';
 import { answerItem, callWaitItem, deliveryItem, FINAL_CALL, type Choice, type Question } from './waitingItem';
@@ -73,11 +73,16 @@ function expectedOf(state: IDataObject): Expected | undefined {
 	return waitingFor === 'callEnd' ? 'callEnd' : undefined;
 }
 
-/** A chat-app reply (an `icm` entry under `chatapp`) or an RCS reply (`incoming_message` under `rcs`) resumes. */
+/** Only the envelopes of the channel waited on: the chat app's (`chatapp`, or `whatsapp` live), or `rcs`. */
+function channelPart(state: IDataObject, body: IDataObject): IDataObject {
+	if (state.channel !== 'chatapp') return { rcs: objectAt(body, 'rcs') ?? {} };
+	return { chatapp: objectAt(body, 'chatapp') ?? {}, whatsapp: objectAt(body, 'whatsapp') ?? {} };
+}
+
+/** A chat-app reply (an `icm` or `incoming_message` entry) or an RCS reply (`incoming_message` under `rcs`) resumes. */
 function onReply(context: IWebhookFunctions, state: IDataObject, question: Question, body: IDataObject): IWebhookResponseData {
-	const channel = state.channel === 'chatapp' ? 'chatapp' : 'rcs';
 	const allowed = question.approvers.length > 0 ? question.approvers : [String(state.to)];
-	for (const answer of repliesIn({ [channel]: body[channel] })) {
+	for (const answer of repliesIn(channelPart(state, body))) {
 		// A reply routed here names the message it answers, when it names one (chat-app buttons and rows do).
 		if (answer.inReplyTo !== null && answer.inReplyTo !== state.messageSid) continue;
 		if (!allowed.some((number) => sameNumber(number, answer.number))) continue;
@@ -131,7 +136,7 @@ const FINAL_DELIVERY = ['delivered', 'seen', 'failed'];
  */
 function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataObject): IWebhookResponseData {
 	const sms = state.channel === 'sms';
-	const read = sms ? (unsignedFamilyOf(body) === 'sms' ? eventItems(body) : []) : eventItems({ chatapp: objectAt(body, 'chatapp') ?? {} });
+	const read = sms ? (unsignedFamilyOf(body) === 'sms' ? eventItems(body) : []) : eventItems(channelPart(state, body));
 	for (const report of read ?? []) {
 		if (report.event !== (sms ? 'smsStatus' : 'chatAppStatus')) continue;
 		if (!state.messageSid || report.messageSid !== state.messageSid) continue;
@@ -175,7 +180,11 @@ export async function resumeWaitingExecution(this: IWebhookFunctions): Promise<I
 	const body = bodyOf(this);
 	const secret = String((await credential()).webhookSigningSecret ?? '');
 	const chatApp = expected === 'chatAppReply' || expected === 'chatAppDelivery';
-	if (await signatureRefused(this, body, secret, chatApp)) return keepWaiting(this, 401, { error: 'invalid or missing X-Service-Signature' });
+	const refusal = await signatureRefused(this, body, secret, chatApp);
+	if (refusal) {
+		logRefusalOnce(this, refusal);
+		return keepWaiting(this, 401, { error: refusalWords(refusal) });
+	}
 	switch (expected) {
 		case 'chatAppReply':
 		case 'rcsReply':

@@ -76,7 +76,8 @@ export function parseServiceError(body: unknown): ServiceError | undefined {
 
 	const rest = objectOf(root.RestException);
 	if (rest) {
-		return { message: trimmed(rest.Message) || 'Request failed', code: rest.Code as number | undefined };
+		// The live service ends some of its words with a separator ("Service Unavailable; ").
+		return { message: trimmed(rest.Message).replace(/[\s;,]+$/, '') || 'Request failed', code: rest.Code as number | undefined };
 	}
 	if (trimmed(root.errorCode) || trimmed(root.errorMessage)) {
 		return { message: trimmed(root.errorMessage) || 'Request failed', code: root.errorCode as string };
@@ -86,6 +87,7 @@ export function parseServiceError(body: unknown): ServiceError | undefined {
 		objectOf(response?.error_data) ??
 		firstMessageError(objectOf(response?.rcs)) ??
 		firstMessageError(objectOf(response?.chatapp)) ??
+		firstMessageError(objectOf(response?.whatsapp)) ??
 		objectOf(root.error_data) ??
 		objectOf(root.error);
 	if (errorData) {

@@ -32,7 +32,7 @@ export function rateCategoryOf(request: { base: string; method: string; path: st
 	if (/\/Sms\/bulksend$/i.test(path)) return 'bulkSms';
 	if (/\/Sms\//i.test(path)) return 'sms';
 	if (/\/calls(\/|\.json|$)/i.test(path) || /\/downloadVoiceLog$/.test(path)) return 'voice';
-	if (/^\/v2\/accounts\/[^/]+\/(messages|chatapp)(\/|$)/.test(path)) return 'chatApp';
+	if (/^\/v2\/accounts\/[^/]+\/(messages|chatapp|whatsapp)(\/|$)/.test(path)) return 'chatApp';
 	if (method === 'GET') return 'generalGet';
 	if (base === 'alloc') return 'exoPhone';
 	if (/^\/v2\/accounts\/[^/]+\/(campaigns|lists|contacts)(\/|$)/.test(path)) return 'campaign';

@@ -18,6 +18,7 @@ import { retryAfterMs } from './pacing';
 import { perMinuteOf, rateCategoryOf } from './rateLimits';
 import { pacerFor, runOf } from './run';
 import { redact, secretsOf } from './secrets';
+import { looksLikeXml, readServiceXml } from './xml';
 
 /** The spec's base URLs, each served by one credential type. */
 export type ExotelBase = 'base' | 'ccm' | 'integrations' | 'cms' | 'cc' | 'alloc';
@@ -74,7 +75,10 @@ export interface ExotelResponse<T = unknown> {
 	body: T;
 }
 
-/** Server errors and lost connections; a 429 is paced instead (pacing.ts) and counts no attempt. */
+/**
+ * Server errors without the service's reason, and lost connections; a 429 is paced instead
+ * (pacing.ts) and counts no attempt.
+ */
 export const RETRY_POLICY = {
 	/** Attempts in all, the first included. */
 	attempts: 4,
@@ -174,33 +178,54 @@ function loginFailureIn(error: unknown): RawOutcome['loginFailure'] {
 	return undefined;
 }
 
+/** JSON, or the JSON twin of the v1 API's XML (the live service's answer on paths without `.json`), else the text. */
 function parseBody(data: unknown, binary: boolean | undefined, statusCode: number): unknown {
+	if (typeof data === 'string') return fromXml(data);
 	if (!Buffer.isBuffer(data)) return data;
 	if (binary && statusCode < 400) return data;
 	const textBody = data.toString('utf8');
 	try {
 		return JSON.parse(textBody) as unknown;
 	} catch {
-		return textBody;
+		return fromXml(textBody);
 	}
+}
+
+function fromXml(text: string): unknown {
+	return looksLikeXml(text) ? (readServiceXml(text) ?? text) : text;
+}
+
+/**
+ * A server error that gives the service's reason (`RestException` with a `Code`, as a caller number
+ * refused with 35008) is a refusal, not a passing overload: sending it again would meet the same answer.
+ */
+function isReasonedRefusal(response: ExotelResponse): boolean {
+	if (response.statusCode < 500) return false;
+	const exception = (response.body as { RestException?: { Code?: unknown } } | null)?.RestException;
+	return typeof exception === 'object' && exception !== null && exception.Code !== undefined && exception.Code !== null && exception.Code !== '';
+}
+
+/** A credential, read once a run where there is one (n8n decrypts it on every read). */
+export async function exotelCredentials(context: ExotelContext, credentialType: ExotelCredentialType): Promise<ICredentialDataDecryptedObject> {
+	const run = runOf(context);
+	// A session credential changes when n8n logs in again: its secrets must be read fresh to be redacted.
+	return run && credentialType !== 'exotelContactCenterApi'
+		? await run.credentialsOf(credentialType, async () => await context.getCredentials<ICredentialDataDecryptedObject>(credentialType))
+		: await context.getCredentials<ICredentialDataDecryptedObject>(credentialType);
 }
 
 /**
  * The one place that talks to the service: builds the URL for the base, authenticates through
- * the credential, encodes the body, retries 429 and 5xx with bounded backoff, and turns every
- * failure into a NodeApiError carrying the service's own message and code, secrets removed.
+ * the credential, encodes the body, paces 429s to the account's limit, retries 5xx without a
+ * reason with bounded backoff, and turns every failure into a NodeApiError carrying the service's
+ * own message and code, secrets removed.
  */
 export async function exotelRequest<T = unknown>(
 	this: ExotelContext,
 	request: ExotelRequest,
 ): Promise<ExotelResponse<T>> {
 	const credentialType = request.credentialType ?? CREDENTIAL_OF_BASE[request.base];
-	const run = runOf(this);
-	// A session credential changes when n8n logs in again: its secrets must be read fresh to be redacted.
-	const credentials =
-		run && credentialType !== 'exotelContactCenterApi'
-			? await run.credentialsOf(credentialType, async () => await this.getCredentials<ICredentialDataDecryptedObject>(credentialType))
-			: await this.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const credentials = await exotelCredentials(this, credentialType);
 	const secrets = [...secretsOf(credentials), ...(request.secrets ?? []).filter((secret) => secret.length >= 4)];
 	const node = this.getNode();
 	const baseUrl = request.baseUrl ? trimSlash(request.baseUrl) : baseUrlOf(request.base, credentials);
@@ -257,8 +282,9 @@ export async function exotelRequest<T = unknown>(
 		}
 		const outcome = await send(this, credentialType, options, request.binary);
 		const { response, networkError, loginFailure } = outcome;
-		// Older material has an SMS limit breach answer 503: on SMS it is the same refusal as a 429.
-		const throttle = response?.statusCode === 429 || (response?.statusCode === 503 && (category === 'sms' || category === 'bulkSms'));
+		const refusal = response !== undefined && isReasonedRefusal(response);
+		// Older material has an SMS limit breach answer 503: on SMS a bare one is the same refusal as a 429.
+		const throttle = response?.statusCode === 429 || (response?.statusCode === 503 && !refusal && (category === 'sms' || category === 'bulkSms'));
 		const verdict = pacer.answer(
 			turn,
 			response && { headers: response.headers, throttle, retryAfterMs: throttle ? retryAfterMs(response.headers['retry-after']) : undefined },
@@ -297,7 +323,7 @@ export async function exotelRequest<T = unknown>(
 			attempt--;
 			continue;
 		}
-		const retryable = response ? response.statusCode >= 500 : idempotent || networkError?.code === 'ECONNREFUSED';
+		const retryable = response ? response.statusCode >= 500 && !refusal : idempotent || networkError?.code === 'ECONNREFUSED';
 		if (retryable && attempt < RETRY_POLICY.attempts) {
 			const delay = retryDelay(attempt, response?.headers['retry-after']);
 			if (delay <= RETRY_POLICY.maxRetryAfterMs) {

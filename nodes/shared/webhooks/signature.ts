@@ -44,18 +44,50 @@ export function unsignedFamilyOf(body: IDataObject): UnsignedFamily | undefined 
 	return undefined;
 }
 
+/** Why a request was refused: its signature header was absent, or did not match the secret. */
+export type SignatureRefusal = 'missing' | 'invalid';
+
 /**
- * Whether a request fails the credential's signing secret (`secret`). Without a secret nothing is
- * checked. With one, a request must carry a valid X-Service-Signature when it carries any signature,
- * when `always` (a chat-app wait: only signed callbacks reach it), or when its body is not wholly one
- * of the unsigned families (`body`, bracket keys nested): so a chat-app payload, in whatever envelope,
- * is never taken unsigned.
+ * Whether a request fails the credential's signing secret (`secret`), and why. Without a secret
+ * nothing is checked. With one, a request must carry a valid X-Service-Signature when it carries any
+ * signature, when `always` (a chat-app wait: only signed callbacks reach it), or when its body is not
+ * wholly one of the unsigned families (`body`, bracket keys nested): so a chat-app payload, in
+ * whatever envelope, is never taken unsigned.
  */
-export async function signatureRefused(context: IWebhookFunctions, body: IDataObject, secret: string, always = false): Promise<boolean> {
-	if (!secret) return false;
+export async function signatureRefused(
+	context: IWebhookFunctions,
+	body: IDataObject,
+	secret: string,
+	always = false,
+): Promise<SignatureRefusal | undefined> {
+	if (!secret) return undefined;
 	const req = context.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
 	const header = req.headers[SIGNATURE_HEADER];
-	if (header === undefined && !always && unsignedFamilyOf(body) !== undefined) return false;
+	if (header === undefined && !always && unsignedFamilyOf(body) !== undefined) return undefined;
+	if (header === undefined) return 'missing';
 	if (!req.rawBody && req.readRawBody) await req.readRawBody();
-	return !isValidSignature(req.rawBody ?? Buffer.alloc(0), header, secret);
+	return isValidSignature(req.rawBody ?? Buffer.alloc(0), header, secret) ? undefined : 'invalid';
+}
+
+/** What the service is answered, and the operator told, when a callback is refused for its signature. */
+export function refusalWords(refusal: SignatureRefusal): string {
+	return refusal === 'missing'
+		? "The X-Service-Signature header is missing. The credential's Webhook Signing Secret is set, so unsigned chat-app callbacks are refused; the live service is not known to sign its webhooks: empty the secret unless your account signs them."
+		: "The X-Service-Signature header does not match the credential's Webhook Signing Secret.";
+}
+
+/**
+ * Tells n8n's log why callbacks are refused, once for each trigger or wait and reason: the service
+ * gets a 401 and may retry, so a line per request would bury the log, and none would leave the
+ * operator guessing why nothing arrives. The note is kept in the workflow's static data.
+ */
+export function logRefusalOnce(context: IWebhookFunctions, refusal: SignatureRefusal): void {
+	const noted = context.getWorkflowStaticData('node');
+	const key = `signatureRefusal:${refusal}`;
+	if (noted[key] === true) return;
+	noted[key] = true;
+	context.logger.warn(`Exotel: a callback to "${context.getNode().name}" was refused (401). ${refusalWords(refusal)}`, {
+		workflowId: context.getWorkflow().id,
+		node: context.getNode().name,
+	});
 }

@@ -67,12 +67,15 @@ describe('Exotel Messaging Trigger: chat-app incoming messages (signed)', () => 
 				customData: null,
 				messageType: type,
 				text,
+				// a tapped button: its payload, and the message it was under
+				replyId: type === 'button' ? 'yes' : null,
+				inReplyTo: type === 'button' ? 'wamid.original' : null,
 				contactName: 'Asha Rao',
 				accountSid: SANDBOX_ACCOUNT.accountSid,
 				raw: body,
 			},
 		]);
-		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('messageType', 'text', 'contactName', 'accountSid'));
+		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf('messageType', 'text', 'replyId', 'inReplyTo', 'contactName', 'accountSid'));
 		expect(JSON.stringify(answer.workflowData)).not.toContain(SECRET);
 	});
 
@@ -104,6 +107,7 @@ describe('Exotel Messaging Trigger: chat-app incoming messages (signed)', () => 
 				messageType: 'button',
 				text: 'Approve refund',
 				replyId: 'approve',
+				inReplyTo: 'sent-1',
 				contactName: 'Asha Rao',
 				raw: entry,
 			},
@@ -120,6 +124,8 @@ describe('Exotel Messaging Trigger: chat-app incoming messages (signed)', () => 
 		for (const signature of [null, 'sha256=', 'md5=abc', 'sha256=zz']) {
 			const answer = await post(incoming('text', { body: 'hi' }), { signature });
 			expect([signature, answer.status, answer.workflowData]).toEqual([signature, 401, undefined]);
+			// the answer says which: absent, or not matching
+			expect((answer.body as { error: string }).error).toMatch(signature === null ? /header is missing/ : /does not match/);
 		}
 	});
 

@@ -7,6 +7,8 @@ import { itemParameters, type GivenParameters, type ItemParameters } from '../..
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, normalizePhone, trimmed } from '../../../shared/rules/validation';
+import { chatAppEnvelopeOf, chatAppSendBody } from '../../../shared/transport/live';
+import { exotelCredentials } from '../../../shared/transport/request';
 import { recipientField, senderField, sendMessages, V2_MESSAGES_PATH } from '../../messages';
 import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from './content';
 
@@ -358,7 +360,8 @@ function contentFromFields(param: ItemParameters): IDataObject {
 
 interface PreparedChatApp {
 	itemIndex: number;
-	body: IDataObject;
+	message: { from: string; to: string; content: IDataObject };
+	request: { status_callback?: string; custom_data?: string };
 }
 
 function prepare(context: IExecuteFunctions, itemIndex: number, given: GivenParameters): PreparedChatApp | NodeOperationError {
@@ -392,10 +395,7 @@ function prepare(context: IExecuteFunctions, itemIndex: number, given: GivenPara
 			description: 'Nothing was sent for this item. The limits are those of the chat app; fix the content or set the node to continue on error.',
 		});
 	}
-	const body: IDataObject = { from, to, content };
-	if (statusCallback) body.status_callback = statusCallback;
-	if (trimmed(options.customData)) body.custom_data = trimmed(options.customData);
-	return { itemIndex, body };
+	return { itemIndex, message: { from, to, content }, request: { status_callback: statusCallback, custom_data: trimmed(options.customData) } };
 }
 
 /** One message per item (the chat-app request carries a single message), a few requests at a time. */
@@ -406,17 +406,18 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 /** The send, with `given` parameters instead of the node's (the waiting operations' resume URL and message). */
 export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	const node = context.getNode();
+	const envelope = chatAppEnvelopeOf(await exotelCredentials(context, 'exotelApi'));
 	return await sendMessages(
 		context,
 		'chatapp',
 		items,
 		(itemIndex) => prepare(context, itemIndex, given),
 		(prepared) =>
-			prepared.map(({ itemIndex, body }) => ({
+			prepared.map(({ itemIndex, message, request }) => ({
 				path: V2_MESSAGES_PATH,
-				body,
-				sent: [{ itemIndex, to: body.to, from: body.from }],
-				outcomesOf: (answer: unknown) => envelopeOutcomes(node, 'chatapp', answer, [itemIndex], [body]),
+				body: chatAppSendBody(envelope, message, request),
+				sent: [{ itemIndex, to: message.to, from: message.from }],
+				outcomesOf: (answer: unknown) => envelopeOutcomes(node, 'chatapp', answer, [itemIndex], [message]),
 			})),
 	);
 }

@@ -5,7 +5,8 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { outputOf, prepareItems } from '../../../shared/items/outcomes';
 import { sendEach } from '../../../shared/items/sending';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
-import { exotelRequest } from '../../../shared/transport/request';
+import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../../../shared/transport/live';
+import { exotelCredentials, exotelRequest } from '../../../shared/transport/request';
 import { redact } from '../../../shared/transport/secrets';
 
 export const option: OperationOption = {
@@ -47,8 +48,12 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** PUT chatapp/webhook with the URLs of each item (usually one), one item after the other: the last one set stays. */
+/**
+ * PUT chatapp/webhook (whatsapp/webhook on the live service) with the URLs of each item (usually
+ * one), one item after the other: the last one set stays.
+ */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const envelope = chatAppEnvelopeOf(await exotelCredentials(this, 'exotelApi'));
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 		const incoming = trimmed(this.getNodeParameter('incomingMessageUrl', itemIndex, ''));
 		const status = trimmed(this.getNodeParameter('statusCallbackUrl', itemIndex, ''));
@@ -69,14 +74,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			// The verify token is a secret: the output says whether one was set, never its value.
 			const { verify_token: verifyToken, ...shown } = webhook;
 			const secrets = typeof verifyToken === 'string' ? [verifyToken] : [];
-			const response = await exotelRequest.call(this, {
-				base: 'base',
-				method: 'PUT',
-				path: '/v2/accounts/{accountSid}/chatapp/webhook',
-				body: { chatapp: { webhook } },
-				itemIndex,
-				secrets,
-			});
+			const response = await exotelRequest.call(this, { base: 'base', method: 'PUT', ...chatAppWebhookRequest(envelope, webhook), itemIndex, secrets });
 			return { ...shown, verifyTokenSet: verifyToken !== undefined, raw: redact(response.body as IDataObject, secrets) };
 		},
 		{ inFlight: 1 },

@@ -7,6 +7,7 @@ import type { ParameterReader } from '../../../shared/items/parameters';
 import { codeOf, messageItem, refusedEntry, sendStatusOf, textOf, unansweredEntry } from '../../../shared/output/vocabulary';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import { objectOf, sameNumber } from '../../../shared/rules/values';
 import type { FormValue } from '../../../shared/transport/encoding';
 import { dltRefusal, type CompiledTemplate } from '../../dlt';
 import type { SentMessage } from '../../messages';
@@ -139,9 +140,12 @@ export function dynamicBulkForm(messages: SmsMessageFields[], request: SmsReques
 	};
 }
 
-/** The entries of a v1 SMS answer (a list of `{SMSMessage}`), each the outcome of the message sent at its place. */
+/**
+ * The entries of a v1 SMS answer (a list of `{SMSMessage}`, or one such object where the live service
+ * answers a single recipient), each the outcome of the message sent at its place.
+ */
 export function smsOutcomes(node: INode, answer: unknown, sent: SentMessage[]): ItemOutcome[] {
-	const entries = Array.isArray(answer) ? (answer as IDataObject[]) : [];
+	const entries = Array.isArray(answer) ? (answer as IDataObject[]) : objectOf(objectOf(answer)?.SMSMessage) ? [answer as IDataObject] : [];
 	return sent.map((message, position) => smsOutcome(node, entries[position], message));
 }
 
@@ -152,7 +156,7 @@ function smsOutcome(node: INode, entry: IDataObject | undefined, sent: SentMessa
 	if (!message || typeof message !== 'object') {
 		return unansweredEntry(node, 'sms', itemIndex, sent, 'Its answer had fewer SMSMessage entries');
 	}
-	const json = smsItem(message, sent.from);
+	const json = smsItem(message, sent);
 	if (json.status !== 'failed') return { itemIndex, json };
 	return refusedEntry(node, itemIndex, json, {
 		reason: `${String(message.DetailedStatus)} (${String(message.DetailedStatusCode)})`,
@@ -163,16 +167,18 @@ function smsOutcome(node: INode, entry: IDataObject | undefined, sent: SentMessa
 
 /**
  * An SMSMessage in the package's vocabulary, the entry itself under `raw`. `from` is the sender as
- * sent: the service's `From` adds a `/<suffix>` to it on an accepted message.
+ * sent: the service's `From` adds a `/<suffix>` to it on an accepted message. `to` is the recipient
+ * as sent when the answer names the same number (the live service writes it national: `08884733565`).
  */
-function smsItem(message: IDataObject, sender: unknown): IDataObject {
+function smsItem(message: IDataObject, sent: SentMessage): IDataObject {
+	const to = sameNumber(sent.to, message.To) ? sent.to : message.To;
 	return messageItem(
 		{
 			messageSid: textOf(message.Sid),
 			status: sendStatusOf(message.Status),
 			channel: 'sms',
-			to: textOf(message.To),
-			from: textOf(sender),
+			to: textOf(to),
+			from: textOf(sent.from),
 			code: codeOf(message.DetailedStatusCode),
 		},
 		message,

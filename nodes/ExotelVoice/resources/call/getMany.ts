@@ -5,8 +5,9 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { v1CallItem } from '../../../shared/output/vocabulary';
 import { LIMITS } from '../../../shared/rules/limits';
-import { addMonths, dateWindowProblem, fieldsError, formatServiceDate, itemError, monthWindows, parseServiceDate, type FieldCheck } from '../../../shared/rules/validation';
-import { exotelRequest } from '../../../shared/transport/request';
+import { addMonths, dateWindowProblem, fieldsError, formatServiceDate, isTimeZone, itemError, monthWindows, parseServiceDate, serviceDateInZone, type FieldCheck } from '../../../shared/rules/validation';
+import { accountTimeZoneOf } from '../../../shared/transport/live';
+import { exotelCredentials, exotelRequest } from '../../../shared/transport/request';
 import { CALL_STATUS_OPTIONS } from '../../fields';
 import { listingFields } from '../../listing';
 
@@ -68,10 +69,20 @@ const list = (value: unknown) =>
 		.map((entry) => entry.trim())
 		.filter(Boolean);
 
-/** `YYYY-MM-DD HH:MM:SS`, the service's date format. */
-function serviceDate(value: unknown): string {
+/** The zones a date filter is read in and written in; no account zone: the dates go as typed. */
+interface DateZones {
+	workflow: string;
+	account?: string;
+}
+
+/**
+ * `YYYY-MM-DD HH:MM:SS`, the service's date format: the user's date converted to the account's zone
+ * (the live v1 API reads its filters as India time), or as typed where the account's zone is unknown.
+ */
+function serviceDate(value: unknown, zones: DateZones): string {
 	const text = String(value);
-	return /^\d{4}-\d{2}-\d{2}T/.test(text) ? text.slice(0, 19).replace('T', ' ') : text;
+	const converted = zones.account === undefined ? undefined : serviceDateInZone(text, zones.workflow, zones.account);
+	return converted ?? (/^\d{4}-\d{2}-\d{2}T/.test(text) ? text.slice(0, 19).replace('T', ' ') : text);
 }
 
 function range(min: string | undefined, max: string | undefined): string | undefined {
@@ -92,7 +103,7 @@ interface CallQuery {
 	split?: { from: number; to: number };
 }
 
-function query(context: IExecuteFunctions, itemIndex: number, returnAll: boolean): CallQuery | NodeOperationError {
+function query(context: IExecuteFunctions, itemIndex: number, returnAll: boolean, zones: DateZones): CallQuery | NodeOperationError {
 	const f = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const sids = list(f.sid);
 	const to = list(f.to);
@@ -119,8 +130,11 @@ function query(context: IExecuteFunctions, itemIndex: number, returnAll: boolean
 	if (f.direction) qs.Direction = f.direction;
 	if (f.oldestFirst === true) qs.SortBy = 'DateCreated:asc';
 	if (f.recordingUrlValidity !== undefined) qs.RecordingUrlValidity = f.recordingUrlValidity;
-	const createdFrom = f.dateCreatedFrom ? serviceDate(f.dateCreatedFrom) : undefined;
-	const createdTo = f.dateCreatedTo ? serviceDate(f.dateCreatedTo) : undefined;
+	if ((f.dateCreatedFrom || f.dateCreatedTo) && zones.account !== undefined && !isTimeZone(zones.account)) {
+		return itemError(context.getNode(), itemIndex, `Account Time Zone "${zones.account}" on the credential is not a time zone; use a name such as Asia/Kolkata`);
+	}
+	const createdFrom = f.dateCreatedFrom ? serviceDate(f.dateCreatedFrom, zones) : undefined;
+	const createdTo = f.dateCreatedTo ? serviceDate(f.dateCreatedTo, zones) : undefined;
 	// The service answers 400 for a bound older than its history or a range over a month: say so first.
 	const fromMs = createdFrom === undefined ? undefined : parseServiceDate(createdFrom);
 	const toMs = createdTo === undefined ? undefined : parseServiceDate(createdTo);
@@ -181,12 +195,13 @@ async function callsOf(context: IExecuteFunctions, itemIndex: number, ranges: Ar
 
 /** One query per item, its calls paged by cursor and split by month when Return All covers more. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const zones: DateZones = { workflow: this.getTimezone(), account: accountTimeZoneOf(await exotelCredentials(this, 'exotelApi')) };
 	return await requestPerItem(
 		this,
 		items,
 		(itemIndex) => {
 			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) === true;
-			const callQuery = query(this, itemIndex, returnAll);
+			const callQuery = query(this, itemIndex, returnAll, zones);
 			if (callQuery instanceof NodeOperationError) return callQuery;
 			const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
 			return { itemIndex, ranges: createdRanges(callQuery), qs: callQuery.qs, limit };
