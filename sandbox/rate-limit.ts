@@ -174,7 +174,7 @@ const CATEGORY_RULES: readonly CategoryRule[] = [
 	// the page lists it as POST; the spec (and so the sandbox) serves it as GET: any method counts
 	{ category: 'voice', base: 'cc', methods: 'any', path: under('/servicerestapi/cc/downloadVoiceLog') },
 	{ category: 'chatApp', methods: 'any', path: under(`${ACCOUNT_V2}/messages`) },
-	{ category: 'chatApp', methods: 'any', path: new RegExp(`^${ACCOUNT_V2}/chatapp/`) },
+	{ category: 'chatApp', methods: 'any', path: new RegExp(`^${ACCOUNT_V2}/(chatapp|whatsapp)/`) },
 	{ category: 'exoPhone', base: 'alloc', methods: 'non-GET', path: under(`/v1/tenants/${SID}/greenvn`) },
 	{ category: 'campaign', methods: 'non-GET', path: under(`${ACCOUNT_V2}/(?:campaigns|lists|contacts)`) },
 	{ category: 'userManagement', methods: 'non-GET', path: under(`${ACCOUNT_V2}/users`) },

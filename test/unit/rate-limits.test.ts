@@ -26,6 +26,8 @@ const REQUESTS: Array<[ExotelBase, string, string, RateCategory | undefined]> = 
 	['cc', 'GET', '/servicerestapi/cc/downloadVoiceLog', 'voice'],
 	['base', 'POST', '/v2/accounts/{accountSid}/messages', 'chatApp'],
 	['base', 'PUT', '/v2/accounts/{accountSid}/chatapp/webhook', 'chatApp'],
+	// the live service's path for the same settings
+	['base', 'PUT', '/v2/accounts/{accountSid}/whatsapp/webhook', 'chatApp'],
 	['alloc', 'POST', '/v1/tenants/{accountSid}/greenvn', 'exoPhone'],
 	['alloc', 'DELETE', '/v1/tenants/{accountSid}/greenvn/alloc-1', 'exoPhone'],
 	['alloc', 'GET', '/v1/tenants/{accountSid}/greenvn/alloc-1', 'generalGet'],

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelVoiceTrigger } from '../../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
+import { ANSWERED_CALL_CALLBACK } from '../../helpers/live-recorded';
 import { callWebhook } from '../../helpers/webhook-context';
 
 const trigger = new ExotelVoiceTrigger();
@@ -197,6 +198,34 @@ describe('Exotel Voice Trigger', () => {
 		expect([filtered.status, filtered.workflowData]).toEqual([200, undefined]);
 		const kept = await post(callStatusForm, { contentType: 'application/x-www-form-urlencoded', parameters: { statuses: 'Completed' } });
 		expect(kept.workflowData).toHaveLength(1);
+	});
+
+	it('an answered callback as the live service sends it (frappe/crm): in-progress, no end yet, picked by Call Events', async () => {
+		const answered = new URLSearchParams(ANSWERED_CALL_CALLBACK).toString();
+		const form = { contentType: 'application/x-www-form-urlencoded' };
+		const started = await post(answered, form);
+		expect(started.workflowData).toHaveLength(1);
+		const [item] = started.workflowData!;
+		expect(item).toMatchObject({
+			event: 'callStatus',
+			callSid: ANSWERED_CALL_CALLBACK.CallSid,
+			status: 'in-progress',
+			eventType: 'answered',
+			endTime: null,
+			duration: null,
+			answeredBy: ['NA', null],
+		});
+		expect(Object.keys(item)).toEqual(keysOf(...CALL_STATUS_EXTRAS));
+		// Call Events: only the end, only the answer; the other kind answered 200 and dropped
+		const endsOnly = { ...form, parameters: { callEvents: ['terminal'] } };
+		expect((await post(answered, endsOnly)).workflowData).toBeUndefined();
+		expect((await post(callStatusForm, endsOnly)).workflowData).toHaveLength(1);
+		const answersOnly = { ...form, parameters: { callEvents: ['answered'] } };
+		expect((await post(answered, answersOnly)).workflowData).toHaveLength(1);
+		const ended = await post(callStatusForm, answersOnly);
+		expect([ended.status, ended.workflowData]).toEqual([200, undefined]);
+		// the Statuses filter names an answered call by its status
+		expect((await post(answered, { ...form, parameters: { statuses: 'in-progress' } })).workflowData).toHaveLength(1);
 	});
 
 	it('a body that is not a form or JSON object gets 400 and starts nothing', async () => {
