@@ -1,7 +1,7 @@
 /**
  * Starts a sandbox for manual work and the real-n8n harness:
  *
- *   ts-node --transpile-only sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json] [--state FILE]
+ *   ts-node --transpile-only sandbox/cli.ts [--port N] [--latency MS] [--time-scale X] [--json] [--state FILE] [--live]
  *                                               [--dlt-template ID=TEXT]...
  *                                               [--rate-limit LIMIT/WINDOW_MS [--retry-after]]
  *                                               [--rate-limit documented [--time-factor N] [--no-rate-limit-headers]
@@ -16,9 +16,10 @@
  * --dlt-template ID=TEXT (repeatable; \n for a line break) gives the sandbox a DLT content template: an SMS
  * sent with that DltTemplateId whose text does not match it fails with 23185 DLT_TEMPLATE_DOES_NOT_MATCH (dlt.ts).
  * --state FILE keeps what it sent and the calls it placed across restarts (persist.ts; npm run dev
- * uses .dev/sandbox-state.json). Bad values exit 2.
+ * uses .dev/sandbox-state.json). --live starts it in live mode: it answers as the live service's recorded
+ * traffic shows rather than as the spec writes (README, "Live mode"). Bad values exit 2.
  * Prints the origin, the base URLs and the credential values to paste into n8n (they are fake).
- * With --json, prints one JSON line {origin, baseUrls, credentials, rateLimit (config or null)} instead.
+ * With --json, prints one JSON line {origin, baseUrls, credentials, rateLimit (config or null), live} instead.
  * Stops on SIGINT or SIGTERM.
  */
 import { parseDltTemplate } from './dlt';
@@ -173,6 +174,18 @@ export function parseDltTemplateOptions(args: string[]): Record<string, string> 
 	return Object.fromEntries(flagValues(args, '--dlt-template', '1107161234567890123="Your OTP is {#var#}"').map(parseDltTemplate));
 }
 
+/** `--live`: live mode (a flag without a value). Shared by this CLI and scripts/dev.ts. */
+export function parseLiveOption(args: string[]): boolean {
+	const valued = args.find((arg) => arg.startsWith('--live='));
+	if (valued) throw new Error(`--live takes no value (got '${valued}'): give --live for live mode, nothing for the spec's`);
+	return args.includes('--live');
+}
+
+/** The banner line of live mode. */
+export const LIVE_MODE_BANNER =
+	"Live mode: ON, answering as the live service's recorded traffic shows (v1 XML without .json, India-time v1 dates, " +
+	'the whatsapp envelope, no X-RateLimit-* headers, no signatures; sandbox/README.md, "Live mode")';
+
 export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 	const portText = argValue(args, '--port') ?? env.SANDBOX_PORT;
 	const port = nonNegativeNumber(portText, 'port') ?? DEFAULT_SANDBOX_PORT;
@@ -185,6 +198,7 @@ export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 		rateLimit: parseRateLimitOptions(args, env),
 		stateFile: argValue(args, '--state'),
 		dltTemplates: parseDltTemplateOptions(args),
+		live: parseLiveOption(args),
 	};
 }
 
@@ -203,6 +217,7 @@ async function main(): Promise<void> {
 		rateLimit: options.rateLimit,
 		stateFile: options.stateFile,
 		dltTemplates: options.dltTemplates,
+		live: options.live,
 	});
 	let origin: string;
 	try {
@@ -215,10 +230,11 @@ async function main(): Promise<void> {
 	const baseUrls = sandboxBaseUrls(origin);
 	const credentials = sandboxCredentialData(origin);
 	if (options.json) {
-		process.stdout.write(`${JSON.stringify({ origin, baseUrls, credentials, rateLimit: options.rateLimit ?? null })}\n`);
+		process.stdout.write(`${JSON.stringify({ origin, baseUrls, credentials, rateLimit: options.rateLimit ?? null, live: options.live })}\n`);
 	} else {
 		const lines = [
 			`Exotel sandbox listening on ${origin}`,
+			...(options.live ? [LIVE_MODE_BANNER] : []),
 			...(options.rateLimit ? [`Account rate limit: ${rateLimitBanner(options.rateLimit)}`] : []),
 			...(options.stateFile ? [`Records: ${sandbox.messages().length} SMS kept, since ${new Date(sandbox.records.since).toISOString()} (${sandbox.records.why})`] : []),
 			'',

@@ -15,6 +15,8 @@
  *   GET    /__sandbox/chatapp-messages    accepted chat-app messages
  *   GET    /__sandbox/chatapp-webhook     {webhook: <configuration or null>}
  *   POST   /__sandbox/latency             JSON {ms}
+ *   GET    /__sandbox/live                {ok, live}: whether live mode is on (README, "Live mode")
+ *   POST   /__sandbox/live                JSON {live: boolean} → {ok, live}
  *   GET    /__sandbox/rate-limit          {ok, rateLimit: <config or null>, limited, counted, byCategory (documented mode)}
  *   POST   /__sandbox/rate-limit          JSON {limit, windowMs, retryAfter?, bases?} (a sliding window), or
  *                                         {mode: 'documented', timeFactor?, headers?, smsStatus?, limits?}
@@ -183,6 +185,15 @@ export async function handleControl(
 			if (parsed.error || typeof ms !== 'number' || !(ms >= 0)) return bad(400, 'body must be JSON {ms: number >= 0}');
 			sandbox.setLatency(ms);
 			return ok({ latencyMs: ms });
+		}
+		case 'GET /live':
+			return ok({ live: sandbox.live });
+		case 'POST /live': {
+			const parsed = parseJson(body);
+			const live = (parsed.value as { live?: unknown } | undefined)?.live;
+			if (parsed.error || typeof live !== 'boolean') return bad(400, 'body must be JSON {live: true | false}');
+			sandbox.setLive(live);
+			return ok({ live });
 		}
 		case 'GET /rate-limit':
 			return rateLimitReply(sandbox);

@@ -135,6 +135,14 @@ export const SANDBOX_CALLBACK_RULES = {
 	chatAppFailsSuffix: '0088',
 } as const;
 
+/**
+ * A caller the service refuses: `Calls/connect` with this number as From or CallerId answers HTTP 503
+ * `{RestException: {Status: 503, Message: 'Service Unavailable; ', Code: 35008}}` (XML on the path
+ * without `.json` in live mode) and places nothing, as the live service did for one caller number
+ * while others worked: a refusal with a reason, not a passing overload (live-service.md).
+ */
+export const SANDBOX_REFUSED_CALLER = '+918047119999';
+
 /** Default numbers of sandbox-made incoming messages (`from` the end user, `to` the business). */
 export const SANDBOX_CHATAPP_CUSTOMER = '+919812345678';
 export const SANDBOX_CHATAPP_BUSINESS_NUMBER = '+918047090000';

@@ -19,6 +19,17 @@ export function v1Timestamp(date: Date = new Date()): string {
 	return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** India's offset from UTC in minutes (+05:30). */
+export const INDIA_OFFSET_MINUTES = 330;
+
+/**
+ * A v1 date-time: UTC in spec mode; in live mode India wall-clock time (+05:30) without a zone, as the
+ * live service writes them (`DateCreated 10:59:38` answered at `05:29:38 GMT`).
+ */
+export function v1DateTime(date: Date, live: boolean): string {
+	return v1Timestamp(live ? new Date(date.getTime() + INDIA_OFFSET_MINUTES * 60_000) : date);
+}
+
 /** ISO 8601 in UTC without milliseconds, e.g. `2026-01-31T10:00:00Z`. */
 export function isoTimestamp(date: Date = new Date()): string {
 	return date.toISOString().replace(/\.\d{3}Z$/, 'Z');

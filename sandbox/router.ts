@@ -46,9 +46,11 @@ export class Router {
 		for (const route of routes) this.add(route);
 	}
 
-	match(base: SandboxBase, method: string, path: string): RouteMatch {
+	/** `live`: the sandbox's mode; a route marked for the other mode is skipped (RouteDefinition.live). */
+	match(base: SandboxBase, method: string, path: string, live = false): RouteMatch {
 		const allowed: string[] = [];
 		for (const compiled of this.routes.get(base) ?? []) {
+			if (compiled.route.live !== undefined && compiled.route.live !== live) continue;
 			const m = compiled.regex.exec(path);
 			if (!m) continue;
 			if (compiled.route.method !== method.toUpperCase()) {

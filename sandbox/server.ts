@@ -22,10 +22,11 @@ import { apiError, errorStyleFor, isFormType, mediaTypeOf, parseFormPairs, statu
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';
 import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, RateLimiter } from './rate-limit';
-import { Router } from './router';
+import { Router, type RouteMatch } from './router';
 import { SandboxState, type Allocation, type ChatAppWebhookConfig, type StoredChatAppMessage, type StoredRcsMessage, type StoredSmsMessage } from './state';
 import { budget } from './timing';
 import type { AnyRateLimitConfig, AuthOutcome, ErrorStyle, Fault, FaultMatch, RateCategory, RateLimitStats, RecordedRequest, Reply, RequestContext, RouteDefinition, SandboxBase, SandboxOptions } from './types';
+import { twilioResponse } from './xml';
 
 export type {
 	AnyRateLimitConfig,
@@ -165,6 +166,7 @@ export class ExotelSandbox {
 		if (options.rateLimit) this.limiter = newLimiter(options.rateLimit);
 		this.state = new SandboxState(options.greenvnPoolSize);
 		for (const [id, text] of Object.entries(options.dltTemplates ?? {})) this.state.dltTemplates.set(id, text);
+		this.state.live = options.live === true;
 		this.router.addAll(allRoutes);
 		this.dispatcher = new CallbackDispatcher({
 			state: this.state,
@@ -188,6 +190,19 @@ export class ExotelSandbox {
 
 	get latency(): number {
 		return this.latencyMs;
+	}
+
+	/** Whether the sandbox is in live mode (README, "Live mode"). */
+	get live(): boolean {
+		return this.state.live;
+	}
+
+	/**
+	 * Live mode on or off, at once for the next request and the next callback posted (a report already
+	 * scheduled is built when it is posted). Configuration: reset() keeps it.
+	 */
+	setLive(on: boolean): void {
+		this.state.live = on === true;
 	}
 
 	/** How many faulted answers are still pending. */
@@ -270,7 +285,7 @@ export class ExotelSandbox {
 			if (!call.connect) continue;
 			const connectedAt = call.endsAt - call.endedAfter * 1000 * saved.timeScale;
 			let previous = -1;
-			const pending = callStatusReportsOf(call, this.originValue ?? '')
+			const pending = callStatusReportsOf(call, this.originValue ?? '', () => this.state.live)
 				.map((report) => ({ report, at: connectedAt + report.delayMs * saved.timeScale }))
 				.filter(({ at }) => at > saved.savedAt)
 				.map(({ report, at }) => {
@@ -527,7 +542,7 @@ export class ExotelSandbox {
 		this.changed();
 		const url = call.connect?.statusCallback;
 		if (!url || !callStatusEventsOf(call).includes('terminal')) return null;
-		return this.dispatcher.postCallStatus({ url, callSid, fields: callStatusFields(call, 'terminal', this.originValue ?? '') });
+		return this.dispatcher.postCallStatus({ url, callSid, fields: callStatusFields(call, 'terminal', this.originValue ?? '', this.state.live) });
 	}
 
 	/** Adds a route (checked after the built-in ones). */
@@ -593,17 +608,22 @@ export class ExotelSandbox {
 		// A status fault or a reset before processing replaces the service's answer, so the limiter
 		// never sees that request; a delay or a reset 'after' only alters delivery, so it goes through it.
 		const replacedByFault = fault?.kind === 'status' || (fault?.kind === 'reset' && fault.when !== 'after');
+		const live = this.state.live;
+		// live mode serves v1 routes with and without .json (routeOf): both count in the same category
+		const ratePath = live ? path.replace(/\.json(\/?)$/, '$1') : path;
 		// Decided on arrival (before latency), so concurrent requests are counted in arrival order.
-		const rate = replacedByFault ? undefined : this.checkRateLimit(base, method, path, record.time);
+		const rate = replacedByFault ? undefined : this.checkRateLimit(base, method, ratePath, record.time);
 		if (rate?.category) record.category = rate.category;
 		const refuse = rate?.refuse;
 		if (refuse) record.rateLimited = true;
-		const match = this.router.match(base, method, path);
+		const match = this.routeOf(base, method, path, live);
 		const route = match.kind === 'found' ? match.route : undefined;
 		const params = match.kind === 'found' ? match.params : {};
 		const policy = route?.auth ?? BASE_DEFAULT_POLICY[base];
 		record.auth = evaluateAuth(policy, headers, this.state, params, route?.checkAccount ?? true);
 		const errorStyle: ErrorStyle = route?.errorStyle ?? errorStyleFor(base, path);
+		// live mode: the v1 API answers XML unless the path ends in .json
+		const xml = live && errorStyle === 'v1' && !/\.json\/?$/.test(path);
 
 		const wait = this.latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
 		if (wait > 0) await this.sleep(wait);
@@ -615,8 +635,11 @@ export class ExotelSandbox {
 		}
 
 		let reply: Reply;
+		// a body an injected fault gives is sent as given (never turned into XML)
+		let bodyAsGiven = false;
 		if (fault?.kind === 'status') {
 			reply = this.faultReply(fault, errorStyle, method);
+			bodyAsGiven = fault.body !== undefined;
 		} else if (refuse) {
 			// the handler does not run: nothing is stored, and the request did not enter the window
 			reply = refuse(errorStyle, method);
@@ -662,7 +685,24 @@ export class ExotelSandbox {
 			return;
 		}
 		if (rate?.headers) reply = { ...reply, headers: { ...reply.headers, ...rate.headers } };
+		if (xml && reply.json !== undefined && !bodyAsGiven) {
+			const { json: body, ...rest } = reply;
+			reply = { ...rest, body: twilioResponse(body), contentType: 'application/xml' };
+		}
 		this.send(res, record, reply);
+	}
+
+	/**
+	 * The route of a request. In live mode a v1 path is also tried with `.json` added or removed, as the
+	 * live service serves both (the suffix only chooses JSON over XML): `Sms/send.json`, `Calls/<sid>`.
+	 */
+	private routeOf(base: SandboxBase, method: string, path: string, live: boolean): RouteMatch {
+		const match = this.router.match(base, method, path, live);
+		if (!live || match.kind === 'found' || errorStyleFor(base, path) !== 'v1') return match;
+		const trimmed = path.replace(/\/$/, '');
+		const other = trimmed.endsWith('.json') ? trimmed.slice(0, -'.json'.length) : `${trimmed}.json`;
+		const alternative = this.router.match(base, method, other, live);
+		return alternative.kind === 'found' || match.kind === 'none' ? alternative : match;
 	}
 
 	/**
@@ -740,7 +780,11 @@ export class ExotelSandbox {
 
 	private send(res: http.ServerResponse, record: RecordedRequest, reply: Reply): void {
 		const headers: Record<string, string> = { 'x-sandbox-request-id': String(record.id) };
-		for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
+		for (const [name, value] of Object.entries(reply.headers ?? {})) {
+			// the live service's answers carry no X-RateLimit-* (Retry-After stays)
+			if (this.state.live && name.toLowerCase().startsWith('x-ratelimit-')) continue;
+			headers[name.toLowerCase()] = value;
+		}
 		let payload: string | Buffer = '';
 		if (reply.json !== undefined) {
 			payload = JSON.stringify(reply.json);

@@ -232,6 +232,13 @@ export class SandboxState {
 	/** DLT templates by id (SandboxOptions.dltTemplates): configuration, kept across reset(). */
 	readonly dltTemplates = new Map<string, string>();
 
+	/**
+	 * Live mode (SandboxOptions.live, setLive): answers and callbacks as the live service's recorded
+	 * traffic shows them rather than as the spec writes them (README, "Live mode"). Configuration, kept
+	 * across reset().
+	 */
+	live = false;
+
 	/** Where the records of what it sent begin (set on start, restore and reset). */
 	records: RecordsStart = { since: Date.now(), why: IN_MEMORY_RECORDS };
 

@@ -97,6 +97,12 @@ export interface SandboxOptions {
 	 * DltTemplateIds whose text does not match fails with 23185 DLT_TEMPLATE_DOES_NOT_MATCH (dlt.ts).
 	 */
 	dltTemplates?: Record<string, string>;
+	/**
+	 * Live mode: behave as the live service's recorded traffic shows (XML on v1 paths without `.json`,
+	 * India-time v1 dates, the `whatsapp` envelope, no rate-limit headers, no signatures; README,
+	 * "Live mode") instead of the spec. Default false; setLive() flips it; reset() keeps it.
+	 */
+	live?: boolean;
 }
 
 /** The sliding-window mode (the original one): `mode` absent. */
@@ -208,5 +214,7 @@ export interface RouteDefinition {
 	errorStyle?: ErrorStyle;
 	/** Whether a `:sid` parameter must equal the sandbox account (default true; basic policies only). */
 	checkAccount?: boolean;
+	/** Only in live mode (true) or only in spec mode (false); unset: in both. Elsewhere the path is unknown (404). */
+	live?: boolean;
 	handler: Handler;
 }

@@ -21,6 +21,8 @@
  * `npm run dev -- --rate-limit documented [--time-factor N] [--no-rate-limit-headers] [--sms-503]`,
  * or one sliding window `--rate-limit 50/15000 [--retry-after]` (env SANDBOX_RATE_LIMIT alike).
  * `--dlt-template ID=TEXT` (repeatable) gives the sandbox DLT templates, as for `npm run sandbox`.
+ * `--live` starts the sandbox in live mode (it answers as the live service's recorded traffic shows:
+ * sandbox/README.md, "Live mode"); the banner says so.
  * Ports: env N8N_DEV_PORT (5678) and SANDBOX_PORT (4010).
  */
 import { spawn } from 'child_process';
@@ -28,7 +30,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 
-import { parseDltTemplateOptions, parseRateLimitOptions, rateLimitBanner } from '../sandbox/cli';
+import { LIVE_MODE_BANNER, parseDltTemplateOptions, parseLiveOption, parseRateLimitOptions, rateLimitBanner } from '../sandbox/cli';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import { setHarnessLog } from '../test/harness/log';
@@ -88,8 +90,10 @@ function build(): Promise<void> {
 async function main() {
 	let rateLimit: ReturnType<typeof parseRateLimitOptions>;
 	let target: N8nTargetName;
+	let live: boolean;
 	try {
 		rateLimit = parseRateLimitOptions(process.argv.slice(2), process.env);
+		live = parseLiveOption(process.argv.slice(2));
 		target = devTarget(process.argv.slice(2), process.env);
 	} catch (error) {
 		// before the build: a typo should not cost a build and an n8n start
@@ -117,12 +121,13 @@ async function main() {
 
 	await log.step('building the package', build);
 	const dltTemplates = parseDltTemplateOptions(process.argv.slice(2));
-	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit, stateFile: SANDBOX_STATE_FILE, dltTemplates });
+	const sandbox = new ExotelSandbox({ port: SANDBOX_PORT, rateLimit, stateFile: SANDBOX_STATE_FILE, dltTemplates, live });
 	await sandbox.start();
 	cleanups.push({ what: 'the sandbox', run: () => sandbox.stop() });
 	log.line(`sandbox on ${sandbox.origin}`);
 	const sent = sandbox.messages().length + sandbox.rcsMessages().length + sandbox.chatAppMessages().length;
 	log.line(`sandbox: ${sent} message(s) kept from earlier runs; records since ${new Date(sandbox.records.since).toISOString()} (${sandbox.records.why})`);
+	if (live) log.line(`sandbox: ${LIVE_MODE_BANNER}`);
 	if (rateLimit) log.line(`sandbox account rate limit: ${rateLimitBanner(rateLimit)}`);
 	for (const [id, text] of Object.entries(dltTemplates)) log.line(`sandbox DLT template ${id}: ${JSON.stringify(text)} (an SMS sent with it that differs fails with 23185)`);
 
@@ -177,6 +182,7 @@ async function main() {
 	const owner = N8nInstance.OWNER;
 	log.line(`n8n ${n8n.version} is ready: ${instance.baseUrl}`);
 	log.line(`log in as ${owner.email} / ${owner.password}`);
+	if (live) log.line(`the sandbox is in live mode (--live): ${sandbox.origin}/__sandbox/live turns it off with POST {"live": false}`);
 	for (const line of exampleBanner(webhooks, active)) log.line(line);
 	for (const line of personHelp(sandbox.origin)) log.line(line);
 	log.line(`the sandbox keeps what it sent and its calls in ${path.relative(REPO_ROOT, SANDBOX_STATE_FILE)}: a person still answers after a restart`);

@@ -1,6 +1,8 @@
 /**
  * Chat-app callbacks (signed by default): the status reports of an accepted chat-app message
  * (sent, delivered, seen; or sent, failed), and an incoming message or a status callback on demand.
+ * In live mode they take the live service's WhatsApp shapes (`{whatsapp: {messages: [...]}}`; liveMessages)
+ * and go unsigned (the dispatcher).
  */
 import { createHash } from 'crypto';
 
@@ -39,6 +41,40 @@ const CHATAPP_DESCRIPTIONS: Readonly<Record<number, string>> = {
 	30003: 'Message seen by the user',
 	30004: 'Delivery failed (system error)',
 };
+
+/** Live mode's descriptions (the live service's: "Message Sent"); the others as the spec mode's. */
+const LIVE_DESCRIPTIONS: Readonly<Record<number, string>> = {
+	30001: 'Message Sent',
+	30002: 'Message Delivered',
+	30003: 'Message Seen',
+};
+
+/**
+ * Live mode: the codes whose `exo_status_code` the scheduled reports send as a string (`"30003"`): the
+ * live service's type varies between reports, so a receiver must take both.
+ */
+export const LIVE_STRING_CODES: readonly number[] = [30003];
+
+/** The body of a chat-app callback: `{chatapp: {messages}}` (spec), `{whatsapp: {messages}}` in live mode. */
+function envelope(entries: Obj[], live: boolean): Obj {
+	return { [live ? 'whatsapp' : 'chatapp']: { messages: entries } };
+}
+
+/**
+ * Live mode: a WhatsApp incoming message entry, `{callback_type: 'incoming_message', sid, from, to,
+ * timestamp, profile_name, content}` (`content` `{type, <type>, context?}`; person.ts builds replies with it).
+ */
+export function liveIncomingEntry(args: { sid: string; from: string; to: string; timestamp: string; name: string; content: Obj }): Obj {
+	return {
+		callback_type: 'incoming_message',
+		sid: args.sid,
+		from: args.from,
+		to: args.to,
+		timestamp: args.timestamp,
+		profile_name: args.name,
+		content: args.content,
+	};
+}
 
 // ---------------------------------------------------------------- incoming messages
 
@@ -119,7 +155,7 @@ export function chatAppIncomingRequest(raw: unknown, ctx: PayloadContext): Deliv
 	const url = optString(input, 'url') ?? ctx.state.chatAppWebhook?.incoming_message_url;
 	if (!url) {
 		throw new CallbackInputError(
-			'no incoming_message_url is configured (PUT /v2/accounts/<sid>/chatapp/webhook) and no url was given',
+			`no incoming_message_url is configured (PUT /v2/accounts/<sid>/${ctx.state.live ? 'whatsapp' : 'chatapp'}/webhook) and no url was given`,
 		);
 	}
 	const signature = signatureOption(input);
@@ -141,6 +177,24 @@ export function chatAppIncomingRequest(raw: unknown, ctx: PayloadContext): Deliv
 	// `text: 'hi'` is read as `text: {body: 'hi'}`.
 	const given = type === 'text' && typeof input.text === 'string' ? { body: input.text } : input[type];
 	const typeObject = overlay(chatAppTypeDefaults(type as ChatAppIncomingType), given);
+	const contextGiven = input.context;
+	const withContext = contextGiven !== null && (contextGiven !== undefined || CHATAPP_CONTEXT_TYPES.includes(type));
+	const context = () => overlay({ from: to, id: replyTo?.sid ?? hex(32) }, contextGiven);
+	if (ctx.state.live) {
+		// a list row is an interactive reply on the live service; the other types keep their objects
+		const content: Obj =
+			type === 'list_reply' ? { type: 'interactive', interactive: { type: 'list_reply', list_reply: typeObject } } : { type, [type]: typeObject };
+		if (withContext) content.context = context();
+		const entry = liveIncomingEntry({
+			sid: optString(input, 'id') ?? hex(32),
+			from,
+			to,
+			timestamp,
+			name: optString(input, 'name') ?? 'Sandbox User',
+			content,
+		});
+		return jsonPost(url, 'chatapp-incoming', envelope([entry], true), true, { signature });
+	}
 	const message: Obj = {
 		id: optString(input, 'id') ?? hex(32),
 		from,
@@ -149,10 +203,7 @@ export function chatAppIncomingRequest(raw: unknown, ctx: PayloadContext): Deliv
 		type,
 		[type]: typeObject,
 	};
-	const contextGiven = input.context;
-	if (contextGiven !== null && (contextGiven !== undefined || CHATAPP_CONTEXT_TYPES.includes(type))) {
-		message.context = overlay({ from: to, id: replyTo?.sid ?? hex(32) }, contextGiven);
-	}
+	if (withContext) message.context = context();
 	const body = {
 		event: 'incoming_message',
 		timestamp,
@@ -174,14 +225,18 @@ function statusEntry(args: {
 	customData?: string;
 	callbackType?: string;
 	timestamp?: string;
+	/** live mode: the live descriptions, and `exo_status_code` a string for LIVE_STRING_CODES when `varyCodeType` */
+	live?: boolean;
+	varyCodeType?: boolean;
 }): Obj {
+	const descriptions = args.live ? { ...CHATAPP_DESCRIPTIONS, ...LIVE_DESCRIPTIONS } : CHATAPP_DESCRIPTIONS;
 	const entry: Obj = {
 		callback_type: args.callbackType ?? 'dlr',
 		sid: args.sid,
 		to: args.to,
-		exo_status_code: args.code,
+		exo_status_code: args.live && args.varyCodeType && LIVE_STRING_CODES.includes(args.code) ? String(args.code) : args.code,
 		exo_detailed_status: args.name ?? CHATAPP_STATUS_CODES[args.code] ?? 'UNKNOWN_ERROR',
-		description: args.description ?? CHATAPP_DESCRIPTIONS[args.code] ?? `Status ${args.code}`,
+		description: args.description ?? descriptions[args.code] ?? `Status ${args.code}`,
 		timestamp: args.timestamp ?? isoWithOffset(),
 	};
 	if (args.customData !== undefined) entry.custom_data = args.customData;
@@ -196,14 +251,12 @@ export function chatAppStatusReports(message: StoredChatAppMessage, ctx: Payload
 	const delays = [CALLBACK_TIMING.sentMs, CALLBACK_TIMING.deliveredMs, CALLBACK_TIMING.seenMs];
 	return codes.map((code, i) => ({
 		delayMs: delays[i],
-		make: () =>
-			jsonPost(
-				url,
-				'chatapp-status',
-				{ chatapp: { messages: [statusEntry({ sid: message.sid, to: message.to, code, customData: message.customData })] } },
-				true,
-				{ messageSid: message.sid },
-			),
+		make: () => {
+			// the mode when it is posted
+			const live = ctx.state.live;
+			const entry = statusEntry({ sid: message.sid, to: message.to, code, customData: message.customData, live, varyCodeType: true });
+			return jsonPost(url, 'chatapp-status', envelope([entry], live), true, { messageSid: message.sid });
+		},
 	}));
 }
 
@@ -239,6 +292,7 @@ export function chatAppStatusRequest(raw: unknown, ctx: PayloadContext): Deliver
 		customData: input.custom_data !== undefined ? String(input.custom_data) : stored?.customData,
 		callbackType: optString(input, 'callback_type'),
 		timestamp: optString(input, 'timestamp'),
+		live: ctx.state.live,
 	});
-	return jsonPost(url, 'chatapp-status', { chatapp: { messages: [entry] } }, true, { signature, messageSid: sid });
+	return jsonPost(url, 'chatapp-status', envelope([entry], ctx.state.live), true, { signature, messageSid: sid });
 }

@@ -198,7 +198,7 @@ export class CallbackDispatcher implements CallbackHooks {
 	// ------------------------------------------------ hooks called by the handlers
 
 	smsAccepted(messages: readonly StoredSmsMessage[]): void {
-		this.schedule(smsStatusReports(messages, this.options.state.dltTemplates));
+		this.schedule(smsStatusReports(messages, this.options.state.dltTemplates, () => this.options.state.live));
 	}
 
 	rcsAccepted(messages: readonly StoredRcsMessage[]): void {
@@ -385,7 +385,9 @@ export class CallbackDispatcher implements CallbackHooks {
 			'user-agent': 'Exotel-Sandbox-Callbacks/1.0',
 			'x-sandbox-callback-id': String(id),
 		};
-		const signature = request.signature === undefined ? (request.signByDefault ? correct : null) : request.signature;
+		// live mode: no signature unless one is asked for (no public trace of any on the live service's webhooks)
+		const signByDefault = request.signByDefault && !this.options.state.live;
+		const signature = request.signature === undefined ? (signByDefault ? correct : null) : request.signature;
 		if (signature !== null) headers['x-service-signature'] = signature;
 		let target: URL | undefined;
 		try {

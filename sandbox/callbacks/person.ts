@@ -5,6 +5,7 @@
  */
 import { linksIn } from '../links';
 import type { StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from '../state';
+import { liveIncomingEntry } from './chat-app';
 import { hex, inputObject, isObj, isoWithOffset, jsonPost, latest, optString, signatureOption, type Obj } from './payload';
 import { rcsIncomingRequest } from './rcs';
 import { CallbackInputError, type DeliveryRequest, type PayloadContext } from './types';
@@ -138,11 +139,12 @@ function chatAppReply(input: Obj, m: StoredChatAppMessage, kind: (typeof REPLY_A
 	}
 	let type: string;
 	let typeObject: Obj;
+	let choice: Choice | undefined;
 	if (kind === 'text') {
 		type = 'text';
 		typeObject = { body: optString(input, 'text') as string };
 	} else {
-		const choice = pickChoice(m, kind, optString(input, kind) as string);
+		choice = pickChoice(m, kind, optString(input, kind) as string);
 		if (kind === 'button') {
 			type = 'button';
 			typeObject = { payload: choice.id, text: choice.title };
@@ -159,6 +161,7 @@ function chatAppReply(input: Obj, m: StoredChatAppMessage, kind: (typeof REPLY_A
 		);
 	}
 	const from = replyFrom(input, m.to);
+	if (ctx.state.live) return liveChatAppReply(input, m, url, from, choice && { kind: kind as 'button' | 'listRow', choice });
 	const entry: Obj = { callback_type: 'icm', sid: hex(32), from, to: m.from, timestamp: isoWithOffset() };
 	if (m.customData !== undefined) entry.custom_data = m.customData;
 	entry.type = type;
@@ -166,6 +169,38 @@ function chatAppReply(input: Obj, m: StoredChatAppMessage, kind: (typeof REPLY_A
 	entry.context = { from: m.from, id: m.sid };
 	entry.contact = { wa_id: from.replace(/^\+/, ''), profile: { name: optString(input, 'name') ?? 'Sandbox User' } };
 	return jsonPost(url, 'chatapp-reply', { chatapp: { messages: [entry] } }, true, {
+		signature: signatureOption(input),
+		messageSid: m.sid,
+	});
+}
+
+/**
+ * Live mode: the reply as the live service's WhatsApp incoming message (unsigned: the dispatcher),
+ * `{whatsapp: {messages: [{callback_type: 'incoming_message', sid, from, to, timestamp, profile_name,
+ * content}]}}`: text `{type: 'text', text: {body}}`, a reply button `{type: 'interactive', interactive:
+ * {type: 'button_reply', button_reply: {id, title}}}`, a list row `… {type: 'list_reply', list_reply: {id,
+ * title, description?}}`, each with `context {from: <business number>, id: <the sent sid>}`.
+ */
+function liveChatAppReply(
+	input: Obj,
+	m: StoredChatAppMessage,
+	url: string,
+	from: string,
+	picked: { kind: 'button' | 'listRow'; choice: Choice } | undefined,
+): DeliveryRequest {
+	let content: Obj;
+	if (!picked) {
+		content = { type: 'text', text: { body: optString(input, 'text') as string } };
+	} else if (picked.kind === 'button') {
+		content = { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: picked.choice.id, title: picked.choice.title } } };
+	} else {
+		const row: Obj = { id: picked.choice.id, title: picked.choice.title };
+		if (picked.choice.description !== undefined) row.description = picked.choice.description;
+		content = { type: 'interactive', interactive: { type: 'list_reply', list_reply: row } };
+	}
+	content.context = { from: m.from, id: m.sid };
+	const entry = liveIncomingEntry({ sid: hex(32), from, to: m.from, timestamp: isoWithOffset(), name: optString(input, 'name') ?? 'Sandbox User', content });
+	return jsonPost(url, 'chatapp-reply', { whatsapp: { messages: [entry] } }, true, {
 		signature: signatureOption(input),
 		messageSid: m.sid,
 	});

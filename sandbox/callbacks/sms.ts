@@ -3,6 +3,7 @@
  * state, the same on demand, and the click-tracking callback of a shortened URL.
  */
 import { dltMatches } from '../dlt';
+import { v1DateTime } from '../http';
 import { SANDBOX_CHATAPP_CUSTOMER, smsOutcomeFor } from '../fixtures';
 import type { StoredSmsMessage } from '../state';
 import { applyFieldOverrides, formatOption, formPost, hex, inputObject, isoWithOffset, optString, payloadOption, signatureOption, v1Date } from './payload';
@@ -47,7 +48,8 @@ export function smsOutcomeOf(m: StoredSmsMessage, templates: ReadonlyMap<string,
 	return smsOutcomeFor(m.to);
 }
 
-function smsStatusFields(m: StoredSmsMessage, outcome: keyof typeof SMS_TERMINAL): Record<string, string> {
+/** `live`: DateSent in India wall-clock time, as the live service's v1 dates. */
+function smsStatusFields(m: StoredSmsMessage, outcome: keyof typeof SMS_TERMINAL, live = false): Record<string, string> {
 	const terminal = SMS_TERMINAL[outcome];
 	const fields: Record<string, string> = {
 		SmsSid: m.sid,
@@ -57,19 +59,19 @@ function smsStatusFields(m: StoredSmsMessage, outcome: keyof typeof SMS_TERMINAL
 		SmsUnits: String(smsUnitsOf(m.deliveredBody ?? m.body, m.encodingType)),
 		DetailedStatus: terminal.name,
 		DetailedStatusCode: String(terminal.code),
-		DateSent: v1Date(),
+		DateSent: live ? v1DateTime(new Date(), true) : v1Date(),
 	};
 	if (m.customField !== undefined) fields.CustomField = m.customField;
 	return fields;
 }
 
 /** The StatusCallback of each accepted SMS that has one, on its terminal state. */
-export function smsStatusReports(messages: readonly StoredSmsMessage[], templates: ReadonlyMap<string, string>): ScheduledReport[] {
+export function smsStatusReports(messages: readonly StoredSmsMessage[], templates: ReadonlyMap<string, string>, isLive: () => boolean = () => false): ScheduledReport[] {
 	return messages
 		.filter((m) => m.statusCallback)
 		.map((m) => ({
 			delayMs: CALLBACK_TIMING.smsReportMs,
-			make: () => formPost(m.statusCallback as string, 'sms-status', smsStatusFields(m, smsOutcomeOf(m, templates)), { messageSid: m.sid }),
+			make: () => formPost(m.statusCallback as string, 'sms-status', smsStatusFields(m, smsOutcomeOf(m, templates), isLive()), { messageSid: m.sid }),
 		}));
 }
 
@@ -110,7 +112,7 @@ export function smsCallbackRequest(raw: unknown, ctx: PayloadContext): DeliveryR
 		smsUnits: null,
 	};
 	const message = { ...base, to };
-	const fields = smsStatusFields(message, (statusIn as keyof typeof SMS_TERMINAL | undefined) ?? smsOutcomeOf(message, ctx.state.dltTemplates));
+	const fields = smsStatusFields(message, (statusIn as keyof typeof SMS_TERMINAL | undefined) ?? smsOutcomeOf(message, ctx.state.dltTemplates), ctx.state.live);
 	applyFieldOverrides(fields, input.fields, (value) => String(value));
 	const body = format === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
 	return { url, kind: 'sms-status', body, contentType, signByDefault: false, signature, messageSid: base.sid };

@@ -1,7 +1,9 @@
 /**
  * RCS and chat-app sends (`POST /v2/accounts/<sid>/messages`, one path, told apart by the body's
  * top-level keys) and the chat-app webhook configuration (`PUT /v2/accounts/<sid>/chatapp/webhook`,
- * plus GET and DELETE as sandbox conveniences), per messaging.md.
+ * plus GET and DELETE as sandbox conveniences), per messaging.md. In live mode the chat app is keyed
+ * `whatsapp` as on the live service: `{whatsapp: {messages: [{from, to, content}]}}` sends (answered
+ * under `response.whatsapp`) and `/whatsapp/webhook` (the `chatapp` body and path are refused).
  *
  * Structural problems (missing mandatory field, wrong type, bad enum value, a limit exceeded)
  * answer HTTP 400 in the v2 envelope whose `error_data.description` names the field's path.
@@ -76,6 +78,9 @@ const MEDIA_FIELDS: Record<string, readonly string[]> = {
 };
 
 export const INTERACTIVE_HEADER_TYPES = ['text', 'image', 'video', 'document'] as const;
+
+/** Live mode: messages in one `whatsapp.messages` send (the sandbox's choice, as RCS: nothing public says). */
+export const LIVE_WHATSAPP_MESSAGES_MAX = 100;
 
 /**
  * Per-message failure codes inside a 202 (invented where the spec is silent; the RCS ones mirror the
@@ -250,7 +255,7 @@ interface EntryOutcome {
 	description?: string;
 }
 
-function entryOf(outcome: EntryOutcome, failedStatus: 'failure' | 'failed') {
+function entryOf(outcome: EntryOutcome, failedStatus: 'failure' | 'failed', successCode: number) {
 	if (outcome.failure) {
 		return {
 			code: outcome.failure.httpCode,
@@ -263,10 +268,11 @@ function entryOf(outcome: EntryOutcome, failedStatus: 'failure' | 'failed') {
 			data: null,
 		};
 	}
-	return { code: 200, error_data: null, status: 'success', data: { sid: outcome.sid } };
+	return { code: successCode, error_data: null, status: 'success', data: { sid: outcome.sid } };
 }
 
-function sendEnvelope(ctx: RequestContext, channel: 'rcs' | 'chatapp', outcomes: EntryOutcome[]): Reply {
+/** The 202 of a send; the live `whatsapp` entries say `code: 202` where the spec's say 200. */
+function sendEnvelope(ctx: RequestContext, channel: 'rcs' | 'chatapp' | 'whatsapp', outcomes: EntryOutcome[]): Reply {
 	const failed = outcomes.filter((o) => o.failure).length;
 	return json(202, {
 		request_id: randomHex(32),
@@ -274,7 +280,7 @@ function sendEnvelope(ctx: RequestContext, channel: 'rcs' | 'chatapp', outcomes:
 		http_code: 202,
 		metadata: { total: outcomes.length, success: outcomes.length - failed, failed },
 		response: {
-			[channel]: { messages: outcomes.map((o) => entryOf(o, channel === 'rcs' ? 'failure' : 'failed')) },
+			[channel]: { messages: outcomes.map((o) => entryOf(o, channel === 'rcs' ? 'failure' : 'failed', channel === 'whatsapp' ? 202 : 200)) },
 		},
 	});
 }
@@ -528,22 +534,38 @@ function readInteractive(content: Obj, cat: string): 'button' | 'list' {
 	return kind;
 }
 
-const sendChatApp = (ctx: RequestContext, body: Obj): Reply => {
-	const from = reqString(body, 'from', '');
-	if (!MESSAGING_E164.test(from)) throw new BadRequest(`from must be an E.164 number (+, then 8 to 15 digits; got '${from}')`);
-	const to = reqString(body, 'to', '');
-	if (!MESSAGING_E164.test(to)) throw new BadRequest(`to must be an E.164 number (+, then 8 to 15 digits; got '${to}')`);
-	const statusCallback = optString(body, 'status_callback', '', { url: true });
-	const customData = optString(body, 'custom_data', '');
-	const content = reqObject(body, 'content', '');
-	optString(content, 'recipient_type', 'content', { oneOf: ['individual'] });
-	const type = reqString(content, 'type', 'content', { oneOf: CHATAPP_CONTENT_TYPES }) as ChatAppContentType;
+/** One chat-app message as read and checked, before it is accepted. */
+interface ChatAppPlan {
+	from: string;
+	to: string;
+	statusCallback?: string;
+	customData?: string;
+	content: Obj;
+	type: ChatAppContentType;
+	interactiveType?: 'button' | 'list';
+}
+
+/**
+ * A chat-app message `{from, to, status_callback?, custom_data?, content}` at `path` ('' for the spec's
+ * top-level body, `whatsapp.messages[N]` in live mode); a problem is a 400 naming the field's path.
+ */
+function readChatAppMessage(message: Obj, path: string): ChatAppPlan {
+	const from = reqString(message, 'from', path);
+	if (!MESSAGING_E164.test(from)) throw new BadRequest(`${join(path, 'from')} must be an E.164 number (+, then 8 to 15 digits; got '${from}')`);
+	const to = reqString(message, 'to', path);
+	if (!MESSAGING_E164.test(to)) throw new BadRequest(`${join(path, 'to')} must be an E.164 number (+, then 8 to 15 digits; got '${to}')`);
+	const statusCallback = optString(message, 'status_callback', path, { url: true });
+	const customData = optString(message, 'custom_data', path);
+	const content = reqObject(message, 'content', path);
+	const cat = join(path, 'content');
+	optString(content, 'recipient_type', cat, { oneOf: ['individual'] });
+	const type = reqString(content, 'type', cat, { oneOf: CHATAPP_CONTENT_TYPES }) as ChatAppContentType;
 	let interactiveType: 'button' | 'list' | undefined;
 	switch (type) {
 		case 'text': {
-			const text = reqObject(content, 'text', 'content');
-			reqString(text, 'body', 'content.text');
-			optBoolean(text, 'preview_url', 'content.text');
+			const text = reqObject(content, 'text', cat);
+			reqString(text, 'body', join(cat, 'text'));
+			optBoolean(text, 'preview_url', join(cat, 'text'));
 			break;
 		}
 		case 'image':
@@ -551,54 +573,103 @@ const sendChatApp = (ctx: RequestContext, body: Obj): Reply => {
 		case 'video':
 		case 'document':
 		case 'sticker':
-			readMedia(content, type, 'content');
+			readMedia(content, type, cat);
 			break;
 		case 'location': {
-			const location = reqObject(content, 'location', 'content');
-			reqNumber(location, 'longitude', 'content.location', -180, 180);
-			reqNumber(location, 'latitude', 'content.location', -90, 90);
-			optString(location, 'name', 'content.location');
-			optString(location, 'address', 'content.location');
+			const location = reqObject(content, 'location', cat);
+			const lat = join(cat, 'location');
+			reqNumber(location, 'longitude', lat, -180, 180);
+			reqNumber(location, 'latitude', lat, -90, 90);
+			optString(location, 'name', lat);
+			optString(location, 'address', lat);
 			break;
 		}
 		case 'contacts':
-			readContacts(content, 'content');
+			readContacts(content, cat);
 			break;
 		case 'interactive':
-			interactiveType = readInteractive(content, 'content');
+			interactiveType = readInteractive(content, cat);
 			break;
 	}
+	const plan: ChatAppPlan = { from, to, content, type };
+	if (statusCallback !== undefined) plan.statusCallback = statusCallback;
+	if (customData !== undefined) plan.customData = customData;
+	if (interactiveType) plan.interactiveType = interactiveType;
+	return plan;
+}
 
-	if (SANDBOX_CHATAPP_UNREACHABLE.includes(to)) {
-		return sendEnvelope(ctx, 'chatapp', [
-			{
-				failure: MESSAGE_FAILURES.chatAppInvalidRecipient,
-				description: `${to} is not on the chat app, so the message cannot be delivered`,
-			},
-		]);
+/** A checked chat-app message: a failed entry when `to` is not on the chat app, else stored and its reports scheduled. */
+function acceptChatApp(ctx: RequestContext, plan: ChatAppPlan): EntryOutcome {
+	if (SANDBOX_CHATAPP_UNREACHABLE.includes(plan.to)) {
+		return {
+			failure: MESSAGE_FAILURES.chatAppInvalidRecipient,
+			description: `${plan.to} is not on the chat app, so the message cannot be delivered`,
+		};
 	}
 	const sid = randomHex(32);
 	const stored: StoredChatAppMessage = {
 		sid,
 		accountSid: ctx.params.sid,
 		requestId: ctx.request.id,
-		from,
-		to,
-		contentType: type,
-		content: JSON.parse(JSON.stringify(content)) as Record<string, unknown>,
+		from: plan.from,
+		to: plan.to,
+		contentType: plan.type,
+		content: JSON.parse(JSON.stringify(plan.content)) as Record<string, unknown>,
 		acceptedAt: isoTimestamp(),
 	};
-	if (interactiveType) stored.interactiveType = interactiveType;
-	if (statusCallback !== undefined) stored.statusCallback = statusCallback;
-	if (customData !== undefined) stored.customData = customData;
+	if (plan.interactiveType) stored.interactiveType = plan.interactiveType;
+	if (plan.statusCallback !== undefined) stored.statusCallback = plan.statusCallback;
+	if (plan.customData !== undefined) stored.customData = plan.customData;
 	ctx.state.chatAppMessages.set(sid, stored);
 	ctx.callbacks?.chatAppAccepted(stored);
-	return sendEnvelope(ctx, 'chatapp', [{ sid }]);
+	return { sid };
+}
+
+/** The spec's chat-app send: one message, `from`, `to`, `content` at the top level. */
+const sendChatApp = (ctx: RequestContext, body: Obj): Reply => sendEnvelope(ctx, 'chatapp', [acceptChatApp(ctx, readChatAppMessage(body, ''))]);
+
+/**
+ * Live mode's WhatsApp send: `{custom_data?, status_callback?, whatsapp: {messages: [{from, to, content,
+ * custom_data?, status_callback?}]}}`, each message checked as the spec's chat-app body (a message's
+ * own custom_data and status_callback win over the request's). One problem refuses the whole request.
+ */
+const sendWhatsApp = (ctx: RequestContext, body: Obj): Reply => {
+	const requestCustomData = optString(body, 'custom_data', '');
+	const requestCallback = optString(body, 'status_callback', '', { url: true });
+	const whatsapp = reqObject(body, 'whatsapp', '');
+	const messages = reqArray(whatsapp, 'messages', 'whatsapp', { min: 1, max: LIVE_WHATSAPP_MESSAGES_MAX, unit: 'messages' });
+	const plans = messages.map((value, i) => {
+		const path = `whatsapp.messages[${i}]`;
+		const plan = readChatAppMessage(elementObject(value, path), path);
+		const customData = plan.customData ?? requestCustomData;
+		const statusCallback = plan.statusCallback ?? requestCallback;
+		if (customData !== undefined) plan.customData = customData;
+		if (statusCallback !== undefined) plan.statusCallback = statusCallback;
+		return plan;
+	});
+	return sendEnvelope(ctx, 'whatsapp', plans.map((plan) => acceptChatApp(ctx, plan)));
 };
 
-/** POST /v2/accounts/<sid>/messages: `rcs` → RCS send; `from`/`to`/`content` → chat-app send. */
+/** Live mode: `rcs` → RCS send; `whatsapp` → WhatsApp send; the spec's top-level chat-app body is refused. */
+function sendLive(ctx: RequestContext, body: Obj): Reply {
+	const isRcs = body.rcs !== undefined;
+	const isWhatsApp = body.whatsapp !== undefined;
+	if (isRcs && isWhatsApp) throw new BadRequest('The body mixes an RCS send (rcs) with a WhatsApp send (whatsapp); send one or the other');
+	const topLevel = ['from', 'to', 'content'].filter((k) => body[k] !== undefined);
+	if (topLevel.length) {
+		throw new BadRequest(
+			`${topLevel.join(', ')} at the top level is not a send this API takes: a WhatsApp message goes in whatsapp.messages[] ({whatsapp: {messages: [{from, to, content}]}})`,
+		);
+	}
+	if (isRcs) return sendRcs(ctx, body);
+	if (isWhatsApp) return sendWhatsApp(ctx, body);
+	throw new BadRequest('The body must carry either rcs (an RCS send) or whatsapp (a WhatsApp send: {whatsapp: {messages: [{from, to, content}]}})');
+}
+
+/** POST /v2/accounts/<sid>/messages: `rcs` → RCS send; `from`/`to`/`content` → chat-app send (live mode: sendLive). */
 export const sendMessages = guarded((ctx) => {
 	const body = readJsonObject(ctx);
+	if (ctx.state.live) return sendLive(ctx, body);
 	const isRcs = body.rcs !== undefined;
 	const chatAppKeys = ['from', 'to', 'content'].filter((k) => body[k] !== undefined);
 	if (isRcs && chatAppKeys.length) {
@@ -613,47 +684,66 @@ export const sendMessages = guarded((ctx) => {
 
 // ---------------------------------------------------------------- chat-app webhook
 
-function webhookEnvelope(ctx: RequestContext, webhook: ChatAppWebhookConfig | null): Reply {
+/** The webhook configuration's answer, under `chatapp` (spec) or `whatsapp` (live mode's path). */
+function webhookEnvelope(ctx: RequestContext, webhook: ChatAppWebhookConfig | null, key: 'chatapp' | 'whatsapp' = 'chatapp'): Reply {
 	return json(200, {
 		request_id: randomHex(32),
 		method: ctx.request.method,
 		http_code: 200,
-		response: { code: 200, status: 'success', data: { chatapp: { webhook: webhook ? { ...webhook } : null } } },
+		response: { code: 200, status: 'success', data: { [key]: { webhook: webhook ? { ...webhook } : null } } },
 	});
 }
 
-export const putChatAppWebhook = guarded((ctx) => {
-	const body = readJsonObject(ctx);
-	const chatapp = reqObject(body, 'chatapp', '');
-	const webhook = reqObject(chatapp, 'webhook', 'chatapp');
-	const at = 'chatapp.webhook';
-	const config: ChatAppWebhookConfig = {
-		incoming_message_url: reqString(webhook, 'incoming_message_url', at, { url: true }),
-	};
-	const statusUrl = optString(webhook, 'status_callback_url', at, { url: true });
-	if (statusUrl !== undefined) config.status_callback_url = statusUrl;
-	const verifyToken = optString(webhook, 'verify_token', at, { nonEmpty: true });
-	if (verifyToken !== undefined) config.verify_token = verifyToken;
-	ctx.state.chatAppWebhook = config;
-	return webhookEnvelope(ctx, config);
-});
+/** PUT of the webhook configuration: `{chatapp: {webhook}}` on the spec's path, `{whatsapp: {webhook}}` on live mode's. */
+function putWebhook(key: 'chatapp' | 'whatsapp') {
+	return guarded((ctx) => {
+		const body = readJsonObject(ctx);
+		const channel = reqObject(body, key, '');
+		const webhook = reqObject(channel, 'webhook', key);
+		const at = `${key}.webhook`;
+		const config: ChatAppWebhookConfig = {
+			incoming_message_url: reqString(webhook, 'incoming_message_url', at, { url: true }),
+		};
+		const statusUrl = optString(webhook, 'status_callback_url', at, { url: true });
+		if (statusUrl !== undefined) config.status_callback_url = statusUrl;
+		const verifyToken = optString(webhook, 'verify_token', at, { nonEmpty: true });
+		if (verifyToken !== undefined) config.verify_token = verifyToken;
+		ctx.state.chatAppWebhook = config;
+		return webhookEnvelope(ctx, config, key);
+	});
+}
 
-const WEBHOOK_PATH = '/v2/accounts/:sid/chatapp/webhook';
+export const putChatAppWebhook = putWebhook('chatapp');
+
+/** Live mode's `PUT /v2/accounts/<sid>/whatsapp/webhook` (the same configuration). */
+export const putWhatsAppWebhook = putWebhook('whatsapp');
+
+/**
+ * The webhook routes of one path: PUT (the spec's), GET and DELETE (sandbox conveniences; DELETE is
+ * idempotent). The `chatapp` path exists in spec mode only, the `whatsapp` path in live mode only.
+ */
+function webhookRoutes(key: 'chatapp' | 'whatsapp'): RouteDefinition[] {
+	const path = `/v2/accounts/:sid/${key}/webhook`;
+	const live = key === 'whatsapp';
+	return [
+		{ base: 'base', method: 'PUT', path, auth: 'basic', live, handler: key === 'chatapp' ? putChatAppWebhook : putWhatsAppWebhook },
+		{ base: 'base', method: 'GET', path, auth: 'basic', live, handler: (ctx) => webhookEnvelope(ctx, ctx.state.chatAppWebhook, key) },
+		{
+			base: 'base',
+			method: 'DELETE',
+			path,
+			auth: 'basic',
+			live,
+			handler: (ctx) => {
+				ctx.state.chatAppWebhook = null;
+				return webhookEnvelope(ctx, null, key);
+			},
+		},
+	];
+}
 
 export const messagesRoutes: RouteDefinition[] = [
 	{ base: 'base', method: 'POST', path: '/v2/accounts/:sid/messages', auth: 'basic', handler: sendMessages },
-	{ base: 'base', method: 'PUT', path: WEBHOOK_PATH, auth: 'basic', handler: putChatAppWebhook },
-	/** Sandbox convenience: the spec has no GET. */
-	{ base: 'base', method: 'GET', path: WEBHOOK_PATH, auth: 'basic', handler: (ctx) => webhookEnvelope(ctx, ctx.state.chatAppWebhook) },
-	/** Sandbox convenience: the spec has no DELETE. Idempotent. */
-	{
-		base: 'base',
-		method: 'DELETE',
-		path: WEBHOOK_PATH,
-		auth: 'basic',
-		handler: (ctx) => {
-			ctx.state.chatAppWebhook = null;
-			return webhookEnvelope(ctx, null);
-		},
-	},
+	...webhookRoutes('chatapp'),
+	...webhookRoutes('whatsapp'),
 ];

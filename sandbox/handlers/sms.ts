@@ -13,6 +13,7 @@ import {
 	isFormType,
 	json,
 	nestForm,
+	v1DateTime,
 	v1Timestamp,
 } from '../http';
 import { shortenBody } from '../links';
@@ -48,6 +49,27 @@ export const SMS_DETAILED_STATUS = {
 type DetailedFailure = Exclude<keyof typeof SMS_DETAILED_STATUS, 'queued'>;
 
 export const SMS_ERROR_CODES = { tooManyRecipients: 40406, tooManyMessages: 40400 } as const;
+
+/** Live mode: `DateSent` of a message not sent yet (the live service's placeholder, the epoch in India time). */
+export const LIVE_DATE_SENT_PLACEHOLDER = '1970-01-01 05:30:00';
+
+/**
+ * Live mode: an Indian number as the live service writes it back, 0 and the 10 national digits
+ * (`+918884733565`, `918884733565` and `8884733565` → `08884733565`); any other text as it is.
+ */
+export function nationalForm(number: string): string {
+	const m = /^(?:\+?91)?([1-9]\d{9})$/.exec(number.replace(/\s+/g, ''));
+	return m ? `0${m[1]}` : number;
+}
+
+/**
+ * The `From` of an accepted message: `<from>/EXOSBX` (spec mode); in live mode `<number>/EXOSBX`
+ * with an Indian number in national form, or `/<HEADER>` when the sender is a header (letters).
+ */
+export function answeredSender(from: string, live: boolean): string {
+	if (!live) return `${from}/${SMS_FROM_SUFFIX}`;
+	return /[A-Za-z]/.test(from) ? `/${from}` : `${nationalForm(from)}/${SMS_FROM_SUFFIX}`;
+}
 
 /** Characters as the service counts them: code points (an emoji is one character). */
 export function bodyLength(body: string): number {
@@ -169,7 +191,13 @@ interface Entry {
 }
 
 function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Entry[], options: CommonOptions): Reply {
-	const now = v1Timestamp();
+	const at = new Date();
+	const now = v1Timestamp(at);
+	// live mode: India wall-clock dates, the DateSent placeholder, national To (the store keeps the spec's forms)
+	const live = ctx.state.live;
+	const answeredAt = v1DateTime(at, live);
+	const dateSent = live ? LIVE_DATE_SENT_PLACEHOLDER : null;
+	const answeredTo = (to: string) => (live ? nationalForm(to) : to);
 	const accountSid = ctx.params.sid;
 	const sids = randomBytes(16 * entries.length).toString('hex');
 	let anyFailed = false;
@@ -183,10 +211,10 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 					Sid: null,
 					AccountSid: accountSid,
 					From: entry.from ?? null,
-					To: entry.to ?? null,
-					DateCreated: now,
-					DateUpdated: now,
-					DateSent: null,
+					To: entry.to === undefined ? null : answeredTo(entry.to),
+					DateCreated: answeredAt,
+					DateUpdated: answeredAt,
+					DateSent: dateSent,
 					Body: entry.body,
 					Direction: null,
 					Uri: null,
@@ -234,11 +262,11 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 			SMSMessage: {
 				Sid: sid,
 				AccountSid: accountSid,
-				From: `${from}/${SMS_FROM_SUFFIX}`,
-				To: to,
-				DateCreated: now,
-				DateUpdated: now,
-				DateSent: null,
+				From: answeredSender(from, live),
+				To: answeredTo(to),
+				DateCreated: answeredAt,
+				DateUpdated: answeredAt,
+				DateSent: dateSent,
 				Body: entry.body,
 				Direction: 'outbound-api',
 				Uri: `/v1/Accounts/${accountSid}/SMS/Messages/${sid}.json`,

@@ -13,12 +13,13 @@ import { createHash, createHmac } from 'crypto';
 
 import type { CallStatusReport } from '../callbacks';
 import { isoWithOffset } from '../callbacks';
-import { SANDBOX_ACCOUNT } from '../fixtures';
+import { SANDBOX_ACCOUNT, SANDBOX_REFUSED_CALLER } from '../fixtures';
 import {
 	fail,
 	FormShapeError,
 	FormValue,
 	firstQueryValue,
+	INDIA_OFFSET_MINUTES,
 	indexedEntries,
 	isFormObject,
 	isFormType,
@@ -26,7 +27,7 @@ import {
 	json,
 	nestForm,
 	randomHex,
-	v1Timestamp,
+	v1DateTime,
 } from '../http';
 import type { SandboxState } from '../state';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
@@ -314,23 +315,26 @@ interface V1Options {
 	validityMinutes: number;
 	details?: boolean;
 	uri?: boolean;
+	/** live mode: dates in India wall-clock time */
+	live?: boolean;
 }
 
 /** A v1 Call object, every field (Uri on connect, Details with details=true). */
 export function v1CallView(call: StoredCall, now: number, options: V1Options): Record<string, unknown> {
 	const done = ended(call, now);
-	const end = done ? v1Timestamp(simulated(call, call.endedAfter)) : null;
+	const v1Date = (date: Date) => v1DateTime(date, options.live === true);
+	const end = done ? v1Date(simulated(call, call.endedAfter)) : null;
 	const view: Record<string, unknown> = {
 		Sid: call.sid,
 		ParentCallSid: call.parentCallSid,
-		DateCreated: v1Timestamp(new Date(call.createdAt)),
-		DateUpdated: end ?? v1Timestamp(new Date(call.createdAt)),
+		DateCreated: v1Date(new Date(call.createdAt)),
+		DateUpdated: end ?? v1Date(new Date(call.createdAt)),
 		AccountSid: call.accountSid,
 		To: call.to,
 		From: call.from,
 		PhoneNumberSid: call.phoneNumberSid,
 		Status: done ? call.outcome : 'in-progress',
-		StartTime: v1Timestamp(new Date(call.createdAt)),
+		StartTime: v1Date(new Date(call.createdAt)),
 		EndTime: end,
 		Duration: done ? String(call.endedAfter) : null,
 		Price: done ? call.price : null,
@@ -510,6 +514,18 @@ function readConnect(ctx: RequestContext): ConnectInput {
 	return { from, callerId, url, callType, timeLimit, timeOut, statusCallback, statusCallbackEvents, customField };
 }
 
+/** The live service's code of the 503 refusing SANDBOX_REFUSED_CALLER. */
+export const REFUSED_CALLER_CODE = 35008;
+
+/** Whether From or CallerId is SANDBOX_REFUSED_CALLER (digits compared, national form too): Calls/connect answers 503. */
+function isRefusedCaller(input: Pick<ConnectInput, 'from' | 'callerId'>): boolean {
+	const refused = SANDBOX_REFUSED_CALLER.replace(/\D/g, '').slice(-10);
+	return [input.from, input.callerId].some((number) => {
+		const digits = number.replace(/\D/g, '');
+		return digits.slice(-10) === refused && /^(?:91|0)?$/.test(digits.slice(0, -10));
+	});
+}
+
 function placeCall(input: ConnectInput, now: number, timeScale: number): StoredCall {
 	const outcome = callOutcomeFor(input.from);
 	let answeredAfter: number | null = null;
@@ -559,13 +575,16 @@ function placeCall(input: ConnectInput, now: number, timeScale: number): StoredC
 /**
  * The v1 call status callback (Events), form pairs in the spec's order. The answered event has
  * Status `in-progress`, empty EndTime and no RecordingUrl; `To` is empty for a flow call (null).
+ * Live mode: dates in India wall-clock time, and the answered event's legs have an empty Status (as
+ * the live service's answered callbacks: only the call reads in-progress).
  */
-export function callStatusFields(call: StoredCall, event: 'answered' | 'terminal', origin: string): Array<[string, string]> {
+export function callStatusFields(call: StoredCall, event: 'answered' | 'terminal', origin: string, live = false): Array<[string, string]> {
 	const terminal = event === 'terminal';
 	const at = terminal ? call.endedAfter : (call.answeredAfter ?? 0);
+	const v1Date = (date: Date) => v1DateTime(date, live);
 	const pairs: Array<[string, string]> = [
 		['CallSid', call.sid],
-		['DateUpdated', v1Timestamp(simulated(call, at))],
+		['DateUpdated', v1Date(simulated(call, at))],
 		['Status', terminal ? call.outcome : 'in-progress'],
 	];
 	if (terminal && call.recording) {
@@ -574,12 +593,12 @@ export function callStatusFields(call: StoredCall, event: 'answered' | 'terminal
 	}
 	pairs.push(
 		['EventType', event],
-		['DateCreated', v1Timestamp(new Date(call.createdAt))],
+		['DateCreated', v1Date(new Date(call.createdAt))],
 		['To', call.to ?? ''],
 		['From', call.from],
 		['PhoneNumberSid', call.phoneNumberSid],
-		['StartTime', v1Timestamp(new Date(call.createdAt))],
-		['EndTime', terminal ? v1Timestamp(simulated(call, call.endedAfter)) : ''],
+		['StartTime', v1Date(new Date(call.createdAt))],
+		['EndTime', terminal ? v1Date(simulated(call, call.endedAfter)) : ''],
 		['ConversationDuration', String(terminal ? conversationOf(call) : 0)],
 		['Direction', call.direction],
 	);
@@ -587,7 +606,7 @@ export function callStatusFields(call: StoredCall, event: 'answered' | 'terminal
 	call.legs.forEach((leg, i) => {
 		pairs.push(
 			[`Legs[${i}][OnCallDuration]`, String(terminal ? leg.onCallDuration : 0)],
-			[`Legs[${i}][Status]`, terminal ? leg.status : 'in-progress'],
+			[`Legs[${i}][Status]`, terminal ? leg.status : live ? '' : 'in-progress'],
 			[`Legs[${i}][AnsweredBy]`, leg.answeredBy],
 		);
 	});
@@ -632,24 +651,25 @@ async function raceTerminal(ctx: RequestContext, call: StoredCall): Promise<void
 	const url = call.connect?.statusCallback;
 	const hooks = ctx.callbacks as Partial<CallStatusHooks> | undefined;
 	if (!url || !hooks?.postCallStatus || !callStatusEventsOf(call).includes('terminal')) return;
-	await hooks.postCallStatus({ url, callSid: call.sid, fields: callStatusFields(call, 'terminal', ctx.origin) });
+	await hooks.postCallStatus({ url, callSid: call.sid, fields: callStatusFields(call, 'terminal', ctx.origin, ctx.state.live) });
 }
 
 /**
  * The status callbacks a placed call posts on its own, each `delayMs` simulated ms after the connect
  * (none without StatusCallback, for a lost call, or for a racing one, whose terminal went at once).
+ * `isLive` is read when each is posted (live mode's fields, callStatusFields).
  */
-export function callStatusReportsOf(call: StoredCall, origin: string): CallStatusReport[] {
+export function callStatusReportsOf(call: StoredCall, origin: string, isLive: () => boolean = () => false): CallStatusReport[] {
 	const url = call.connect?.statusCallback;
 	if (!url) return [];
 	if (call.from.endsWith(SANDBOX_CALL_RULES.lostSuffix) || call.from.endsWith(SANDBOX_CALL_RULES.racingSuffix)) return [];
 	const events = callStatusEventsOf(call);
 	const reports: CallStatusReport[] = [];
 	if (events.includes('answered') && call.answeredAfter !== null) {
-		reports.push({ delayMs: call.answeredAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'answered', origin) });
+		reports.push({ delayMs: call.answeredAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'answered', origin, isLive()) });
 	}
 	if (events.includes('terminal')) {
-		reports.push({ delayMs: call.endedAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'terminal', origin) });
+		reports.push({ delayMs: call.endedAfter * 1000, url, callSid: call.sid, fields: () => callStatusFields(call, 'terminal', origin, isLive()) });
 	}
 	return reports;
 }
@@ -657,7 +677,7 @@ export function callStatusReportsOf(call: StoredCall, origin: string): CallStatu
 function scheduleCallbacks(ctx: RequestContext, call: StoredCall): void {
 	const hooks = ctx.callbacks as Partial<CallStatusHooks> | undefined;
 	if (!hooks?.callStatusScheduled) return;
-	const reports = callStatusReportsOf(call, ctx.origin);
+	const reports = callStatusReportsOf(call, ctx.origin, () => ctx.state.live);
 	if (reports.length) hooks.callStatusScheduled(reports);
 }
 
@@ -694,11 +714,12 @@ function inRange(v: number, r: Range): boolean {
 	);
 }
 
-function parseServiceDate(text: string): number | undefined {
+/** A DateCreated bound: UTC (spec mode), or India wall-clock time in live mode (`offsetMinutes` 330). */
+function parseServiceDate(text: string, offsetMinutes = 0): number | undefined {
 	const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/.exec(text);
 	if (!m) return undefined;
 	const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
-	return Number.isNaN(ms) ? undefined : ms;
+	return Number.isNaN(ms) ? undefined : ms - offsetMinutes * 60_000;
 }
 
 function numberList(name: string, raw: string): string[] {
@@ -736,6 +757,7 @@ function bulkQuery(ctx: RequestContext): Reply {
 		if (raw !== undefined) q[key] = raw;
 	}
 	const now = Date.now();
+	const live = ctx.state.live;
 	const filters: Array<(call: StoredCall) => boolean> = [];
 	let pageSize: number = CALLS_PAGE_SIZE.default;
 	let validity: number = RECORDING_URL_VALIDITY.default;
@@ -755,7 +777,8 @@ function bulkQuery(ctx: RequestContext): Reply {
 			filters.push((call) => set.has(call.sid));
 		}
 		if (q.DateCreated !== undefined) {
-			const range = parseRange('DateCreated', q.DateCreated, ['gte', 'lte', 'gt', 'lt'], parseServiceDate, 'gte:2026-01-01 00:00:00;lte:2026-01-31 23:59:59');
+			const offset = live ? INDIA_OFFSET_MINUTES : 0;
+			const range = parseRange('DateCreated', q.DateCreated, ['gte', 'lte', 'gt', 'lt'], (text) => parseServiceDate(text, offset), 'gte:2026-01-01 00:00:00;lte:2026-01-31 23:59:59');
 			const lower = range.gte ?? range.gt;
 			const upper = range.lte ?? range.lt;
 			const oldest = addCalendarMonths(now, -CALL_QUERY_LIMITS.historyMonths);
@@ -863,7 +886,7 @@ function bulkQuery(ctx: RequestContext): Reply {
 			PrevPageUri: start > 0 && prevCursor ? uri(['Before', prevCursor]) : null,
 			NextPageUri: end < matched.length && nextCursor ? uri(['After', nextCursor]) : null,
 		},
-		Calls: page.map((call) => v1CallView(call, now, { origin: ctx.origin, validityMinutes: validity })),
+		Calls: page.map((call) => v1CallView(call, now, { origin: ctx.origin, validityMinutes: validity, live })),
 	});
 }
 
@@ -891,13 +914,17 @@ export const voiceRoutes: RouteDefinition[] = [
 				if (error instanceof ConnectError) return fail(ctx, 400, error.message);
 				throw error;
 			}
+			if (isRefusedCaller(input)) {
+				// a refusal with a reason, not a passing overload: nothing is placed
+				return fail(ctx, 503, 'Service Unavailable; ', { code: REFUSED_CALLER_CODE });
+			}
 			const now = Date.now();
 			const call = placeCall(input, now, ctx.timeScale);
 			callsOf(ctx.state).set(call.sid, call);
 			scheduleCallbacks(ctx, call);
 			if (call.from.endsWith(SANDBOX_CALL_RULES.racingSuffix)) await raceTerminal(ctx, call);
 			// The answer always reads in-progress, also when timeScale 0 ends the call at once.
-			const view = v1CallView(call, Math.min(now, call.endsAt - 1), { origin: ctx.origin, validityMinutes: RECORDING_URL_VALIDITY.default, uri: true });
+			const view = v1CallView(call, Math.min(now, call.endsAt - 1), { origin: ctx.origin, validityMinutes: RECORDING_URL_VALIDITY.default, uri: true, live: ctx.state.live });
 			return json(200, { Call: view });
 		},
 	},
@@ -922,7 +949,7 @@ export const voiceRoutes: RouteDefinition[] = [
 			const call = callsOf(ctx.state).get(ctx.params.callSid);
 			if (!call) return fail(ctx, 404, `Call ${ctx.params.callSid} does not exist in this account`);
 			return json(200, {
-				Call: v1CallView(call, Date.now(), { origin: ctx.origin, validityMinutes: RECORDING_URL_VALIDITY.default, details: details === 'true' }),
+				Call: v1CallView(call, Date.now(), { origin: ctx.origin, validityMinutes: RECORDING_URL_VALIDITY.default, details: details === 'true', live: ctx.state.live }),
 			});
 		},
 	},
