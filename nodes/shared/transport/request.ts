@@ -195,14 +195,18 @@ function fromXml(text: string): unknown {
 	return looksLikeXml(text) ? (readServiceXml(text) ?? text) : text;
 }
 
+/** The code the service's rate-limit page gives a refusal for the limit (on a 429, and on the older SMS 503). */
+const RATE_LIMIT_CODE = 'RATE_LIMIT_EXCEEDED';
+
 /**
  * A server error that gives the service's reason (`RestException` with a `Code`, as a caller number
- * refused with 35008) is a refusal, not a passing overload: sending it again would meet the same answer.
+ * refused with 35008) is a refusal, not a passing overload: sending it again would meet the same
+ * answer. The rate-limit code is no such reason: it says to wait.
  */
 function isReasonedRefusal(response: ExotelResponse): boolean {
 	if (response.statusCode < 500) return false;
-	const exception = (response.body as { RestException?: { Code?: unknown } } | null)?.RestException;
-	return typeof exception === 'object' && exception !== null && exception.Code !== undefined && exception.Code !== null && exception.Code !== '';
+	const code = (response.body as { RestException?: { Code?: unknown } } | null)?.RestException?.Code;
+	return code !== undefined && code !== null && code !== '' && String(code).toUpperCase() !== RATE_LIMIT_CODE;
 }
 
 /** A credential, read once a run where there is one (n8n decrypts it on every read). */

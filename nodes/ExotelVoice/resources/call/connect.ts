@@ -7,6 +7,7 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { v1CallItem } from '../../../shared/output/vocabulary';
 import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import { sameNumber } from '../../../shared/rules/values';
 import type { FormValue } from '../../../shared/transport/encoding';
 import { exotelRequest } from '../../../shared/transport/request';
 import { callTypeField, customFieldField } from '../../fields';
@@ -128,7 +129,10 @@ export async function send(context: IExecuteFunctions, items: INodeExecutionData
 				itemIndex: call.itemIndex,
 			});
 			const body = response.body as IDataObject;
-			return v1CallItem((body.Call ?? body) as IDataObject);
+			const item = v1CallItem((body.Call ?? body) as IDataObject);
+			// The live service answers the number national (09876543210): the item keeps it as sent.
+			if (sameNumber(item.from, call.body.From)) item.from = call.body.From as string;
+			return item;
 		},
 	);
 }
