@@ -44,7 +44,7 @@ export function sandboxBaseUrls(origin: string): Record<SandboxBase, string> {
 }
 
 /** Credential data, as n8n stores it, pointing each credential type at a sandbox. */
-export function sandboxCredentialData(origin: string) {
+export function sandboxCredentialData(origin: string, options: { live?: boolean } = {}) {
 	const urls = sandboxBaseUrls(origin);
 	return {
 		exotelApi: {
@@ -54,7 +54,10 @@ export function sandboxCredentialData(origin: string) {
 			region: 'custom',
 			baseUrl: urls.base,
 			ccmBaseUrl: urls.ccm,
-			webhookSigningSecret: SANDBOX_ACCOUNT.webhookSigningSecret,
+			// Live mode answers as a live account on Exotel's hosts, where Auto means these and nothing is signed.
+			...(options.live
+				? { chatAppEnvelope: 'whatsapp', timeZone: 'Asia/Kolkata', webhookSigningSecret: '' }
+				: { webhookSigningSecret: SANDBOX_ACCOUNT.webhookSigningSecret }),
 		},
 		exotelBearerTokenApi: {
 			token: SANDBOX_ACCOUNT.bearerToken,

@@ -18,6 +18,8 @@ export interface DevState {
 	pendingPublish: string[];
 	/** The sandbox origin the credentials were imported with. */
 	credentialsFor?: string;
+	/** Whether they were imported for the sandbox's live mode (`--live`). */
+	credentialsLive?: boolean;
 }
 
 export function devStateFile(userFolder: string): string {
@@ -30,6 +32,7 @@ export function readDevState(file: string): DevState {
 		return {
 			pendingPublish: Array.isArray(state.pendingPublish) ? state.pendingPublish.filter((id): id is string => typeof id === 'string') : [],
 			...(typeof state.credentialsFor === 'string' ? { credentialsFor: state.credentialsFor } : {}),
+			...(state.credentialsLive === true ? { credentialsLive: true } : {}),
 		};
 	} catch {
 		// none yet (or unreadable): nothing pending, nothing known
@@ -89,18 +92,31 @@ export interface BeforeStart {
  */
 export async function importBeforeStart(
 	instance: Pick<N8nInstance, 'listCredentials' | 'importCredentials' | 'listWorkflows' | 'importWorkflows' | 'userFolder'>,
-	opts: { credentials: CredentialSpec[]; examples: ExampleWorkflow[]; sandboxOrigin: string },
+	opts: { credentials: CredentialSpec[]; examples: ExampleWorkflow[]; sandboxOrigin: string; live?: boolean },
 ): Promise<BeforeStart> {
 	const file = devStateFile(instance.userFolder);
 	const state = readDevState(file);
 	const credentials = await importMissingCredentials(instance, opts.credentials);
 	const notes: string[] = [];
-	if (credentials.imported.length) state.credentialsFor = opts.sandboxOrigin;
-	else if (state.credentialsFor && state.credentialsFor !== opts.sandboxOrigin) {
-		notes.push(
-			`the sandbox credentials were imported for the sandbox at ${state.credentialsFor} and are kept as they are; this sandbox is at ${opts.sandboxOrigin}: ` +
-				'edit their base URLs in the editor, or delete them to have them imported again on the next start',
-		);
+	const live = opts.live === true;
+	if (credentials.imported.length) {
+		state.credentialsFor = opts.sandboxOrigin;
+		if (live) state.credentialsLive = true;
+		else delete state.credentialsLive;
+	} else {
+		if (state.credentialsFor && state.credentialsFor !== opts.sandboxOrigin) {
+			notes.push(
+				`the sandbox credentials were imported for the sandbox at ${state.credentialsFor} and are kept as they are; this sandbox is at ${opts.sandboxOrigin}: ` +
+					'edit their base URLs in the editor, or delete them to have them imported again on the next start',
+			);
+		}
+		if ((state.credentialsLive === true) !== live) {
+			notes.push(
+				live
+					? 'the Exotel API credential was imported for the spec mode and is kept as it is; for live mode set its Chat App Envelope to WhatsApp, its Account Time Zone to Asia/Kolkata and empty its Webhook Signing Secret, or delete it to have it imported again'
+					: 'the Exotel API credential was imported for live mode (--live) and is kept as it is; for the spec mode set its Chat App Envelope to Auto, empty its Account Time Zone and give it the sandbox signing secret, or delete it to have it imported again',
+			);
+		}
 	}
 	const examples = await importMissingExamples(instance, opts.examples);
 	const imported = new Set(examples.imported);

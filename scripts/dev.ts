@@ -147,11 +147,11 @@ async function main() {
 	);
 	cleanups.push({ what: 'n8n', run: () => instance.dispose() });
 
-	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
+	const data = sandboxCredentialData(sandbox.origin, { live }) as Record<string, Record<string, unknown>>;
 	const credentials = Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields }));
 	const examples = readExamples();
 	const before = await log.step('importing the sandbox credentials and example workflows that are missing', () =>
-		importBeforeStart(instance, { credentials, examples, sandboxOrigin: sandbox.origin }),
+		importBeforeStart(instance, { credentials, examples, sandboxOrigin: sandbox.origin, live }),
 	);
 	log.line(`sandbox credentials: ${before.credentials.imported.length} imported, ${before.credentials.kept.length} already there and left as they are`);
 	log.line(`example workflows: ${before.examples.imported.length} imported, ${before.examples.kept.length} already there and left as they are`);

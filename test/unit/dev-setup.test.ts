@@ -90,6 +90,19 @@ describe('npm run dev: import what is missing, publish once', () => {
 		expect(n8n.workflows.get('exoCampaignList1')!.name).toBe('My campaign');
 	});
 
+	it('credentials imported for the other mode of the sandbox (--live) are kept, with a note saying what to change', async () => {
+		const n8n = new FakeN8n(tmp);
+		await start(n8n);
+		const live = await importBeforeStart(n8n, { credentials, examples, sandboxOrigin: 'http://127.0.0.1:4010', live: true });
+		expect(live.credentials.imported).toEqual([]);
+		expect(live.notes).toEqual([expect.stringMatching(/imported for the spec mode.*Chat App Envelope to WhatsApp.*Asia\/Kolkata/)]);
+		// deleted, they come back for live mode; then the spec mode is the other one
+		n8n.credentials.clear();
+		expect((await importBeforeStart(n8n, { credentials, examples, sandboxOrigin: 'http://127.0.0.1:4010', live: true })).notes).toEqual([]);
+		expect(readDevState(devStateFile(tmp))).toMatchObject({ credentialsLive: true });
+		expect((await start(n8n)).notes).toEqual([expect.stringMatching(/imported for live mode/)]);
+	});
+
 	it('a first start stopped before n8n was up still publishes its examples on the next start', async () => {
 		const n8n = new FakeN8n(tmp);
 		await start(n8n); // stopped here: nothing published
