@@ -234,9 +234,8 @@ beforeAll(async () => {
 	sandbox = new ExotelSandbox({ live: true, timeScale: 2 });
 	await sandbox.start();
 	instance = await sharedN8n();
-	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	// as a live account on Exotel's hosts resolves Auto; the live service signs nothing, so no secret
-	const live = { ...data.exotelApi, chatAppEnvelope: 'whatsapp', timeZone: 'Asia/Kolkata', webhookSigningSecret: '' };
+	const { exotelApi: live } = sandboxCredentialData(sandbox.origin, { live: true });
 	await instance.importCredentials([
 		{ ...CREDENTIALS.live, type: 'exotelApi', data: live },
 		{ ...CREDENTIALS.signed, type: 'exotelApi', data: { ...live, webhookSigningSecret: SANDBOX_ACCOUNT.webhookSigningSecret } },
