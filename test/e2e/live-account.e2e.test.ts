@@ -18,7 +18,7 @@ import * as crypto from 'crypto';
 
 import { SANDBOX_ACCOUNT, SANDBOX_REFUSED_CALLER, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox, type CallbackAttempt } from '../../sandbox/server';
-import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, pollFor as pollUntil, sharedN8n, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const BUSINESS = '+918047112233';
@@ -158,53 +158,6 @@ function triggerWorkflow(key: 'registering' | 'signed'): ReturnType<typeof makeW
 
 // ---------------------------------------------------------------------------------------------
 // Reading executions (public API), with bounded polls that say what they waited for
-
-async function execution(id: string): Promise<any> {
-	return await instance.publicApi('GET', `/executions/${id}?includeData=true`);
-}
-
-async function pollFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, describe?: () => Promise<string>): Promise<T> {
-	return await pollUntil(what, timeoutMs, check, async () => `${describe ? await describe() : ''}\n--- n8n log (tail) ---\n${instance.serverLog(3000)}`);
-}
-
-function summary(run: any): string {
-	return JSON.stringify({ id: run?.id, status: run?.status, finished: run?.finished, waitTill: run?.waitTill, error: run?.data?.resultData?.error?.message }).slice(0, 800);
-}
-
-/** Waits until execution `id` has `status` (any other final status throws at once). */
-async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<any> {
-	return await pollFor(
-		`execution ${id} to be ${status}`,
-		timeoutMs,
-		async () => {
-			const run = await execution(id);
-			if (run.status === status) return run;
-			if (['error', 'crashed', 'canceled'].includes(run.status) || (status === 'waiting' && run.status === 'success')) {
-				throw new Error(`execution ${id} is ${run.status}, expected ${status}: ${summary(run)}`);
-			}
-			return undefined;
-		},
-		async () => summary(await execution(id)),
-	);
-}
-
-/** Posts to the flow's production webhook and resolves with the id of the execution it started. */
-async function startExecution(flow: { id: string; path: string }, body: Record<string, unknown>): Promise<string> {
-	const known = new Set(await instance.executionIds(flow.id));
-	const res = await instance.request('POST', instance.webhookUrl(flow.path), { data: body });
-	expect([res.status, res.data]).toEqual([200, { message: 'Workflow was started' }]);
-	return await pollFor(`a new execution of workflow ${flow.id}`, 60_000, async () => (await instance.executionIds(flow.id)).find((e) => !known.has(e)));
-}
-
-/**
- * Like startExecution, then waits until n8n has saved the execution as `waiting`: an answer posted
- * before that finds no waiting execution (n8n answers 409), so no answer is posted before this returns.
- */
-async function startWaiting(flow: { id: string; path: string }, body: Record<string, unknown>): Promise<string> {
-	const id = await startExecution(flow, body);
-	await waitForStatus(id, 'waiting');
-	return id;
-}
 
 /** The Exotel node's items, and the items of the node after it (the execution went on with them). */
 function outputOf(run: any): { items: Array<Record<string, any>>; after: Array<Record<string, any>> } {
@@ -373,18 +326,18 @@ describe('Voice: Calls/connect in XML', () => {
 		async () => {
 			const flow = flows.callEnd;
 			const from = '+919876500401';
-			const executionId = await startWaiting(flow, { to: from });
+			const executionId = await instance.startWaitingExecution(flow, { to: from });
 			const [connect] = sandbox.requests({ method: 'POST', pathIncludes: '/Calls/connect' }).filter((r) => formHas(r.form, from));
 			expect(connect.path).toBe(`${V1}/Calls/connect`);
 			const form = Object.fromEntries(connect.form!.filter(([k]) => !k.startsWith('StatusCallbackEvents')));
 			expect(connect.form!.filter(([k]) => k.startsWith('StatusCallbackEvents'))).toEqual([['StatusCallbackEvents[]', 'terminal']]);
 			expect(form.StatusCallback.startsWith(resumePrefix(executionId, flow))).toBe(true);
-			const callSid = nodeJson(await execution(executionId), 'Exotel')[0]?.callSid as string;
+			const callSid = nodeJson(await instance.execution(executionId), 'Exotel')[0]?.callSid as string;
 			expect(callSid).toMatch(/^[0-9a-f]{32}$/);
 
 			const ended = await sandbox.endCall({ callSid });
 			expect(ended).toMatchObject({ url: form.StatusCallback, status: 200, signed: false });
-			const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+			const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 			expect(items).toEqual([
 				expect.objectContaining({
 					callSid,
@@ -486,7 +439,7 @@ describe('WhatsApp: the live envelope', () => {
 		async () => {
 			const flow = flows.chatApproval;
 			const to = '+919876500701';
-			const executionId = await startWaiting(flow, { to });
+			const executionId = await instance.startWaitingExecution(flow, { to });
 			const [send] = sandbox.requests({ method: 'POST', pathIncludes: '/messages' }).filter((r) => r.rawBody.includes(to));
 			const body = send.json as { status_callback: string; whatsapp: { messages: Array<Record<string, any>> } };
 			expect(send.path).toBe(`${V2}/messages`);
@@ -505,7 +458,7 @@ describe('WhatsApp: the live envelope', () => {
 				callback_type: 'incoming_message',
 				content: { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'approve', title: 'Approve' } }, context: { id: message.sid } },
 			});
-			const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+			const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 			expect(items).toEqual([
 				expect.objectContaining({
 					messageSid: message.sid,
@@ -531,8 +484,8 @@ describe('WhatsApp: the live envelope', () => {
 		async () => {
 			const flow = flows.chatDelivery;
 			const to = '+919876500801';
-			const executionId = await startExecution(flow, { to });
-			const { items, after } = outputOf(await waitForStatus(executionId, 'success', 120_000));
+			const executionId = await instance.startExecution(flow, { to });
+			const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success', 120_000));
 			const [send] = sandbox.requests({ method: 'POST', pathIncludes: '/messages' }).filter((r) => r.rawBody.includes(to));
 			const body = send.json as { status_callback: string; whatsapp: { messages: unknown[] } };
 			expect(body).toEqual({

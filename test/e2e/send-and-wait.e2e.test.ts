@@ -17,7 +17,7 @@
 import { signPayload } from '../../nodes/shared/webhooks/signature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox, type CallbackAttempt } from '../../sandbox/server';
-import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, pollFor as pollUntil, sharedN8n, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const BUSINESS = '+918047112233';
@@ -148,61 +148,14 @@ function webhookTrigger(webhookPath: string): WorkflowNode {
 // ---------------------------------------------------------------------------------------------
 // Reading executions (public API) with bounded polls that say what they waited for
 
-async function execution(id: string): Promise<any> {
-	return await instance.publicApi('GET', `/executions/${id}?includeData=true`);
-}
-
-/** The harness's pollFor (its budget stretched on a busy machine), its failure followed by n8n's log. */
-async function pollFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, describe?: () => Promise<string>): Promise<T> {
-	return await pollUntil(what, timeoutMs, check, async () => `${describe ? await describe() : ''}\n--- n8n log (tail) ---\n${instance.serverLog(3000)}`);
-}
-
-function summary(run: any): string {
-	return JSON.stringify({ id: run?.id, status: run?.status, finished: run?.finished, waitTill: run?.waitTill, error: run?.data?.resultData?.error?.message }).slice(0, 800);
-}
-
-/** Waits until execution `id` has `status` (any other final status throws at once). */
-async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<any> {
-	return await pollFor(
-		`execution ${id} to be ${status}`,
-		timeoutMs,
-		async () => {
-			const run = await execution(id);
-			if (run.status === status) return run;
-			if (run.status === 'error' || run.status === 'crashed' || run.status === 'canceled' || (status === 'waiting' && run.status === 'success')) {
-				throw new Error(`execution ${id} is ${run.status}, expected ${status}: ${summary(run)}`);
-			}
-			return undefined;
-		},
-		async () => summary(await execution(id)),
-	);
-}
-
 /** Execution `id` is still waiting, and the Exotel node has not run again after its wait. */
 async function expectStillWaiting(id: string): Promise<void> {
-	const run = await execution(id);
+	const run = await instance.execution(id);
 	expect({ status: run.status, finished: run.finished, after: Boolean(run.data?.resultData?.runData?.After) }).toEqual({
 		status: 'waiting',
 		finished: false,
 		after: false,
 	});
-}
-
-/** Posts to the flow's production webhook and resolves with the id of the execution it started. */
-async function startExecution(flow: Flow, body: Record<string, unknown>): Promise<string> {
-	const known = new Set(await instance.executionIds(flow.id));
-	const res = await instance.request('POST', instance.webhookUrl(flow.path), { data: body });
-	expect([res.status, res.data]).toEqual([200, { message: 'Workflow was started' }]);
-	return await pollFor(`a new execution of workflow ${flow.id} (webhook ${flow.path})`, 60_000, async () =>
-		(await instance.executionIds(flow.id)).find((e) => !known.has(e)),
-	);
-}
-
-/** Like startExecution, then waits until n8n has saved it as `waiting` (the send is done by then). */
-async function startWaiting(flow: Flow, body: Record<string, unknown>): Promise<string> {
-	const id = await startExecution(flow, body);
-	await waitForStatus(id, 'waiting');
-	return id;
 }
 
 /** The Exotel node's output items, and whether the node after it ran with them. */
@@ -281,7 +234,7 @@ describe('Chat App: Send and Wait for Response', () => {
 		async () => {
 			const flow = flows.chatApproval;
 			const to = '+919876500101';
-			const executionId = await startWaiting(flow, { to });
+			const executionId = await instance.startWaitingExecution(flow, { to });
 
 			// the wire: one interactive message with approve/decline buttons, its status_callback n8n's resume URL
 			const [message] = sandbox.chatAppMessages().filter((m) => m.to === to);
@@ -349,7 +302,7 @@ describe('Chat App: Send and Wait for Response', () => {
 			// the recipient taps Approve
 			const tap = await sandbox.reply({ sid: message.sid, button: 'approve', name: 'Asha Rao' });
 			expect(tap.status).toBe(200);
-			const run = await waitForStatus(executionId, 'success');
+			const run = await instance.waitForExecutionStatus(executionId, 'success');
 			const { items, after } = outputOf(run);
 			expect(items).toEqual([
 				expect.objectContaining({
@@ -377,7 +330,7 @@ describe('Chat App: Send and Wait for Response', () => {
 			// and nothing runs again
 			const again = await sandbox.reply({ sid: message.sid, button: 'decline' });
 			expect(again.status).toBe(200);
-			const still = await execution(executionId);
+			const still = await instance.execution(executionId);
 			expect([still.status, nodeJson(still, 'Exotel')]).toEqual(['success', items]);
 		},
 		240_000,
@@ -387,7 +340,7 @@ describe('Chat App: Send and Wait for Response', () => {
 		'choice as a list answered by a row; free text answered by text',
 		async () => {
 			const listTo = '+919876500102';
-			const listRun = await startWaiting(flows.chatChoiceList, { to: listTo });
+			const listRun = await instance.startWaitingExecution(flows.chatChoiceList, { to: listTo });
 			const [list] = sandbox.chatAppMessages().filter((m) => m.to === listTo);
 			expect(list).toMatchObject({ contentType: 'interactive', interactiveType: 'list' });
 			expect((list.content.interactive as any).action).toEqual({
@@ -403,7 +356,7 @@ describe('Chat App: Send and Wait for Response', () => {
 				],
 			});
 			expect((await sandbox.reply({ sid: list.sid, listRow: 'slot-pm' })).status).toBe(200);
-			const listDone = outputOf(await waitForStatus(listRun, 'success'));
+			const listDone = outputOf(await instance.waitForExecutionStatus(listRun, 'success'));
 			expect(listDone.items).toEqual([
 				expect.objectContaining({ messageSid: list.sid, status: 'answered', timedOut: false, answer: 'slot-pm', answerText: 'Afternoon', answeredBy: { number: listTo, name: 'Sandbox User' } }),
 			]);
@@ -411,11 +364,11 @@ describe('Chat App: Send and Wait for Response', () => {
 			expect(listDone.after).toEqual(listDone.items);
 
 			const textTo = '+919876500103';
-			const textRun = await startWaiting(flows.chatFreeText, { to: textTo });
+			const textRun = await instance.startWaitingExecution(flows.chatFreeText, { to: textTo });
 			const [question] = sandbox.chatAppMessages().filter((m) => m.to === textTo);
 			expect(question).toMatchObject({ contentType: 'text', content: expect.objectContaining({ text: { body: 'Any instructions for the courier?' } }) });
 			expect((await sandbox.reply({ sid: question.sid, text: 'Leave it with the guard, please' })).status).toBe(200);
-			const textDone = outputOf(await waitForStatus(textRun, 'success'));
+			const textDone = outputOf(await instance.waitForExecutionStatus(textRun, 'success'));
 			expect(textDone.items).toEqual([
 				expect.objectContaining({
 					messageSid: question.sid,
@@ -434,14 +387,14 @@ describe('Chat App: Send and Wait for Response', () => {
 		'Limit Wait Time: a reply wait and a call whose callbacks are lost (sandbox rule 0055) resume without them, status timedOut',
 		async () => {
 			const to = '+919876500104';
-			const executionId = await startWaiting(flows.chatTimeout, { to });
+			const executionId = await instance.startWaitingExecution(flows.chatTimeout, { to });
 			const lostFrom = '+919876500055';
-			const callRun = await startWaiting(flows.callEndLimited, { to: lostFrom });
+			const callRun = await instance.startWaitingExecution(flows.callEndLimited, { to: lostFrom });
 			const [message] = sandbox.chatAppMessages().filter((m) => m.to === to);
 			// n8n's wait tracker looks for due executions once a minute (and at start), then resumes them:
 			// a 3 s limit is noticed within about 60 s of the wait starting; 120 s bounds it on a busy machine.
 			// Both waits are due at the same tick.
-			const run = await waitForStatus(executionId, 'success', 120_000);
+			const run = await instance.waitForExecutionStatus(executionId, 'success', 120_000);
 			const { items, after } = outputOf(run);
 			expect(items).toEqual([
 				{
@@ -466,7 +419,7 @@ describe('Chat App: Send and Wait for Response', () => {
 			]);
 			expect(after).toEqual(items);
 
-			const call = outputOf(await waitForStatus(callRun, 'success', 120_000));
+			const call = outputOf(await instance.waitForExecutionStatus(callRun, 'success', 120_000));
 			expect(call.items).toEqual([expect.objectContaining({ from: lostFrom, status: 'timedOut', timedOut: true, waitingFor: 'callEnd', resumedBy: 'timeout', raw: null })]);
 			expect(sandbox.callbacks({ kind: 'call-status', messageSid: call.items[0].callSid })).toEqual([]);
 			expect(call.after).toEqual(call.items);
@@ -478,7 +431,7 @@ describe('Chat App: Send and Wait for Response', () => {
 		'n8n restarts while an execution waits (same user folder and database); the reply then resumes it',
 		async () => {
 			const to = '+919876500105';
-			const executionId = await startWaiting(flows.chatFreeText, { to });
+			const executionId = await instance.startWaitingExecution(flows.chatFreeText, { to });
 			const [question] = sandbox.chatAppMessages().filter((m) => m.to === to);
 			// let the delivery reports land first, so none is refused by the stopped server and retried later
 			await waitForAnswered(question.statusCallback!, 'chatapp-status', 3);
@@ -489,7 +442,7 @@ describe('Chat App: Send and Wait for Response', () => {
 			await expectStillWaiting(executionId);
 
 			expect((await sandbox.reply({ sid: question.sid, text: 'Answered after the restart' })).status).toBe(200);
-			const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+			const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 			expect(items).toEqual([expect.objectContaining({ messageSid: question.sid, answer: 'Answered after the restart', timedOut: false })]);
 			expect(after).toEqual(items);
 		},
@@ -501,7 +454,7 @@ test(
 	'RCS Send Template and Wait for Reply: delivery reports keep it waiting; a suggestion reply resumes it with the postback data',
 	async () => {
 		const to = '+919876500106';
-		const executionId = await startWaiting(flows.rcsReply, { to });
+		const executionId = await instance.startWaitingExecution(flows.rcsReply, { to });
 		const [message] = sandbox.rcsMessages().filter((m) => m.to === to);
 		expect(message).toMatchObject({ from: 'acme_orders_bot', template: expect.objectContaining({ name: 'order_update' }) });
 		expect(message.statusCallback!.startsWith(resumePrefix(executionId, flows.rcsReply))).toBe(true);
@@ -510,7 +463,7 @@ test(
 
 		const reply = await sandbox.reply({ sid: message.sid, suggestion: { reply: { text: 'Reschedule', postback_data: 'reschedule_order' } } });
 		expect(reply.status).toBe(200);
-		const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+		const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 		expect(items).toEqual([
 			expect.objectContaining({
 				messageSid: message.sid,
@@ -534,7 +487,7 @@ test(
 	async () => {
 		const flow = flows.smsApproval;
 		const to = '+919876500107';
-		const executionId = await startWaiting(flow, { to });
+		const executionId = await instance.startWaitingExecution(flow, { to });
 		const [sms] = sandbox.messages().filter((m) => m.to === to);
 		expect(sms.shortenUrl).toBe('true');
 		expect(sms.shortLinks).toHaveLength(2);
@@ -573,7 +526,7 @@ test(
 		]);
 		expect(person.pages[2].requestBody).toBe('answer=approve&confirm=1');
 		expect(person.pages[2].bodyExcerpt).toContain('<title>Answer recorded: Approve</title>');
-		const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+		const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 		expect(items).toEqual([
 			expect.objectContaining({
 				messageSid: sms.sid,
@@ -593,7 +546,7 @@ test(
 
 		// a second execution, declined
 		const declineTo = '+919876500108';
-		const declineRun = await startWaiting(flow, { to: declineTo });
+		const declineRun = await instance.startWaitingExecution(flow, { to: declineTo });
 		const [second] = sandbox.messages().filter((m) => m.to === declineTo);
 		const declined = await sandbox.openLink({ sid: second.sid, match: 'answer=decline', as: 'person' });
 		expect(declined.pages.map((p) => [p.method, p.status])).toEqual([
@@ -601,7 +554,7 @@ test(
 			['GET', 200],
 			['POST', 200],
 		]);
-		const declinedOut = outputOf(await waitForStatus(declineRun, 'success'));
+		const declinedOut = outputOf(await instance.waitForExecutionStatus(declineRun, 'success'));
 		expect(declinedOut.items).toEqual([expect.objectContaining({ messageSid: second.sid, approved: false, answer: 'decline', answerText: 'Decline' })]);
 	},
 	240_000,
@@ -614,8 +567,8 @@ describe('Send and Wait for Delivery', () => {
 			const to = '+919876500109';
 			const started = Date.now();
 			// the report comes 1 s after the send: the wait is seen in its outcome (a delivery item only the resume webhook makes)
-			const executionId = await startExecution(flows.smsDelivery, { to });
-			const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+			const executionId = await instance.startExecution(flows.smsDelivery, { to });
+			const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 			const [sms] = sandbox.messages().filter((m) => m.to === to);
 			expect(sms.statusCallback!.startsWith(resumePrefix(executionId, flows.smsDelivery))).toBe(true);
 			const [report] = sandbox.callbacks({ url: sms.statusCallback!, kind: 'sms-status' });
@@ -633,8 +586,8 @@ describe('Send and Wait for Delivery', () => {
 		'chat app: the `sent` report keeps it waiting, `delivered` resumes it',
 		async () => {
 			const to = '+919876500110';
-			const executionId = await startExecution(flows.chatDelivery, { to });
-			const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+			const executionId = await instance.startExecution(flows.chatDelivery, { to });
+			const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 			const [message] = sandbox.chatAppMessages().filter((m) => m.to === to);
 			expect(message.statusCallback!.startsWith(resumePrefix(executionId, flows.chatDelivery))).toBe(true);
 			expect(items).toEqual([
@@ -662,13 +615,13 @@ test(
 	async () => {
 		const flow = flows.callEnd;
 		const from = '+919876500111';
-		const executionId = await startWaiting(flow, { to: from });
+		const executionId = await instance.startWaitingExecution(flow, { to: from });
 		const [connect] = sandbox.requests({ method: 'POST', pathIncludes: '/Calls/connect' }).filter((r) => r.form?.some(([k, v]) => k === 'From' && v === from));
 		const form = Object.fromEntries(connect.form!.filter(([k]) => !k.startsWith('StatusCallbackEvents')));
 		expect(connect.form!.filter(([k]) => k.startsWith('StatusCallbackEvents'))).toEqual([['StatusCallbackEvents[]', 'terminal']]);
 		const resumeUrl = form.StatusCallback;
 		expect(resumeUrl.startsWith(resumePrefix(executionId, flow))).toBe(true);
-		const waiting = nodeJson(await execution(executionId), 'Exotel');
+		const waiting = nodeJson(await instance.execution(executionId), 'Exotel');
 		const callSid = waiting[0]?.callSid as string;
 		expect(callSid).toMatch(/^[0-9a-f]{32}$/);
 
@@ -694,7 +647,7 @@ test(
 
 		const ended = await sandbox.endCall({ callSid });
 		expect(ended?.status).toBe(200);
-		const { items, after } = outputOf(await waitForStatus(executionId, 'success'));
+		const { items, after } = outputOf(await instance.waitForExecutionStatus(executionId, 'success'));
 		expect(items).toEqual([
 			expect.objectContaining({
 				callSid,
@@ -725,8 +678,8 @@ test(
 	'Connect and Wait for Call End: a terminal that beat the save (sandbox rule 0044) got n8n’s 409; the wait ends at once from the call’s own record',
 	async () => {
 		const from = '+919876500044';
-		const executionId = await startExecution(flows.callEnd, { to: from });
-		const run = await waitForStatus(executionId, 'success');
+		const executionId = await instance.startExecution(flows.callEnd, { to: from });
+		const run = await instance.waitForExecutionStatus(executionId, 'success');
 		const { items, after } = outputOf(run);
 		const callSid = items[0]?.callSid as string;
 		// the service's only terminal callback reached n8n while the execution was still running
@@ -742,11 +695,11 @@ test(
 	'rotating the API token and renaming the credential (public API) strands nothing: the genuine callbacks resume; a URL without the execution’s key still gets 401',
 	async () => {
 		const textTo = '+919876500112';
-		const chatRun = await startWaiting(flows.chatFreeText, { to: textTo });
+		const chatRun = await instance.startWaitingExecution(flows.chatFreeText, { to: textTo });
 		const [question] = sandbox.chatAppMessages().filter((m) => m.to === textTo);
 		const callFrom = '+919876500113';
-		const callRun = await startWaiting(flows.callEnd, { to: callFrom });
-		const callSid = nodeJson(await execution(callRun), 'Exotel')[0].callSid as string;
+		const callRun = await instance.startWaitingExecution(flows.callEnd, { to: callFrom });
+		const callSid = nodeJson(await instance.execution(callRun), 'Exotel')[0].callSid as string;
 		const [connect] = sandbox.requests({ method: 'POST', pathIncludes: '/Calls/connect' }).filter((r) => r.form?.some(([k, v]) => k === 'From' && v === callFrom));
 		const callUrl = Object.fromEntries(connect.form!).StatusCallback;
 
@@ -769,9 +722,9 @@ test(
 			await expectStillWaiting(callRun);
 
 			expect((await sandbox.reply({ sid: question.sid, text: 'Answered after the rotation' })).status).toBe(200);
-			expect(outputOf(await waitForStatus(chatRun, 'success')).items).toEqual([expect.objectContaining({ answer: 'Answered after the rotation', resumedBy: 'callback' })]);
+			expect(outputOf(await instance.waitForExecutionStatus(chatRun, 'success')).items).toEqual([expect.objectContaining({ answer: 'Answered after the rotation', resumedBy: 'callback' })]);
 			expect((await sandbox.endCall({ callSid }))?.status).toBe(200);
-			expect(outputOf(await waitForStatus(callRun, 'success')).items).toEqual([expect.objectContaining({ callSid, status: 'completed', resumedBy: 'callback' })]);
+			expect(outputOf(await instance.waitForExecutionStatus(callRun, 'success')).items).toEqual([expect.objectContaining({ callSid, status: 'completed', resumedBy: 'callback' })]);
 		} finally {
 			await rotate(String(data.exotelApi.apiToken), CREDENTIALS.exotelApi.name);
 		}

@@ -30,7 +30,7 @@ import {
 } from './process';
 import { executeOutcome, NATIVE_CRASH_SIGNALS, type ExecuteResult } from './results';
 import { publishesAsynchronously, releaseEnv, webhookUrlVariable } from './targets';
-import { budget, TIMEOUTS } from './timeouts';
+import { budget, pollFor, TIMEOUTS } from './timeouts';
 import { newWorkflowId, type CredentialSpec } from './workflows';
 
 const NO_KEEP_ALIVE = new http.Agent({ keepAlive: false });
@@ -828,6 +828,57 @@ export class N8nInstance {
 		const res = await this.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
 		if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
 		return (res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id));
+	}
+
+	/** One saved execution with its data: `GET /api/v1/executions/<id>?includeData=true`. */
+	async execution(id: string): Promise<any> {
+		return await this.publicApi('GET', `/executions/${id}?includeData=true`);
+	}
+
+	/** The harness's pollFor (its budget stretched on a busy machine), its failure followed by the tail of n8n's log. */
+	async pollWithLog<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, describe?: () => Promise<string>): Promise<T> {
+		return await pollFor(what, timeoutMs, check, async () => `${describe ? await describe() : ''}\n--- n8n log (tail) ---\n${this.serverLog(3000)}`);
+	}
+
+	/** Waits until execution `id` has `status`; any other final status throws at once, with the execution's gist. */
+	async waitForExecutionStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<any> {
+		const gist = (run: any) =>
+			JSON.stringify({ id: run?.id, status: run?.status, finished: run?.finished, waitTill: run?.waitTill, error: run?.data?.resultData?.error?.message }).slice(0, 800);
+		return await this.pollWithLog(
+			`execution ${id} to be ${status}`,
+			timeoutMs,
+			async () => {
+				const run = await this.execution(id);
+				if (run.status === status) return run;
+				if (['error', 'crashed', 'canceled'].includes(run.status) || (status === 'waiting' && run.status === 'success')) {
+					throw new Error(`execution ${id} is ${run.status}, expected ${status}: ${gist(run)}`);
+				}
+				return undefined;
+			},
+			async () => gist(await this.execution(id)),
+		);
+	}
+
+	/** Posts `body` to a workflow's production webhook and resolves with the id of the execution it started. */
+	async startExecution(flow: { id: string; path: string }, body: Record<string, unknown>): Promise<string> {
+		const known = new Set(await this.executionIds(flow.id));
+		const res = await this.request('POST', this.webhookUrl(flow.path), { data: body });
+		if (res.status !== 200 || (res.data as { message?: unknown })?.message !== 'Workflow was started') {
+			throw new Error(`POST ${flow.path} → ${res.status} ${JSON.stringify(res.data).slice(0, 500)}, not "Workflow was started"`);
+		}
+		return await this.pollWithLog(`a new execution of workflow ${flow.id} (webhook ${flow.path})`, 60_000, async () =>
+			(await this.executionIds(flow.id)).find((e) => !known.has(e)),
+		);
+	}
+
+	/**
+	 * startExecution, then waits until n8n has saved the execution as `waiting`: an answer posted
+	 * before that finds no waiting execution (n8n answers 409), so none is posted before this returns.
+	 */
+	async startWaitingExecution(flow: { id: string; path: string }, body: Record<string, unknown>): Promise<string> {
+		const id = await this.startExecution(flow, body);
+		await this.waitForExecutionStatus(id, 'waiting');
+		return id;
 	}
 
 	async waitForExecutions(workflowId: string, count = 1, timeoutMs: number = TIMEOUTS.executionWait): Promise<any[]> {

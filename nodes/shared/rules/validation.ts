@@ -154,7 +154,7 @@ export function formatServiceDate(ms: number): string {
 }
 
 /** How far `zone`'s wall clock is ahead of UTC at `instant`, in ms (throws a RangeError for an unknown zone). */
-function zoneOffsetMs(zone: string, instant: number): number {
+export function zoneOffsetMs(zone: string, instant: number): number {
 	const parts = new Intl.DateTimeFormat('en-US', {
 		timeZone: zone,
 		hourCycle: 'h23',

@@ -77,9 +77,10 @@ export function refusalWords(refusal: SignatureRefusal): string {
 }
 
 /**
- * Tells n8n's log why callbacks are refused, once for each trigger or wait and reason: the service
- * gets a 401 and may retry, so a line per request would bury the log, and none would leave the
- * operator guessing why nothing arrives. The note is kept in the workflow's static data.
+ * Tells n8n's log why callbacks are refused, once for each trigger and reason: the service gets a
+ * 401 and may retry, so a line per request would bury the log, and none would leave the operator
+ * guessing why nothing arrives. The note is kept in the workflow's static data, which n8n saves
+ * after a production webhook; a waiting execution's is not saved, so a wait notes each refusal.
  */
 export function logRefusalOnce(context: IWebhookFunctions, refusal: SignatureRefusal): void {
 	const noted = context.getWorkflowStaticData('node');

@@ -1,21 +1,7 @@
-import { trimmed } from '../../../shared/rules/validation';
+import { trimmed, zoneOffsetMs } from '../../../shared/rules/validation';
 
 /** The offset of `timeZone` from UTC at the instant `utcMs`, in minutes. */
-function offsetMinutes(timeZone: string, utcMs: number): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(utcMs));
-	const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-	return Math.round((wall - utcMs) / 60_000);
-}
+const offsetMinutes = (timeZone: string, utcMs: number) => Math.round(zoneOffsetMs(timeZone, utcMs) / 60_000);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
