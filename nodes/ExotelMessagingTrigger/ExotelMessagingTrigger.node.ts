@@ -114,10 +114,9 @@ export class ExotelMessagingTrigger implements INodeType {
 			return answer(200, String(challenge));
 		}
 
-		const credentials = await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi');
-		const secret = String(credentials.webhookSigningSecret ?? '');
 		const items = eventItems(req.body);
 		if (!items) return answer(400, { error: 'the body is not a JSON object or form' });
+		const secret = async () => String((await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi')).webhookSigningSecret ?? '');
 		// With a secret, only a body wholly of a family the service posts unsigned (SMS, RCS) may come unsigned.
 		const refusal = await signatureRefused(this, nestBracketKeys(req.body as IDataObject), secret);
 		if (refusal) {
@@ -126,7 +125,6 @@ export class ExotelMessagingTrigger implements INodeType {
 		}
 
 		const statuses = this.getNodeParameter('statuses', []) as string[];
-		// The service retries anything that is not a 200 within 5 seconds: startWithChosen answers at once.
 		return startWithChosen(this, items, (entry) => statuses.length === 0 || !STATUS_EVENTS.includes(entry.event) || statuses.includes(String(entry.status)));
 	}
 }

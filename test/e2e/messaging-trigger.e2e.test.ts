@@ -279,3 +279,24 @@ async function postOversized(url: string, body: Buffer): Promise<number | 'refus
 		request.end(body);
 	});
 }
+
+test(
+	'n8n answers a status callback only once it holds its execution: when each 200 arrives, its execution is listed; a refused one is answered at once',
+	async () => {
+		const known = new Set(await instance.executionIds(triggerWorkflowId));
+		for (let i = 0; i < 5; i++) {
+			const form = new URLSearchParams({ SmsSid: `sms-flood-${i}`, To: '+919876543210', Status: 'sent', DetailedStatus: 'DELIVERED_TO_HANDSET', DetailedStatusCode: '20005' }).toString();
+			const answer = await instance.request('POST', triggerUrl, { data: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+			expect([answer.status, answer.data]).toEqual([200, { received: 1, accepted: 1 }]);
+			// asked right after the answer: the execution is there already (0.5.0 answered before n8n created it)
+			const fresh = (await instance.executionIds(triggerWorkflowId)).filter((id) => !known.has(id));
+			expect(fresh).toHaveLength(1);
+			known.add(fresh[0]);
+		}
+		// a refusal is still answered at once, by the trigger, with its reason (an unknown body must be signed here)
+		const refused = await instance.request('POST', triggerUrl, { data: { some: 'thing' }, headers: { 'Content-Type': 'application/json' } });
+		expect([refused.status, refused.data]).toEqual([401, { error: expect.stringMatching(/^The X-Service-Signature header is missing/) }]);
+		expect((await instance.executionIds(triggerWorkflowId)).filter((id) => !known.has(id))).toEqual([]);
+	},
+	JEST_TIMEOUTS.execute + 60_000,
+);

@@ -37,6 +37,13 @@ export interface WebhookAnswer {
 	response: IWebhookResponseData;
 	/** What the node wrote to n8n's log at warn level. */
 	warnings: string[];
+	/**
+	 * Who answered: the node itself, at once (`node`), or n8n with the node's `webhookResponse` once it
+	 * held the execution (`n8n`), as n8n's webhook helpers do for responseMode onReceived.
+	 */
+	answeredBy: 'node' | 'n8n' | 'nobody';
+	/** How many times the node read its credential (n8n looks it up and decrypts it each time). */
+	credentialReads: number;
 }
 
 function parseBody(raw: Buffer, contentType: string | undefined): unknown {
@@ -55,7 +62,7 @@ export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promi
 	const headers: Record<string, string> = { 'content-type': contentType };
 	for (const [key, value] of Object.entries(call.headers ?? {})) headers[key.toLowerCase()] = value;
 	const req = { method: call.method ?? 'POST', headers, query: call.query ?? {}, body: parseBody(raw, contentType), rawBody: raw };
-	const sent = { status: 200, body: undefined as unknown };
+	const sent = { status: 200, body: undefined as unknown, written: false };
 	const res = {
 		status(code: number) {
 			sent.status = code;
@@ -66,22 +73,28 @@ export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promi
 		},
 		json(body: unknown) {
 			sent.body = body;
+			sent.written = true;
 			return res;
 		},
 		send(body: unknown) {
 			sent.body = body;
+			sent.written = true;
 			return res;
 		},
 	};
 	const parameters = call.parameters ?? {};
 	const staticData = call.staticData ?? {};
 	const warnings: string[] = [];
+	let credentialReads = 0;
 	const context = {
 		getRequestObject: () => req,
 		getResponseObject: () => res,
 		getWebhookName: () => (call.method === 'GET' ? 'setup' : 'default'),
 		getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
-		getCredentials: async () => call.credentials ?? {},
+		getCredentials: async () => {
+			credentialReads++;
+			return call.credentials ?? {};
+		},
 		getNode: () => node,
 		getWorkflow: () => ({ id: 'workflow-1', active: true }),
 		getWorkflowStaticData: () => staticData,
@@ -90,7 +103,17 @@ export async function callWebhook(nodeType: INodeType, call: WebhookCall): Promi
 	} as unknown as IWebhookFunctions;
 	const response = await nodeType.webhook!.call(context);
 	const workflowData = response.workflowData?.[0]?.map((item) => item.json);
-	return { status: sent.status, body: sent.body, workflowData, response, warnings };
+	let answeredBy: WebhookAnswer['answeredBy'] = sent.written ? 'node' : 'nobody';
+	if (!response.noWebhookResponse) {
+		// n8n answers itself: writing the response as well would send it twice
+		if (sent.written) throw new Error('the node wrote the response and left n8n to answer too');
+		if (response.webhookResponse !== undefined) {
+			answeredBy = 'n8n';
+			sent.status = 200;
+			sent.body = response.webhookResponse;
+		}
+	}
+	return { status: sent.status, body: sent.body, workflowData, response, warnings, answeredBy, credentialReads };
 }
 
 /**

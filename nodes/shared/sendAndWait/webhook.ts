@@ -30,10 +30,9 @@ export function keepWaiting(context: IWebhookFunctions, status: number, body: ID
 	return answerNow(context, status, body);
 }
 
-/** Answers the callback with 200 and resumes the execution with `output`. */
-export function resumeWith(context: IWebhookFunctions, output: IDataObject, answer: IDataObject | string = { received: true, resumed: true }): IWebhookResponseData {
-	answerNow(context, 200, answer);
-	return { noWebhookResponse: true, workflowData: [[{ json: output, pairedItem: { item: 0 } }]] };
+/** Resumes the execution with `output`; n8n answers the callback 200 once it holds the resumed execution. */
+export function resumeWith(output: IDataObject, answer: IDataObject | string = { received: true, resumed: true }): IWebhookResponseData {
+	return { workflowData: [[{ json: output, pairedItem: { item: 0 } }]], webhookResponse: answer };
 }
 
 /** Answers with an HTML page (the SMS approval links); `output` resumes the execution when given. */
@@ -89,10 +88,10 @@ function onReply(context: IWebhookFunctions, state: IDataObject, question: Quest
 		if (question.responseType === 'approval' || question.responseType === 'choice') {
 			const choice = choiceOf(answer, question.choices);
 			if (!choice) continue;
-			return resumeWith(context, answerItem(state, question, { ...answer, id: choice.id, text: choice.title }, answer.entry));
+			return resumeWith(answerItem(state, question, { ...answer, id: choice.id, text: choice.title }, answer.entry));
 		}
 		if (question.responseType === 'freeText' && answer.text === null) continue;
-		return resumeWith(context, answerItem(state, question, answer, answer.entry));
+		return resumeWith(answerItem(state, question, answer, answer.entry));
 	}
 	// A delivery report, a stranger's reply, a reply to another message or an answer that is none of the choices.
 	return keepWaiting(context, 200, STILL_WAITING);
@@ -142,7 +141,7 @@ function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataO
 		if (!state.messageSid || report.messageSid !== state.messageSid) continue;
 		if (!FINAL_DELIVERY.includes(String(report.status))) continue;
 		const { event, raw, messageSid, channel, to, from, status, code, timestamp, ...details } = report;
-		return resumeWith(context, deliveryItem(state, { status, code, timestamp, details, raw }, 'callback'));
+		return resumeWith(deliveryItem(state, { status, code, timestamp, details, raw }, 'callback'));
 	}
 	return keepWaiting(context, 200, STILL_WAITING);
 }
@@ -153,7 +152,7 @@ function onCallEnd(context: IWebhookFunctions, state: IDataObject, body: IDataOb
 	const item = callStatusItem(body);
 	const terminal = item.eventType === 'terminal' || (item.eventType === null && FINAL_CALL.includes(String(item.status)));
 	if (!state.callSid || item.callSid !== state.callSid || !terminal) return keepWaiting(context, 200, STILL_WAITING);
-	return resumeWith(context, callWaitItem(item, 'callback'));
+	return resumeWith(callWaitItem(item, 'callback'));
 }
 
 /**
@@ -178,7 +177,7 @@ export async function resumeWaitingExecution(this: IWebhookFunctions): Promise<I
 
 	if (this.getRequestObject().method !== 'POST') return keepWaiting(this, 405, { error: 'Callbacks arrive by POST' });
 	const body = bodyOf(this);
-	const secret = String((await credential()).webhookSigningSecret ?? '');
+	const secret = async () => String((await credential()).webhookSigningSecret ?? '');
 	const chatApp = expected === 'chatAppReply' || expected === 'chatAppDelivery';
 	const refusal = await signatureRefused(this, body, secret, chatApp);
 	if (refusal) {

@@ -8,11 +8,16 @@ export function answerNow(context: IWebhookFunctions, status: number, body: IDat
 	return { noWebhookResponse: true };
 }
 
-/** Acknowledges with 200 and starts the workflow with the items, if any are left after filtering. */
+/**
+ * Starts the workflow with the items left after filtering, and leaves the 200 to n8n, which sends it
+ * once it holds the execution (as for its own Webhook node): an answer sent before that would tell
+ * the service a callback is taken that n8n may still drop when it falls behind, and the service does
+ * not send an answered callback again. With nothing left to start, the answer goes at once.
+ */
 export function startWith(context: IWebhookFunctions, received: number, items: IDataObject[]): IWebhookResponseData {
-	answerNow(context, 200, { received, accepted: items.length });
-	if (items.length === 0) return { noWebhookResponse: true };
-	return { noWebhookResponse: true, workflowData: [context.helpers.returnJsonArray(items)] };
+	const answer = { received, accepted: items.length };
+	if (items.length === 0) return answerNow(context, 200, answer);
+	return { workflowData: [context.helpers.returnJsonArray(items)], webhookResponse: answer };
 }
 
 /**

@@ -48,22 +48,25 @@ export function unsignedFamilyOf(body: IDataObject): UnsignedFamily | undefined 
 export type SignatureRefusal = 'missing' | 'invalid';
 
 /**
- * Whether a request fails the credential's signing secret (`secret`), and why. Without a secret
+ * Whether a request fails the credential's signing secret (`secretOf`), and why. Without a secret
  * nothing is checked. With one, a request must carry a valid X-Service-Signature when it carries any
  * signature, when `always` (a chat-app wait: only signed callbacks reach it), or when its body is not
  * wholly one of the unsigned families (`body`, bracket keys nested): so a chat-app payload, in
- * whatever envelope, is never taken unsigned.
+ * whatever envelope, is never taken unsigned. An unsigned body of an unsigned family passes whatever
+ * the secret, so the credential (looked up and decrypted by n8n on every read) is not read for it:
+ * those are the bulk of a flood of delivery reports.
  */
 export async function signatureRefused(
 	context: IWebhookFunctions,
 	body: IDataObject,
-	secret: string,
+	secretOf: () => Promise<string>,
 	always = false,
 ): Promise<SignatureRefusal | undefined> {
-	if (!secret) return undefined;
 	const req = context.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
 	const header = req.headers[SIGNATURE_HEADER];
 	if (header === undefined && !always && unsignedFamilyOf(body) !== undefined) return undefined;
+	const secret = await secretOf();
+	if (!secret) return undefined;
 	if (header === undefined) return 'missing';
 	if (!req.rawBody && req.readRawBody) await req.readRawBody();
 	return isValidSignature(req.rawBody ?? Buffer.alloc(0), header, secret) ? undefined : 'invalid';

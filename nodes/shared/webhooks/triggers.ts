@@ -23,8 +23,12 @@ export function unrecognizedPayload(description: string) {
 	return { name: 'Unrecognized Payload', value: UNKNOWN_EVENT, action: 'On unrecognized payload', description } as const;
 }
 
-/** Where the service posts its callbacks: the trigger's Production (or Test) URL. */
-export const CALLBACK_WEBHOOK: IWebhookDescription = { name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' };
+/**
+ * Where the service posts its callbacks: the trigger's Production (or Test) URL. An empty
+ * responseData makes n8n answer with the trigger's own `webhookResponse` (without one it answers the
+ * text "firstEntryJson").
+ */
+export const CALLBACK_WEBHOOK: IWebhookDescription = { name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' };
 
 /** The trigger's first parameter: where to paste its URL and how the requests to it are checked. */
 export function setupNotice(text: string): INodeProperties {
@@ -45,9 +49,9 @@ export function eventsField(events: readonly TriggerEvent[], description: string
 }
 
 /**
- * Acknowledges the callback at once (the service retries anything that is not a 200 within a few
- * seconds) and starts the workflow with those of its items whose event is picked in Events and
- * whose status passes the trigger's own Statuses filter.
+ * Starts the workflow with those of a callback's items whose event is picked in Events and whose
+ * status passes the trigger's own Statuses filter; n8n answers 200 once it holds the execution (a
+ * callback with none left is answered at once).
  */
 export function startWithChosen<Item extends IDataObject>(
 	context: IWebhookFunctions,

@@ -326,6 +326,26 @@ describe('Exotel Messaging Trigger: status callbacks and delivery reports', () =
 		expect(answer.workflowData?.[0].raw).toMatchObject({ SmsSid: 'sms-9', DetailedStatus: 'DELIVERED_TO_HANDSET', SmsUnits: '1' });
 	});
 
+	it('n8n answers a callback that starts the workflow once it holds the execution; a filtered or refused one is answered at once', async () => {
+		const form = 'SmsSid=sms-9&To=%2B919876543210&Status=sent&DetailedStatus=DELIVERED_TO_HANDSET&DetailedStatusCode=20005';
+		const started = await post(form, { contentType: 'application/x-www-form-urlencoded', signature: null });
+		expect([started.answeredBy, started.status, started.body, started.workflowData?.length]).toEqual(['n8n', 200, { received: 1, accepted: 1 }, 1]);
+		const filtered = await post(form, { contentType: 'application/x-www-form-urlencoded', signature: null, parameters: { statuses: ['failed'] } });
+		expect([filtered.answeredBy, filtered.status, filtered.body, filtered.workflowData]).toEqual(['node', 200, { received: 1, accepted: 0 }, undefined]);
+		const refused = await post(incoming('text', { body: 'hi' }), { signature: null });
+		expect([refused.answeredBy, refused.status, refused.workflowData]).toEqual(['node', 401, undefined]);
+	});
+
+	it('an unsigned SMS or RCS report is taken without reading the credential; a chat-app payload reads it for the secret', async () => {
+		const sms = await post('SmsSid=sms-9&Status=sent', { contentType: 'application/x-www-form-urlencoded', signature: null });
+		const rcs = await post({ rcs: { messages: [{ callback_type: 'dlr', sid: 'r-1', exo_status_code: 40002 }] } }, { signature: null });
+		expect([sms.credentialReads, sms.workflowData?.length, rcs.credentialReads, rcs.workflowData?.length]).toEqual([0, 1, 0, 1]);
+		const chatApp = await post(incoming('text', { body: 'hi' }));
+		expect([chatApp.credentialReads, chatApp.status]).toEqual([1, 200]);
+		// one that carries a signature is checked whatever its family
+		expect((await post('SmsSid=sms-9&Status=sent', { contentType: 'application/x-www-form-urlencoded', signature: 'sha256=00' })).credentialReads).toBe(1);
+	});
+
 	it('SMS status callback as JSON, failed', async () => {
 		const body = { SmsSid: 'sms-8', To: '+919876543210', Status: 'failed_dnd', DetailedStatusCode: 24003 };
 		const answer = await post(body, { signature: null });
