@@ -177,6 +177,8 @@ export interface ResumeAnswer {
 	status: number;
 	body: unknown;
 	headers: Record<string, string>;
+	/** Who answered a request the node took: n8n with the node's webhookResponse once it held the execution, or the node itself. */
+	answeredBy?: 'node' | 'n8n';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1247,7 +1249,10 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 		const context = new WebhookContext(workflow, node, webhookAdditionalData, mode, webhookData, [], data);
 		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
 		const response = await nodeType.webhook!.call(context);
-		if (!response.noWebhookResponse && response.webhookResponse !== undefined) answer.body = response.webhookResponse;
+		if (!response.noWebhookResponse && response.webhookResponse !== undefined) {
+			answer.body = response.webhookResponse;
+			answer.answeredBy = 'n8n';
+		} else answer.answeredBy = 'node';
 		if (!response.workflowData) return { answer };
 		data.executionData!.nodeExecutionStack[0].data.main = response.workflowData;
 		const continued = await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);

@@ -193,11 +193,12 @@ describe('Exotel Voice Trigger', () => {
 		expect([ignored.status, ignored.workflowData]).toEqual([200, undefined]);
 	});
 
-	it('filters on statuses and events, still answering 200', async () => {
+	it('filters on statuses and events, still answering 200: at once when filtered, by n8n once it holds the execution otherwise', async () => {
 		const filtered = await post(callStatusForm, { contentType: 'application/x-www-form-urlencoded', parameters: { statuses: 'busy, no-answer' } });
-		expect([filtered.status, filtered.workflowData]).toEqual([200, undefined]);
+		expect([filtered.status, filtered.workflowData, filtered.answeredBy]).toEqual([200, undefined, 'node']);
 		const kept = await post(callStatusForm, { contentType: 'application/x-www-form-urlencoded', parameters: { statuses: 'Completed' } });
 		expect(kept.workflowData).toHaveLength(1);
+		expect([kept.status, kept.body, kept.answeredBy]).toEqual([200, { received: 1, accepted: 1 }, 'n8n']);
 	});
 
 	it('an answered callback as the live service sends it (frappe/crm): in-progress, no end yet, picked by Call Events', async () => {

@@ -142,7 +142,8 @@ describe('Chat App → Send and Wait for Response', () => {
 		const result = await messaging(approval());
 		const { sid, url } = sentChatApp();
 		const { answer, result: resumed } = await result.resume(chatAppCallback(url, [replyEntry(sid, TO, button('approve', 'Approve refund'))]));
-		expect(answer).toMatchObject({ status: 200, body: { received: true, resumed: true } });
+		// n8n answers once it holds the resumed execution, not the node before it
+		expect(answer).toMatchObject({ status: 200, body: { received: true, resumed: true }, answeredBy: 'n8n' });
 		expect(resumed?.status).toBe('success');
 		const [item] = resumed!.output('Exotel');
 		expect(item.json).toEqual({
@@ -198,7 +199,7 @@ describe('Chat App → Send and Wait for Response', () => {
 		];
 		for (const entries of cases) {
 			const { answer, result: resumed } = await result.resume(chatAppCallback(url, entries));
-			expect(answer).toEqual({ status: 200, body: { received: true, resumed: false }, headers: {} });
+			expect(answer).toEqual({ status: 200, body: { received: true, resumed: false }, headers: {}, answeredBy: 'node' });
 			expect(resumed).toBeUndefined();
 		}
 	});
