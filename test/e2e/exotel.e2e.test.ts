@@ -150,7 +150,7 @@ test(
 		const [id] = await instance.importWorkflows([workflow]);
 		const run = await instance.execute(id);
 		expect(run.ok).toBe(false);
-		expect(run.error).toMatch(/Authentication is required/);
+		expect(run.error).toMatch(/Authentication failed: check the credential's API key and token/);
 		expect(run.stdout + run.stderr).not.toContain('wrong-SECRET-token-e2e');
 		expect(sandbox.requests()).toHaveLength(1);
 		expect(sandbox.requests()[0].status).toBe(401);

@@ -57,8 +57,19 @@ const ALLOCATION_HTTP_MEANING: Record<number, string> = {
 	499: 'The allocation service timed out before answering',
 };
 
+/** What to check when a base answers 401, by the credential that base is called with (transport's ExotelBase). */
+const UNAUTHORIZED_MEANING: Record<string, string> = {
+	base: "Authentication failed: check the credential's API key and token",
+	ccm: "Authentication failed: check the credential's API key and token",
+	integrations: "Authentication failed: check the credential's token",
+	cms: "Authentication failed: check the credential's token",
+	cc: 'Authentication failed: check the contact-center user ID and token',
+	alloc: 'Authentication failed: check the allocation user name and password',
+};
+
 /** What an HTTP status means on the API of `base` (the allocation API words some of its own). */
 function httpMeaning(statusCode: number, base: string | undefined): string {
+	if (statusCode === 401 && base && UNAUTHORIZED_MEANING[base]) return UNAUTHORIZED_MEANING[base];
 	const own = base === 'alloc' ? ALLOCATION_HTTP_MEANING[statusCode] : undefined;
 	return own ?? HTTP_MEANING[statusCode] ?? (statusCode >= 500 ? 'The service had a server error' : 'Request failed');
 }
@@ -135,9 +146,16 @@ export function serviceApiError(
 	const service = parseServiceError(body);
 	const meaning = httpMeaning(statusCode, base);
 	const codePart = service?.code !== undefined && service.code !== null ? ` (code ${service.code})` : '';
-	const message = service ? `${service.message}${codePart}` : meaning;
+	// A 401's own words are a login page's ("Authentication is required to view this page."): the
+	// headline says what to check, the service's words follow.
+	const unauthorized = statusCode === 401 && service !== undefined;
+	const message = unauthorized ? `${meaning}${codePart}` : service ? `${service.message}${codePart}` : meaning;
 	const details = [
-		service ? `${meaning}. HTTP ${statusCode} from ${method} ${url}.` : `HTTP ${statusCode} from ${method} ${url}.`,
+		unauthorized
+			? `The service said: "${service.message}". HTTP ${statusCode} from ${method} ${url}.`
+			: service
+				? `${meaning}. HTTP ${statusCode} from ${method} ${url}.`
+				: `HTTP ${statusCode} from ${method} ${url}.`,
 		service?.description,
 		hint,
 	]

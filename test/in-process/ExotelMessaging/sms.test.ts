@@ -321,8 +321,9 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 		it('wrong API token: a clear 401 error without the secret', async () => {
 			const result = await sendSms(recipients(1), smsParameters(), {}, { exotelApi: { apiToken: 'wrong-SECRET-token-xyz' } });
 			expect(result.error?.httpCode).toBe('401');
-			expect(result.error?.message).toMatch(/Authentication is required/);
-			expect(result.error?.description).toMatch(/Authentication failed: check the credential/);
+			// the headline says what to check; the service's page text follows it
+			expect(result.error?.message).toBe("Authentication failed: check the credential's API key and token");
+			expect(result.error?.description).toMatch(/^The service said: "Authentication is required to view this page\."/);
 			expect(JSON.stringify(result.error)).not.toContain('wrong-SECRET-token-xyz');
 			expect(sandbox.requests()[0].auth.ok).toBe(false);
 		});

@@ -217,8 +217,8 @@ describe('Exotel Voice → Call → Connect to Flow', () => {
 	it('401 with a wrong token: clear, without the secret, and not retried', async () => {
 		const result = await run(connectParameters(), [{}], {}, { exotelApi: { apiToken: 'wrong-SECRET-voice' } });
 		expect(result.error?.httpCode).toBe('401');
-		expect(result.error?.message).toBe('Authentication is required to view this page.');
-		expect(result.error?.description).toMatch(/Authentication failed: check the credential/);
+		expect(result.error?.message).toBe("Authentication failed: check the credential's API key and token");
+		expect(result.error?.description).toMatch(/^The service said: "Authentication is required to view this page\."/);
 		expect(JSON.stringify(result.error)).not.toContain('wrong-SECRET-voice');
 		expect(sandbox.requests()).toHaveLength(1);
 	});
@@ -484,7 +484,7 @@ describe('Exotel Voice → Call → Get Many', () => {
 	it('401 with a wrong token', async () => {
 		const result = await run({ operation: 'getMany' }, [{}], {}, { exotelApi: { apiToken: 'bad-SECRET' } });
 		expect(result.error?.httpCode).toBe('401');
-		expect(result.error?.message).toBe('Authentication is required to view this page.');
+		expect(result.error?.message).toBe("Authentication failed: check the credential's API key and token");
 	});
 });
 

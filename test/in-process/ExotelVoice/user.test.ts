@@ -134,10 +134,11 @@ describe('Exotel Voice → User → Get Many', () => {
 		expect(sandbox.requests()).toHaveLength(0);
 	});
 
-	it('401 with a wrong token, in the service’s words and without the secret', async () => {
+	it('401 with a wrong token: what to check, the service’s words after it, without the secret', async () => {
 		const result = await run({ operation: 'getMany' }, [{}], {}, { exotelApi: { apiToken: 'bad-SECRET-users' } });
 		expect(result.error?.httpCode).toBe('401');
-		expect(result.error?.message).toBe('Authentication failed (code 1010)');
+		expect(result.error?.message).toBe("Authentication failed: check the credential's API key and token (code 1010)");
+		expect(result.error?.description).toMatch(/^The service said: "Authentication failed"/);
 		expect(JSON.stringify(result.error)).not.toContain('bad-SECRET-users');
 	});
 });

@@ -53,7 +53,8 @@ describe('Exotel Voice → User Device → Get Status', () => {
 	it('401 with a wrong token, without the token', async () => {
 		const result = await run({ operation: 'getStatus' }, [{}], {}, { exotelBearerTokenApi: { token: 'bad-bearer-SECRET' } });
 		expect(result.error?.httpCode).toBe('401');
-		expect(result.error?.message).toBe('The app token is missing, invalid or expired (code UNAUTHORIZED)');
+		expect(result.error?.message).toBe("Authentication failed: check the credential's token (code UNAUTHORIZED)");
+		expect(result.error?.description).toMatch(/^The service said: "The app token is missing, invalid or expired"/);
 		expect(JSON.stringify(result.error)).not.toContain('bad-bearer-SECRET');
 	});
 

@@ -137,7 +137,7 @@ describe('Exotel Voice → Voice Log → Get', () => {
 		expect(sandbox.requests()).toHaveLength(0);
 		const denied = await run({ callSid: recorded[0] }, [{}], {}, { exotelApi: { apiToken: 'bad-SECRET' } });
 		expect(denied.error?.httpCode).toBe('401');
-		expect(denied.error?.message).toBe('Authentication failed (code 1010)');
+		expect(denied.error?.message).toBe("Authentication failed: check the credential's API key and token (code 1010)");
 	});
 });
 
