@@ -1,8 +1,9 @@
 /**
  * The sandbox's records across restarts (persist.ts, `stateFile`; `npm run dev` keeps them in
- * .dev/): what it sent and the calls it placed come back in a new sandbox on the same file (on
- * another port too), so a person still answers a message or ends a call sent before the restart;
- * a call's status callbacks that fell due while it was down go at once. A person's answer to a
+ * .dev/): what it sent, the calls it placed and the campaigns created come back in a new sandbox on
+ * the same file (on another port too), so a person still answers a message or ends a call sent
+ * before the restart, and a campaign goes on; a call's status callbacks and a campaign's steps that
+ * fell due while it was down go at once. A person's answer to a
  * number nothing was sent to says since when the sandbox has records, and why. Every receiver is a
  * local http server on 127.0.0.1.
  */
@@ -22,6 +23,7 @@ const MESSAGES = `/v2/accounts/${SID}/messages`;
 const WEBHOOK = `/v2/accounts/${SID}/chatapp/webhook`;
 const SEND = `/v1/Accounts/${SID}/Sms/send`;
 const CONNECT = `/v1/Accounts/${SID}/Calls/connect`;
+const CAMPAIGNS = `/v2/accounts/${SID}/campaigns`;
 const BUSINESS = '+919000000001';
 const MANAGER = '+919812340001';
 const PATIENT = '+919845012345';
@@ -175,6 +177,58 @@ describe('what the sandbox sent, across a restart', () => {
 		const events = rx.at(callbackAt).map((r) => new URLSearchParams(r.text).get('EventType'));
 		expect(events).toEqual(['answered', 'terminal']);
 		expect(second.pendingCallbacks).toBe(0);
+	});
+});
+
+describe('a campaign across a restart', () => {
+	it('goes on where it was: what fell due while the sandbox was down comes at once, each callback once and in order', async () => {
+		const file = path.join(tmp, `campaign-${++seq}.json`);
+		// 600 ms a number
+		const { origin: firstOrigin, sandbox: first } = await startSandbox({ stateFile: file, timeScale: 0.01 });
+		const at = { status: fresh('campaign-status'), call: fresh('campaign-call'), schedule: fresh('campaign-schedule') };
+		const numbers = ['+919845000001', '+919845000097', '+919845000003'];
+		const created = await sandboxCall(firstOrigin, 'POST', CAMPAIGNS, {
+			caller_id: '+918047112233',
+			from: numbers.join(','),
+			name: 'Across a restart',
+			retries: { number_of_retries: 1 },
+			status_callback: rx.url(at.status),
+			call_status_callback: rx.url(at.call),
+			call_schedule_callback: rx.url(at.schedule),
+		});
+		const id = created.body.response[0].data.id as string;
+		// the first number reported (and nothing in flight: only the next step is pending), then a stop
+		await first.waitForCallbacks(() => rx.at(at.schedule).length >= 1 && first.pendingCallbacks === 1, budget(10_000));
+		await first.stop();
+		// as if it had been down for a minute: the rest of the campaign fell due meanwhile
+		const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as SavedState;
+		expect(saved.campaigns!.map((c) => [c.id, c.status])).toEqual([[id, 'InProgress']]);
+		expect(saved.campaigns![0].placed).toBe(rx.at(at.schedule).length);
+		saved.campaigns![0].nextCallAt! -= 60_000;
+		fs.writeFileSync(file, JSON.stringify(saved));
+
+		const { sandbox: second, origin } = await startSandbox({ stateFile: file, timeScale: 0.01 });
+		await second.waitForCallbacks(() => rx.at(at.status).length === 1 && second.pendingCallbacks === 0, budget(10_000));
+		expect(second.requests()).toEqual([]);
+		const arrived = rx.received
+			.filter((r) => Object.values(at).includes(r.pathname))
+			.map((r) => {
+				const body = JSON.parse(r.text);
+				return r.pathname === at.call ? `call ${body.number} ${body.status}` : r.pathname === at.schedule ? `schedule ${body.number} ${body.attempts}` : `campaign ${body.status}`;
+			});
+		expect(arrived).toEqual([
+			'call +919845000001 completed',
+			'schedule +919845000001 1',
+			'call +919845000097 busy',
+			'call +919845000097 busy',
+			'schedule +919845000097 2',
+			'call +919845000003 completed',
+			'schedule +919845000003 1',
+			'campaign Completed',
+		]);
+		const read = await sandboxCall(origin, 'GET', `${CAMPAIGNS}/${id}`);
+		expect(read.body.response.data).toMatchObject({ status: 'Completed', stats: { created: 3, completed: 2, failed: 1, pending: 0 } });
+		expect(rx.json(at.status)[0].call_sids).toEqual(rx.json(at.call).map((b) => b.call_sid));
 	});
 });
 

@@ -1,14 +1,18 @@
 /**
  * The sandbox's records on disk (`stateFile`; `npm run dev` keeps them in `.dev/sandbox-state.json`):
  * what it sent (SMS with their short links, RCS and chat-app messages), the chat-app webhook
- * configuration and the calls it placed, so that a person can still answer a waiting execution
- * after a restart (`npm run person`). Not kept: the request and callback logs, faults, rate-limit
- * windows, seeded data (made again on first use), and the callbacks that were still scheduled,
- * except a placed call's status callbacks, which server.ts schedules again from the call's times.
+ * configuration, the calls it placed and the campaigns created through the API, so that a person
+ * can still answer a waiting execution after a restart (`npm run person`) and a campaign goes on.
+ * Not kept: the request and callback logs, faults, rate-limit windows, seeded data (made again on
+ * first use), and the callbacks that were still scheduled, except a placed call's status callbacks,
+ * which server.ts schedules again from the call's times, and a campaign's, which its clock makes
+ * again (handlers/campaigns.ts, scheduleCampaigns).
  */
 import * as fs from 'fs';
 import * as path from 'path';
 
+import { SANDBOX_CAMPAIGNS } from './fixtures';
+import type { StoredCampaign } from './handlers/campaigns';
 import type { StoredCall } from './handlers/voice';
 import type { ShortLink } from './links';
 import type { ChatAppWebhookConfig, SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './state';
@@ -34,7 +38,11 @@ export interface SavedState {
 	chatAppWebhook: ChatAppWebhookConfig | null;
 	/** Calls placed with Calls/connect (the seeded ones are made again). */
 	calls: StoredCall[];
+	/** Campaigns created through the API, as they stood (the seeded ones are made again). Absent in older files. */
+	campaigns?: StoredCampaign[];
 }
+
+const SEEDED_CAMPAIGNS = new Set(SANDBOX_CAMPAIGNS.map((seed) => seed.id));
 
 export function snapshotState(
 	state: SandboxState,
@@ -52,6 +60,7 @@ export function snapshotState(
 		chatAppMessages: [...state.chatAppMessages.values()],
 		chatAppWebhook: state.chatAppWebhook,
 		calls: [...state.calls.values()].filter((call) => call.connect),
+		campaigns: [...state.campaigns.values()].filter((campaign) => !SEEDED_CAMPAIGNS.has(campaign.id)),
 	});
 }
 
@@ -71,6 +80,7 @@ export function restoreState(state: SandboxState, saved: SavedState, origin: str
 	for (const message of structuredClone(saved.chatAppMessages)) state.chatAppMessages.set(message.sid, message);
 	state.chatAppWebhook = saved.chatAppWebhook ? { ...saved.chatAppWebhook } : null;
 	for (const call of structuredClone(saved.calls)) state.calls.set(call.sid, call);
+	for (const campaign of structuredClone(saved.campaigns ?? [])) state.campaigns.set(campaign.id, campaign);
 }
 
 /** The saved records of `file`: none when it does not exist, else the records or why they cannot be used. */
@@ -93,7 +103,8 @@ export function readSavedState(file: string): { saved?: SavedState; problem?: st
 		return { problem: `not version ${SAVED_STATE_VERSION} of the sandbox's saved records` };
 	}
 	const lists = ['smsMessages', 'shortLinks', 'rcsMessages', 'chatAppMessages', 'calls'] as const;
-	const missing = lists.filter((key) => !Array.isArray(saved[key]));
+	const missing: string[] = lists.filter((key) => !Array.isArray(saved[key]));
+	if (saved.campaigns !== undefined && !Array.isArray(saved.campaigns)) missing.push('campaigns');
 	if (missing.length) return { problem: `${missing.join(', ')} missing` };
 	return { saved: saved as SavedState };
 }

@@ -17,6 +17,7 @@ import { handleControl } from './control';
 import { describeFault, FaultQueue } from './faults';
 import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
 import { allRoutes } from './handlers';
+import { scheduleCampaigns } from './handlers/campaigns';
 import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/voice';
 import { apiError, errorStyleFor, isFormType, mediaTypeOf, parseFormPairs, statusText, unauthorizedMessage } from './http';
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
@@ -276,6 +277,8 @@ export class ExotelSandbox {
 		this.nextId = Math.max(this.nextId, saved.nextRequestId);
 		this.state.records = { since: saved.recordsSince, why: `its records, kept in ${shown} across restarts, begin then` };
 		this.rescheduleCalls(saved);
+		// a restored campaign goes on: what fell due while the sandbox was down runs at once, in order
+		scheduleCampaigns({ state: this.state, timeScale: this.timeScale, callbacks: this.dispatcher });
 	}
 
 	/** A restored call's status callbacks timed after the save (not posted then), at their times or at once when overdue. */

@@ -8,7 +8,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { SANDBOX_ACCOUNT, SANDBOX_BIG_LIST } from './fixtures';
+import { Receiver } from './receiver';
 import { ExotelSandbox } from './server';
+import { budget } from './timing';
 
 const A = SANDBOX_ACCOUNT;
 const BASIC = `Basic ${Buffer.from(`${A.apiKey}:${A.apiToken}`).toString('base64')}`;
@@ -321,6 +323,249 @@ describe('campaign clock and callbacks (timeScale 0: every call happens at once)
 		expect(calls).toHaveLength(7);
 		expect(calls[0]).toMatchObject({ number: '+919845000001', name: 'Asha Rao' });
 		expect((await api('GET', `${CAMPAIGNS}/${id}`)).body.response.data.stats).toEqual({ created: 7, completed: 6, failed: 1, pending: 0 });
+	});
+});
+
+describe('campaign timeline (small timeScale: the callbacks come on their own)', () => {
+	/** 60 s a number × 0.002: a number every 120 ms. */
+	const SCALE = 0.002;
+	const INTERVAL = 60_000 * SCALE;
+	const rx = new Receiver();
+	const started: ExotelSandbox[] = [];
+	let sandbox: ExotelSandbox;
+	let origin: string;
+	let seq = 0;
+	const api = (method: string, path: string, body?: unknown) => call(origin, method, path, body);
+
+	async function startSandbox(timeScale = SCALE) {
+		const sb = new ExotelSandbox({ timeScale });
+		started.push(sb);
+		return { sb, at: await sb.start() };
+	}
+
+	/** Fresh callback paths at the receiver, and the campaign body's three callbacks. */
+	function hooks() {
+		const base = `/campaign/${++seq}`;
+		const paths = { status: `${base}/status`, call: `${base}/call`, schedule: `${base}/schedule` };
+		return {
+			paths,
+			body: { status_callback: rx.url(paths.status), call_status_callback: rx.url(paths.call), call_schedule_callback: rx.url(paths.schedule) },
+		};
+	}
+
+	/** What arrived for a campaign, in the order it arrived: `call <number> <status>`, `schedule <number> <attempts>`, `campaign <status>`. */
+	function arrivals(paths: ReturnType<typeof hooks>['paths']): string[] {
+		return rx.received
+			.filter((r) => Object.values(paths).includes(r.pathname))
+			.map((r) => {
+				const body = JSON.parse(r.text);
+				if (r.pathname === paths.call) return `call ${body.number} ${body.status}`;
+				if (r.pathname === paths.schedule) return `schedule ${body.number} ${body.attempts}`;
+				return `campaign ${body.status}`;
+			});
+	}
+
+	/** Waits until the campaign's status callback arrived (`statuses` of them) and nothing more is pending. */
+	const settled = (sb: ExotelSandbox, paths: ReturnType<typeof hooks>['paths'], statuses = 1) =>
+		sb.waitForCallbacks(() => rx.at(paths.status).length >= statuses && sb.pendingCallbacks === 0, budget(15_000));
+
+	beforeAll(async () => {
+		await rx.start();
+		({ sb: sandbox, at: origin } = await startSandbox());
+	});
+	afterAll(async () => {
+		for (const sb of started) await sb.stop();
+		await rx.stop();
+	});
+	beforeEach(() => {
+		sandbox.reset();
+		rx.clear();
+	});
+
+	it('posts each call, each number after its retries and the completion, with no request after the create: in order, each once', async () => {
+		const { paths, body } = hooks();
+		const createdAt = Date.now();
+		const created = await api(
+			'POST',
+			CAMPAIGNS,
+			campaign({
+				from: '+919845000001,+919845000097,+919845000096',
+				retries: { number_of_retries: 2, interval_mins: 3, mechanism: 'Exponential', on_status: ['busy'] },
+				...body,
+			}),
+		);
+		expect(created.body.response[0].data.status).toBe('Created');
+		const id = created.body.response[0].data.id as string;
+		expect(sandbox.pendingCallbacks).toBeGreaterThan(0); // the campaign's next step
+		await settled(sandbox, paths);
+		// nothing but the create was asked of the sandbox
+		expect(sandbox.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${CAMPAIGNS}`]);
+		expect(arrivals(paths)).toEqual([
+			'call +919845000001 completed',
+			'schedule +919845000001 1',
+			'call +919845000097 busy',
+			'call +919845000097 busy',
+			'call +919845000097 busy',
+			'schedule +919845000097 3',
+			'call +919845000096 no-answer',
+			'schedule +919845000096 1',
+			'campaign Completed',
+		]);
+		// on the campaign's clock: the first number a minute (scaled) after the start, the last three minutes after
+		expect(rx.at(paths.call)[0].at - createdAt).toBeGreaterThanOrEqual(INTERVAL - 5);
+		expect(rx.at(paths.status)[0].at - createdAt).toBeGreaterThanOrEqual(3 * INTERVAL - 5);
+		expect(sandbox.callbacks({ kind: 'custom' }).map((a) => a.outcome)).toEqual(Array(9).fill('delivered'));
+
+		// the same campaign a request reads; reading it posts nothing again
+		const read = (await api('GET', `${CAMPAIGNS}/${id}`)).body.response.data;
+		expect(read).toMatchObject({ status: 'Completed', stats: { created: 3, completed: 1, failed: 2, pending: 0 } });
+		const calls = (await api('GET', `${CAMPAIGNS}/${id}/call-details?sort_by=date_created:asc`)).body.response;
+		expect(sandbox.pendingCallbacks).toBe(0);
+		expect(rx.received).toHaveLength(9);
+		const posted = rx.json(paths.call);
+		expect(posted.map((b) => b.call_sid).sort()).toEqual(calls.map((c: { call_sid: string }) => c.call_sid).sort());
+		const first = calls.find((c: { call_sid: string }) => c.call_sid === posted[0].call_sid);
+		expect(posted[0]).toEqual({
+			campaign_sid: id,
+			call_sid: first.call_sid,
+			number: '+919845000001',
+			status: 'completed',
+			date_created: first.date_created,
+			date_updated: first.end_time,
+		});
+		expect(rx.json(paths.schedule)[1]).toEqual({
+			campaign_sid: id,
+			number: '+919845000097',
+			status: 'busy',
+			attempts: 3,
+			call_sids: posted.slice(1, 4).map((b) => b.call_sid),
+			date_updated: expect.stringMatching(/\+05:30$/),
+		});
+		const [status] = rx.json(paths.status);
+		expect(status).toEqual({
+			campaign_sid: id,
+			name: 'Sandbox test',
+			status: 'Completed',
+			from: '+918047112233',
+			to: '+919845000001,+919845000097,+919845000096',
+			call_sids: posted.map((b) => b.call_sid),
+			stats: { created: 3, completed: 1, failed: 2, pending: 0 },
+			date_updated: read.date_updated,
+		});
+	});
+
+	it('requests during the timeline see the same campaign and move it at most once: every callback still once', async () => {
+		const { paths, body } = hooks();
+		const numbers = ['+919845000001', '+919845000002', '+919845000095', '+919845000004'];
+		const created = await api('POST', CAMPAIGNS, campaign({ from: numbers.join(','), ...body }));
+		const id = created.body.response[0].data.id as string;
+		let status = 'Created';
+		while (status !== 'Completed') {
+			const read = (await api('GET', `${CAMPAIGNS}/${id}`)).body.response.data;
+			// a number's callbacks never arrive before the campaign reads it called
+			expect(rx.at(paths.schedule).length).toBeLessThanOrEqual(read.stats.created - read.stats.pending);
+			status = read.status;
+		}
+		await settled(sandbox, paths);
+		expect(arrivals(paths)).toEqual([...numbers.flatMap((n) => [`call ${n} ${n.endsWith('0095') ? 'failed' : 'completed'}`, `schedule ${n} 1`]), 'campaign Completed']);
+	});
+
+	it('pause holds the callbacks (nothing pending); resume goes on where it stopped', async () => {
+		// 240 ms a number: the pause comes well before the last one
+		const { sb, at } = await startSandbox(0.004);
+		const { paths, body } = hooks();
+		const numbers = ['+919845000001', '+919845000002', '+919845000003', '+919845000004', '+919845000005'];
+		const created = await call(at, 'POST', CAMPAIGNS, campaign({ from: numbers.join(','), ...body }));
+		const id = created.body.response[0].data.id as string;
+		await sb.waitForCallbacks(() => rx.at(paths.schedule).length >= 1, budget(15_000));
+		const paused = await call(at, 'PUT', `${CAMPAIGNS}/${id}`, { action: 'pause' });
+		expect(paused.body.response.data.status).toBe('Paused');
+		const called = numbers.length - paused.body.response.data.stats.pending;
+		// what the pause saw is posted; then the campaign's timeline is empty: nothing more can come
+		await sb.waitForCallbacks(() => sb.pendingCallbacks === 0, budget(15_000));
+		expect(rx.at(paths.schedule)).toHaveLength(called);
+		expect(rx.at(paths.status)).toHaveLength(0);
+		expect(called).toBeLessThan(numbers.length);
+
+		expect((await call(at, 'PUT', `${CAMPAIGNS}/${id}`, { action: 'resume' })).body.response.data.status).toBe('InProgress');
+		expect(sb.pendingCallbacks).toBeGreaterThan(0);
+		await settled(sb, paths);
+		expect(arrivals(paths)).toEqual([...numbers.flatMap((n) => [`call ${n} completed`, `schedule ${n} 1`]), 'campaign Completed']);
+		expect(rx.json(paths.status)[0].stats).toEqual({ created: 5, completed: 5, failed: 0, pending: 0 });
+	});
+
+	it('paused before its first call, only end_at is ahead; complete cancels it and posts the completion once, the numbers failed', async () => {
+		const { paths, body } = hooks();
+		const created = await api('POST', CAMPAIGNS, campaign({ ...body, schedule: { send_at: future(60_000), end_at: future(120_000) } }));
+		const id = created.body.response[0].data.id as string;
+		expect(sandbox.pendingCallbacks).toBe(1); // the start, at send_at
+		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'pause' });
+		expect(sandbox.pendingCallbacks).toBe(1); // end_at completes a paused campaign
+		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'complete' });
+		await settled(sandbox, paths);
+		expect(arrivals(paths)).toEqual(['campaign Completed']);
+		expect(rx.json(paths.status)[0].stats).toEqual({ created: 2, completed: 0, failed: 2, pending: 0 });
+		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'archive' });
+		expect(sandbox.pendingCallbacks).toBe(0);
+	});
+
+	it('end_at passing while paused completes the campaign on its own', async () => {
+		const { paths, body } = hooks();
+		const created = await api('POST', CAMPAIGNS, campaign({ ...body, schedule: { end_at: future(2_000) } }));
+		const id = created.body.response[0].data.id as string;
+		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'pause' });
+		expect(sandbox.pendingCallbacks).toBe(1); // end_at
+		await settled(sandbox, paths);
+		expect(arrivals(paths)).toEqual(['campaign Completed']);
+		expect(rx.json(paths.status)[0].stats).toEqual({ created: 2, completed: 0, failed: 2, pending: 0 });
+	});
+
+	it('a campaign given callbacks after its start goes on its timeline from then', async () => {
+		const numbers = ['+919845000001', '+919845000002', '+919845000003'];
+		const created = await api('POST', CAMPAIGNS, campaign({ from: numbers.join(',') }));
+		const id = created.body.response[0].data.id as string;
+		expect(sandbox.pendingCallbacks).toBe(0); // no callback URL: only read, never posted
+		const { paths, body } = hooks();
+		const updated = await api('PUT', `${CAMPAIGNS}/${id}`, body);
+		expect(updated.status).toBe(200);
+		const called = numbers.length - updated.body.response.data.stats.pending;
+		await settled(sandbox, paths);
+		expect(arrivals(paths)).toEqual([...numbers.slice(called).flatMap((n) => [`call ${n} completed`, `schedule ${n} 1`]), 'campaign Completed']);
+	});
+
+	it('delete, reset and stop cancel what is pending: nothing is posted afterwards', async () => {
+		const { sb: slow, at: slowOrigin } = await startSandbox(0.05); // 3 s a number
+		const { paths, body } = hooks();
+		const first = await call(slowOrigin, 'POST', CAMPAIGNS, campaign(body));
+		expect(slow.pendingCallbacks).toBe(1);
+		expect((await call(slowOrigin, 'DELETE', `${CAMPAIGNS}/${first.body.response[0].data.id}`)).status).toBe(200);
+		expect(slow.pendingCallbacks).toBe(0);
+
+		await call(slowOrigin, 'POST', CAMPAIGNS, campaign(body));
+		await call(slowOrigin, 'POST', CAMPAIGNS, campaign(body));
+		expect(slow.pendingCallbacks).toBe(2);
+		slow.reset();
+		expect(slow.pendingCallbacks).toBe(0);
+
+		await call(slowOrigin, 'POST', CAMPAIGNS, campaign(body));
+		expect(slow.pendingCallbacks).toBe(1);
+		await slow.stop();
+		expect(slow.pendingCallbacks).toBe(0);
+		expect(slow.callbacks()).toEqual([]);
+		expect(rx.received.filter((r) => Object.values(paths).includes(r.pathname))).toEqual([]);
+	});
+
+	it('reset while callbacks are queued drops them unposted', async () => {
+		const { sb: quick, at: quickOrigin } = await startSandbox(0);
+		const { paths, body } = hooks();
+		rx.on(paths.call, () => 'hang'); // the first call's callback waits for its acknowledgement
+		await call(quickOrigin, 'POST', CAMPAIGNS, campaign(body));
+		await quick.waitForCallbacks(() => rx.at(paths.call).length === 1, budget(15_000));
+		expect(quick.pendingCallbacks).toBeGreaterThan(1); // the request in flight and the callbacks behind it
+		quick.reset();
+		expect(quick.pendingCallbacks).toBe(0);
+		expect(quick.callbacks()).toEqual([]);
+		expect(rx.at(paths.schedule)).toEqual([]);
 	});
 });
 

@@ -1,7 +1,8 @@
 /**
  * The callback dispatcher: delivery reports after accepted sends (SMS StatusCallback, RCS dlr with
- * SMS fallback, chat-app status, call status), incoming messages and other callbacks on demand,
- * with the acknowledgement timeout and the retry schedule of messaging.md, scaled by `timeScale`.
+ * SMS fallback, chat-app status, call status), a campaign's steps on its own timeline and its
+ * callbacks in order (handlers/campaigns.ts decides them), incoming messages and other callbacks on
+ * demand, with the acknowledgement timeout and the retry schedule of messaging.md, scaled by `timeScale`.
  * What each callback carries is built per channel (sms.ts, rcs.ts, chat-app.ts, voice.ts); here
  * it is queued, signed, posted, retried and logged.
  *
@@ -17,7 +18,7 @@ import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMes
 import type { CallbackHooks } from '../types';
 import { openLinkAs, type LinkFetch, type OpenLinkResult } from './browser';
 import { chatAppIncomingRequest, chatAppStatusReports, chatAppStatusRequest } from './chat-app';
-import { formPost, inputObject, optString, payloadOption, signatureOption } from './payload';
+import { formPost, inputObject, jsonPost, optString, payloadOption, signatureOption } from './payload';
 import { openLinkPlan, replyRequest } from './person';
 import { rcsDlrReports, rcsIncomingRequest } from './rcs';
 import { clickCallbackRequest, smsCallbackRequest, smsStatusReports } from './sms';
@@ -26,6 +27,9 @@ import { callStatusReports, type CallStatusReport } from './voice';
 
 /** The log keeps at most this many attempts (the oldest are dropped). */
 export const CALLBACK_LOG_LIMIT = 100_000;
+
+/** The longest delay setTimeout keeps (a longer one fires at once): a step further ahead is re-armed then. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -77,6 +81,8 @@ export interface DispatcherOptions {
 	accountSid: string;
 	/** Overrides the acknowledgement timeout in real ms (default the spec's 5000, not scaled). */
 	ackTimeoutMs?: number;
+	/** Called after a campaign's step ran on its own (the state moved: the state file saves it). */
+	stateChanged?: () => void;
 }
 
 interface SendResult {
@@ -111,6 +117,15 @@ export class CallbackDispatcher implements CallbackHooks {
 	/** The scheduled status callbacks of each placed call still running, by CallSid (see endCall). */
 	private readonly callSeries = new Map<string, SeriesHandle>();
 
+	/** Each campaign's next step on its own timeline (handlers/campaigns.ts, scheduleCampaign), by campaign id. */
+	private readonly campaignTimers = new Map<string, NodeJS.Timeout>();
+
+	/** Each campaign's latest callback: the next one is posted once that one's first attempt has finished. */
+	private readonly campaignQueues = new Map<string, Promise<void>>();
+
+	/** Campaign callbacks waiting behind an earlier one of their campaign (counted as pending). */
+	private queuedCampaignPosts = 0;
+
 	/** Bumped by cancelAll(): work of an older generation stops where it is. */
 	private generation = 0;
 
@@ -134,9 +149,9 @@ export class CallbackDispatcher implements CallbackHooks {
 		return [...this.failing.values()].map((f) => ({ ...f }));
 	}
 
-	/** Timers (scheduled reports, retries, timeouts) and requests in flight. */
+	/** Timers (scheduled reports, campaign steps, retries, timeouts), campaign callbacks queued, and requests in flight. */
 	get pending(): number {
-		return this.timers.size + this.inflight.size;
+		return this.timers.size + this.queuedCampaignPosts + this.inflight.size;
 	}
 
 	get ackTimeoutMs(): number {
@@ -180,6 +195,9 @@ export class CallbackDispatcher implements CallbackHooks {
 		for (const request of this.inflight) request.destroy();
 		this.inflight.clear();
 		this.callSeries.clear();
+		this.campaignTimers.clear();
+		this.campaignQueues.clear();
+		this.queuedCampaignPosts = 0;
 	}
 
 	/** cancelAll(), then clears the log and the failing marks; ids restart at 1. */
@@ -231,6 +249,57 @@ export class CallbackDispatcher implements CallbackHooks {
 	/** Posts one v1 call status callback now (form-encoded, unsigned, kind call-status); resolves with the first attempt. */
 	postCallStatus(report: Omit<CallStatusReport, 'delayMs' | 'fields'> & { fields: Array<[string, string]> }): Promise<CallbackAttempt> {
 		return this.deliver(formPost(report.url, 'call-status', report.fields, { messageSid: report.callSid }));
+	}
+
+	/**
+	 * A campaign's next step (handlers/campaigns.ts): `step` runs at real ms epoch `at` (at once when
+	 * past), replacing the step the campaign had; null only cancels it. Counted as pending; reset()
+	 * and stop() cancel it.
+	 */
+	campaignStep(campaignId: string, at: number | null, step: () => void): void {
+		const previous = this.campaignTimers.get(campaignId);
+		if (previous) {
+			clearTimeout(previous);
+			this.timers.delete(previous);
+			this.campaignTimers.delete(campaignId);
+		}
+		if (at === null) return;
+		const generation = this.generation;
+		const timer = this.after(Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())), () => {
+			if (this.campaignTimers.get(campaignId) === timer) this.campaignTimers.delete(campaignId);
+			if (generation !== this.generation) return;
+			try {
+				step();
+			} catch (error) {
+				process.stderr.write(`Exotel sandbox: campaign ${campaignId} could not move on: ${(error as Error)?.message ?? String(error)}\n`);
+			}
+			this.options.stateChanged?.();
+		});
+		this.campaignTimers.set(campaignId, timer);
+	}
+
+	/**
+	 * A campaign callback (JSON, unsigned, kind custom), posted once the campaign's previous callback
+	 * has had its first attempt: they arrive in the order the campaign made them. reset() and stop()
+	 * drop those still queued (not logged).
+	 */
+	postCampaignCallback(campaignId: string, url: string, payload: Record<string, unknown>): void {
+		const request = jsonPost(url, 'custom', payload, false);
+		const generation = this.generation;
+		this.queuedCampaignPosts++;
+		const previous = this.campaignQueues.get(campaignId) ?? Promise.resolve();
+		const posted = previous
+			.then(async () => {
+				// cancelled: cancelAll() has set the count to 0 already
+				if (generation !== this.generation) return;
+				this.queuedCampaignPosts--;
+				await this.deliver(request);
+			})
+			.catch(() => undefined);
+		this.campaignQueues.set(campaignId, posted);
+		void posted.then(() => {
+			if (this.campaignQueues.get(campaignId) === posted) this.campaignQueues.delete(campaignId);
+		});
 	}
 
 	// ------------------------------------------------ on demand (the payloads: chat-app.ts, rcs.ts, sms.ts)

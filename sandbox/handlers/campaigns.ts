@@ -5,9 +5,12 @@
  *
  * Time: a campaign is `Created` until its `send_at` (none: it starts right after creation), then
  * `InProgress`. It calls one recipient a minute (× timeScale; 0 = every call at once), counted on a
- * virtual clock from its start, so a campaign nobody looked at catches up on the next request.
- * Once every recipient was called it is `Completed`. State moves only when a campaign route is
- * requested (`refreshCampaign`), and that is also when the campaign callbacks are posted.
+ * virtual clock from its start. Once every recipient was called it is `Completed`. State moves in
+ * one place, `refreshCampaign`, which also posts the campaign callbacks of each step it takes; it
+ * runs on every campaign request (a campaign nobody looked at catches up), and, for a campaign
+ * with a callback URL, on its own timeline (`scheduleCampaign`: a dispatcher timer at the
+ * campaign's next step), so the callbacks arrive without a request. Whichever comes first moves
+ * the state; the other finds nothing due, so nothing is posted twice.
  *
  * The spec does not show the method and path of Get Campaign Details and Delete Campaign: the
  * sandbox serves them as GET and DELETE on `/v2/accounts/<sid>/campaigns/<campaign_id>`.
@@ -161,15 +164,24 @@ function hashOf(text: string): number {
 	return h;
 }
 
-interface Poster {
-	postCallback?(input: Record<string, unknown>): Promise<unknown>;
+/** What a campaign's clock reads and posts through: the state, the time scale, the dispatcher (absent outside a sandbox). */
+export type CampaignClock = Pick<RequestContext, 'state' | 'timeScale' | 'callbacks'>;
+
+/** Hooks of the callback dispatcher (callbacks/dispatcher.ts) for campaigns. */
+interface CampaignHooks {
+	/** Posts a campaign callback (JSON, kind custom) after the campaign's previous one: in order. */
+	postCampaignCallback(campaignId: string, url: string, payload: Record<string, unknown>): void;
+	/** Runs `step` at real ms epoch `at` (replacing the campaign's timer; null: cancels it). */
+	campaignStep(campaignId: string, at: number | null, step: () => void): void;
 }
 
+const hooksOf = (clock: CampaignClock) => clock.callbacks as Partial<CampaignHooks> | undefined;
+
 /** Posts a campaign callback through the sandbox's dispatcher (loopback URLs only; others are logged as skipped). */
-function postCallback(ctx: RequestContext, url: string | undefined, payload: Record<string, unknown>): void {
-	const poster = ctx.callbacks as unknown as Poster | undefined;
-	if (!url || !poster?.postCallback) return;
-	poster.postCallback({ url, payload, kind: 'custom' }).catch(() => undefined);
+function postCallback(clock: CampaignClock, campaign: StoredCampaign, url: string | undefined, payload: Record<string, unknown>): void {
+	const hooks = hooksOf(clock);
+	if (!url || !hooks?.postCampaignCallback) return;
+	hooks.postCampaignCallback(campaign.id, url, payload);
 }
 
 // ---------------------------------------------------------------- validation
@@ -359,12 +371,12 @@ function recipientsOf(state: SandboxState, params: CampaignParams): StoredCampai
 
 // ---------------------------------------------------------------- the clock
 
-function interval(ctx: { timeScale: number }): number {
-	return CAMPAIGN_TIMING.callIntervalMs * ctx.timeScale;
+function interval(clock: { timeScale: number }): number {
+	return CAMPAIGN_TIMING.callIntervalMs * clock.timeScale;
 }
 
 /** Calls one recipient at virtual time `at`: the attempt and its retries, with their callbacks. */
-function placeCall(ctx: RequestContext, campaign: StoredCampaign, at: number): void {
+function placeCall(ctx: CampaignClock, campaign: StoredCampaign, at: number): void {
 	const recipient = campaign.recipients[campaign.placed];
 	campaign.placed++;
 	const outcome = campaignCallOutcomeFor(recipient.number);
@@ -401,7 +413,7 @@ function placeCall(ctx: RequestContext, campaign: StoredCampaign, at: number): v
 			at: time,
 		};
 		campaign.calls.push(record);
-		postCallback(ctx, campaign.params.call_status_callback, {
+		postCallback(ctx, campaign, campaign.params.call_status_callback, {
 			campaign_sid: campaign.id,
 			call_sid: callSid,
 			number: recipient.number,
@@ -412,7 +424,7 @@ function placeCall(ctx: RequestContext, campaign: StoredCampaign, at: number): v
 	}
 	if (outcome === 'completed') campaign.answered++;
 	else campaign.unanswered++;
-	postCallback(ctx, campaign.params.call_schedule_callback, {
+	postCallback(ctx, campaign, campaign.params.call_schedule_callback, {
 		campaign_sid: campaign.id,
 		number: recipient.number,
 		status: outcome,
@@ -422,12 +434,12 @@ function placeCall(ctx: RequestContext, campaign: StoredCampaign, at: number): v
 	});
 }
 
-function finish(ctx: RequestContext, campaign: StoredCampaign, at: number): void {
+function finish(ctx: CampaignClock, campaign: StoredCampaign, at: number): void {
 	campaign.cancelled += campaign.recipients.length - campaign.placed - campaign.cancelled;
 	campaign.status = 'Completed';
 	campaign.nextCallAt = null;
 	campaign.dateUpdated = isoWithOffset(new Date(Math.min(at, Date.now())));
-	postCallback(ctx, campaign.params.status_callback, {
+	postCallback(ctx, campaign, campaign.params.status_callback, {
 		campaign_sid: campaign.id,
 		name: campaign.params.name,
 		status: 'Completed',
@@ -440,7 +452,7 @@ function finish(ctx: RequestContext, campaign: StoredCampaign, at: number): void
 }
 
 /** Moves a campaign to where its clock says it is: start at send_at, calls due, completion, end_at. */
-export function refreshCampaign(ctx: RequestContext, campaign: StoredCampaign, now = Date.now()): void {
+export function refreshCampaign(ctx: CampaignClock, campaign: StoredCampaign, now = Date.now()): void {
 	if (campaign.status === 'Created') {
 		const start = sendAtOf(campaign) ?? campaign.createdMs;
 		if (start > now) return;
@@ -469,6 +481,61 @@ function refreshAll(ctx: RequestContext): void {
 	ensureCampaignsSeeded(ctx);
 	const now = Date.now();
 	for (const campaign of ctx.state.campaigns.values()) refreshCampaign(ctx, campaign, now);
+}
+
+// ---------------------------------------------------------------- the timeline
+
+function hasCallbacks(campaign: StoredCampaign): boolean {
+	return CALLBACK_FIELDS.some((key) => campaign.params[key] !== undefined);
+}
+
+/**
+ * Real ms epoch of the campaign's next step (what refreshCampaign would do first): its start
+ * while Created, its next call (or end_at, if sooner) while InProgress, end_at while Paused.
+ * Null when nothing is ahead, or when the campaign has no callback URL: its state is then only
+ * read, and a request computes it the same.
+ */
+export function nextCampaignStepAt(campaign: StoredCampaign): number | null {
+	if (!hasCallbacks(campaign)) return null;
+	const endAt = dateOf(campaign.params.schedule?.end_at);
+	switch (campaign.status) {
+		case 'Created':
+			return sendAtOf(campaign) ?? campaign.createdMs;
+		case 'InProgress': {
+			const at = Math.min(campaign.nextCallAt ?? Infinity, endAt ?? Infinity);
+			return Number.isFinite(at) ? at : null;
+		}
+		case 'Paused':
+			return endAt ?? null;
+		default:
+			return null;
+	}
+}
+
+/**
+ * Puts the campaign's next step on the dispatcher's timeline (or takes it off): when it comes, the
+ * campaign is refreshed (its callbacks posted) and the step after is scheduled. Called after
+ * every change of a campaign's status, schedule or callbacks, and for each restored campaign.
+ */
+export function scheduleCampaign(clock: CampaignClock, campaign: StoredCampaign): void {
+	const hooks = hooksOf(clock);
+	if (!hooks?.campaignStep) return;
+	hooks.campaignStep(campaign.id, nextCampaignStepAt(campaign), () => {
+		// deleted, or the state was reset: nothing of it moves any more
+		if (clock.state.campaigns.get(campaign.id) !== campaign) return;
+		refreshCampaign(clock, campaign, Date.now());
+		scheduleCampaign(clock, campaign);
+	});
+}
+
+/** Takes the campaign off the timeline (deleted). */
+function unscheduleCampaign(clock: CampaignClock, campaign: StoredCampaign): void {
+	hooksOf(clock)?.campaignStep?.(campaign.id, null, () => undefined);
+}
+
+/** Schedules every campaign of the state (after a restore from the state file: overdue steps run at once). */
+export function scheduleCampaigns(clock: CampaignClock): void {
+	for (const campaign of clock.state.campaigns.values()) scheduleCampaign(clock, campaign);
 }
 
 // ---------------------------------------------------------------- seeding and views
@@ -673,6 +740,7 @@ export const campaignRoutes: RouteDefinition[] = [
 			if ('problem' in checked) return fail(ctx, 400, checked.problem);
 			const campaign = newCampaign(ctx.state, randomHex(32), checked, now);
 			ctx.state.campaigns.set(campaign.id, campaign);
+			scheduleCampaign(ctx, campaign);
 			return v2Answer(ctx, 200, [{ code: 200, status: 'success', data: campaignView(campaign, ctx.params.sid) }]);
 		},
 	},
@@ -745,15 +813,16 @@ export const campaignRoutes: RouteDefinition[] = [
 				}
 				const refused = applyAction(ctx, campaign, action, now);
 				if (refused) return refused;
-				if (Object.keys(rest).length) {
-					const problem = applyUpdate(ctx, campaign, rest, now);
-					if (problem) return problem;
-				}
-				return oneCampaign(ctx, campaign);
+				// pause stops the timeline (but for end_at), resume goes on, complete and archive end it
+				const problem = Object.keys(rest).length ? applyUpdate(ctx, campaign, rest, now) : undefined;
+				scheduleCampaign(ctx, campaign);
+				return problem ?? oneCampaign(ctx, campaign);
 			}
 			const problem = applyUpdate(ctx, campaign, body, now);
 			if (problem) return problem;
 			refreshCampaign(ctx, campaign, now);
+			// new callbacks, send_at or recipients: the timeline from here
+			scheduleCampaign(ctx, campaign);
 			return oneCampaign(ctx, campaign);
 		},
 	},
@@ -766,6 +835,7 @@ export const campaignRoutes: RouteDefinition[] = [
 			const campaign = campaignOr404(ctx);
 			if (isReply(campaign)) return campaign;
 			ctx.state.campaigns.delete(campaign.id);
+			unscheduleCampaign(ctx, campaign);
 			return v2Answer(ctx, 200, { code: 200, status: 'success', data: { id: campaign.id, deleted: true } });
 		},
 	},
