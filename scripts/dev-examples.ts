@@ -11,6 +11,14 @@ import { DEFAULT_SANDBOX_PORT } from '../sandbox/cli';
 import { parsePersonArgs } from './person';
 
 export const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
+/**
+ * Examples that need the newest n8n (2.8.4 has no human-review tools): a folder of their own, so that
+ * `readExamples()` and every reader of examples/*.json (2.8.4's suites) leave them out;
+ * `npm run dev -- --human-review` imports them too.
+ */
+export const NEWEST_EXAMPLES_DIR = path.join(EXAMPLES_DIR, 'newest-n8n');
+/** examples/newest-n8n/ai-agent-human-review.json: an AI agent whose refund tool the manager approves on WhatsApp. */
+export const HUMAN_REVIEW_EXAMPLE_ID = 'exoAgentReview01';
 
 export interface ExampleNode {
 	name: string;
@@ -39,6 +47,8 @@ const WEBHOOK_NODE = 'n8n-nodes-base.webhook';
 const MESSAGING = 'n8n-nodes-exotel.exotelMessaging';
 const MESSAGING_TRIGGER = 'n8n-nodes-exotel.exotelMessagingTrigger';
 const VOICE_TRIGGER = 'n8n-nodes-exotel.exotelVoiceTrigger';
+/** Exotel Messaging as an AI agent's human-review tool (n8n makes it from the node's send-and-wait operation). */
+const MESSAGING_HITL_TOOL = 'n8n-nodes-exotel.exotelMessagingHitlTool';
 
 /** The node an example starts from when that is a webhook: n8n's Webhook node or one of the package's triggers. */
 export function webhookTrigger(example: ExampleWorkflow): ExampleNode | undefined {
@@ -61,6 +71,11 @@ export const SAMPLE_BODIES: Readonly<Record<string, Record<string, unknown>>> = 
 	exoApptConfirm01: { patientName: 'Ravi', slot: 'Mon 2 Dec, 10:30', phone: '+919845012345' },
 	exoRcsFallback01: { orderId: 'ORD-10482', name: 'Ravi', phone: '+919876543211' },
 	exotelExampleSms01: { orderId: 'ORD-10481', name: 'Asha', phone: '+919876543210' },
+};
+
+/** The same for the examples of examples/newest-n8n/ (imported by `--human-review` only). */
+export const NEWEST_SAMPLE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
+	[HUMAN_REVIEW_EXAMPLE_ID]: { request: 'Refund order ORD-1001 of Rs 499 to the customer' },
 };
 
 /** The fields of the webhook's body an example's expressions read (`$json.body.x`, `$('Node').item.json.body.x`). */
@@ -113,7 +128,8 @@ function approvalChoices(node: ExampleNode): Array<{ id: string; label: string }
 
 /** The `npm run person` command that answers a send-and-wait node as its person (the sandbox flag when not the default port). */
 function personSteps(node: ExampleNode, body: Record<string, unknown> | undefined, sandbox: string): string[] {
-	const to = sampleValue(node.parameters.to, body) ?? 'NUMBER';
+	const literal = typeof node.parameters.to === 'string' && !node.parameters.to.startsWith('=') ? node.parameters.to : undefined;
+	const to = sampleValue(node.parameters.to, body) ?? literal ?? 'NUMBER';
 	const port = new URL(sandbox).port;
 	const flag = port === String(DEFAULT_SANDBOX_PORT) ? [] : ['--sandbox', sandbox];
 	const command = (args: string[]) => {
@@ -122,7 +138,8 @@ function personSteps(node: ExampleNode, body: Record<string, unknown> | undefine
 	};
 	const [approve, decline] = approvalChoices(node);
 	const other = (text: string) => (decline ? `; ${text}` : '');
-	switch (node.parameters.resource) {
+	// the human-review tool asks on the chat app (the first resource with a send-and-wait operation)
+	switch (node.type === MESSAGING_HITL_TOOL ? (node.parameters.resource ?? 'chatApp') : node.parameters.resource) {
 		case 'chatApp':
 			return [
 				`${command(['reply', '--to', to, '--button', approve.id])}   (taps "${approve.label}"${other(`--button ${decline?.id} taps "${decline?.label}"`)})`,
@@ -150,6 +167,18 @@ function sandboxRecords(example: ExampleWorkflow, sandbox: string): string[] {
 	return [...lists].map((list) => `curl -s ${sandbox}/__sandbox/${list}   (what the sandbox got)`);
 }
 
+/**
+ * The scripted model's refund endpoint (scripts/scripted-model.ts) that a tool of the example calls:
+ * its list of the refunds issued, to look at after the person answered.
+ */
+function refundsIssued(example: ExampleWorkflow): string[] {
+	for (const node of example.nodes) {
+		const origin = typeof node.parameters.url === 'string' ? /^=?(http:\/\/127\.0\.0\.1:\d+)\/refund\?/.exec(node.parameters.url)?.[1] : undefined;
+		if (origin) return [`curl -s ${origin}/refunds   (the refunds the gated tool issued: one after an approval, none after a decline)`];
+	}
+	return [];
+}
+
 /** The examples whose node parameters name `url` (e.g. a send whose status callback is another example's trigger). */
 function examplesPointingAt(examples: ExampleWorkflow[], url: string, self: ExampleWorkflow): ExampleWorkflow[] {
 	return examples.filter((example) => example !== self && JSON.stringify(example.nodes.map((node) => node.parameters)).includes(url));
@@ -170,13 +199,14 @@ export function exampleWebhooks(examples: ExampleWorkflow[], origins: Origins): 
 		const method = isWebhookNode ? String(trigger.parameters.httpMethod ?? 'GET') : 'POST';
 		const productionUrl = `${origins.n8n}/webhook/${webhookPath}`;
 		const testUrl = `${origins.n8n}/webhook-test/${webhookPath}`;
-		const body = SAMPLE_BODIES[example.id];
+		const body = SAMPLE_BODIES[example.id] ?? NEWEST_SAMPLE_BODIES[example.id];
 		const next: string[] = [];
 		let curl: string;
 		if (isWebhookNode) {
 			curl = method === 'GET' ? `curl -s ${quote(productionUrl)}` : curlPost(productionUrl, body ?? {});
-			const waiting = example.nodes.filter((node) => node.type === MESSAGING && node.parameters.operation === 'sendAndWait');
+			const waiting = example.nodes.filter((node) => (node.type === MESSAGING && node.parameters.operation === 'sendAndWait') || node.type === MESSAGING_HITL_TOOL);
 			for (const node of waiting) next.push(...personSteps(node, body, origins.sandbox));
+			next.push(...refundsIssued(example));
 			if (!waiting.length) next.push(...sandboxRecords(example, origins.sandbox));
 		} else {
 			const events = (trigger.parameters.events as string[] | undefined) ?? [];

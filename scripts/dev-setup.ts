@@ -5,7 +5,8 @@
  * is first imported, and never again (a user who unpublishes it keeps it that way).
  *
  * Its memory between runs is `dev-state.json` in the n8n user folder: the examples still to publish
- * (imported, then stopped before n8n was up) and the sandbox origin the credentials were imported for.
+ * (imported, then stopped before n8n was up), the sandbox origin the credentials were imported for,
+ * and the scripted model's origin its credential was imported for (`--human-review`).
  */
 import fs from 'fs';
 import path from 'path';
@@ -20,6 +21,8 @@ export interface DevState {
 	credentialsFor?: string;
 	/** Whether they were imported for the sandbox's live mode (`--live`). */
 	credentialsLive?: boolean;
+	/** The scripted model's origin its credential was imported for (`--human-review`, scripts/dev-human-review.ts). */
+	scriptedModelFor?: string;
 }
 
 export function devStateFile(userFolder: string): string {
@@ -33,6 +36,7 @@ export function readDevState(file: string): DevState {
 			pendingPublish: Array.isArray(state.pendingPublish) ? state.pendingPublish.filter((id): id is string => typeof id === 'string') : [],
 			...(typeof state.credentialsFor === 'string' ? { credentialsFor: state.credentialsFor } : {}),
 			...(state.credentialsLive === true ? { credentialsLive: true } : {}),
+			...(typeof state.scriptedModelFor === 'string' ? { scriptedModelFor: state.scriptedModelFor } : {}),
 		};
 	} catch {
 		// none yet (or unreadable): nothing pending, nothing known
@@ -83,6 +87,8 @@ export interface BeforeStart {
 	toPublish: string[];
 	/** Things the user should know (kept credentials that point at another sandbox origin). */
 	notes: string[];
+	/** With `scriptedModel`: whether its credential was imported now or kept. */
+	scriptedModel?: { imported: boolean };
 }
 
 /**
@@ -92,11 +98,22 @@ export interface BeforeStart {
  */
 export async function importBeforeStart(
 	instance: Pick<N8nInstance, 'listCredentials' | 'importCredentials' | 'listWorkflows' | 'importWorkflows' | 'userFolder'>,
-	opts: { credentials: CredentialSpec[]; examples: ExampleWorkflow[]; sandboxOrigin: string; live?: boolean },
+	opts: {
+		credentials: CredentialSpec[];
+		examples: ExampleWorkflow[];
+		sandboxOrigin: string;
+		live?: boolean;
+		/** `--human-review`: the scripted model's credential, imported with the others when missing, and the model's origin. */
+		scriptedModel?: { credential: CredentialSpec; origin: string };
+	},
 ): Promise<BeforeStart> {
 	const file = devStateFile(instance.userFolder);
 	const state = readDevState(file);
-	const credentials = await importMissingCredentials(instance, opts.credentials);
+	const model = opts.scriptedModel;
+	// one import for all: each n8n CLI call boots n8n
+	const all = await importMissingCredentials(instance, model ? [...opts.credentials, model.credential] : opts.credentials);
+	const isModel = (id: string) => id === model?.credential.id;
+	const credentials = { imported: all.imported.filter((id) => !isModel(id)), kept: all.kept.filter((id) => !isModel(id)) };
 	const notes: string[] = [];
 	const live = opts.live === true;
 	if (credentials.imported.length) {
@@ -118,13 +135,24 @@ export async function importBeforeStart(
 			);
 		}
 	}
+	let scriptedModel: BeforeStart['scriptedModel'];
+	if (model) {
+		scriptedModel = { imported: all.imported.includes(model.credential.id) };
+		if (scriptedModel.imported) state.scriptedModelFor = model.origin;
+		else if (state.scriptedModelFor && state.scriptedModelFor !== model.origin) {
+			notes.push(
+				`the credential "${model.credential.name}" and the AI-agent example were imported for the scripted model at ${state.scriptedModelFor} and are kept as they are; ` +
+					`it is at ${model.origin} now: edit the credential's Base URL and the refund tool's URL, or delete both to have them imported again`,
+			);
+		}
+	}
 	const examples = await importMissingExamples(instance, opts.examples);
 	const imported = new Set(examples.imported);
 	const present = new Set([...examples.imported, ...examples.kept]);
 	const fresh = opts.examples.filter((example) => imported.has(example.id) && startsFromWebhook(example)).map((example) => example.id);
 	state.pendingPublish = [...new Set([...state.pendingPublish.filter((id) => present.has(id)), ...fresh])];
 	writeDevState(file, state);
-	return { credentials, examples, toPublish: [...state.pendingPublish], notes };
+	return { credentials, examples, toPublish: [...state.pendingPublish], notes, ...(scriptedModel ? { scriptedModel } : {}) };
 }
 
 /**

@@ -23,7 +23,11 @@
  * `--dlt-template ID=TEXT` (repeatable) gives the sandbox DLT templates, as for `npm run sandbox`.
  * `--live` starts the sandbox in live mode (it answers as the live service's recorded traffic shows:
  * sandbox/README.md, "Live mode"); the banner says so.
- * Ports: env N8N_DEV_PORT (5678) and SANDBOX_PORT (4010).
+ * `--human-review`: an AI agent's human review without an account or a model key, on the newest n8n
+ * (it refuses `--n8n 2.8.4`): the scripted model (scripts/scripted-model.ts) on loopback, an OpenAI
+ * credential pointing at it, and the examples of examples/newest-n8n/ imported and published
+ * (scripts/dev-human-review.ts). Without it no scripted model runs and those examples are not imported.
+ * Ports: env N8N_DEV_PORT (5678), SANDBOX_PORT (4010) and SCRIPTED_MODEL_PORT (4011).
  */
 import { spawn } from 'child_process';
 import fs from 'fs';
@@ -34,12 +38,14 @@ import { LIVE_MODE_BANNER, parseDltTemplateOptions, parseLiveOption, parseRateLi
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../sandbox/fixtures';
 import { ExotelSandbox } from '../sandbox/server';
 import { setHarnessLog } from '../test/harness/log';
-import { devTarget, isInstalled, publishesAsynchronously, targetCacheDir, type N8nTargetName } from '../test/harness/targets';
+import { isInstalled, publishesAsynchronously, targetCacheDir, type N8nTargetName } from '../test/harness/targets';
 import { exampleBanner, exampleWebhooks, readExamples } from './dev-examples';
 import { createDevLog } from './dev-log';
-import { activeWorkflowIds, importBeforeStart, publishAfterStart } from './dev-setup';
+import { devChoice, humanReviewBanner, humanReviewExamples, humanReviewNote, scriptedModelCredential } from './dev-human-review';
+import { activeWorkflowIds, devStateFile, importBeforeStart, publishAfterStart, readDevState } from './dev-setup';
 import { onStopRequest } from './dev-stop';
 import { personHelp } from './person';
+import { ScriptedModel, scriptedModelPort } from './scripted-model';
 
 const N8N_PORT = Number(process.env.N8N_DEV_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
@@ -91,10 +97,13 @@ async function main() {
 	let rateLimit: ReturnType<typeof parseRateLimitOptions>;
 	let target: N8nTargetName;
 	let live: boolean;
+	let humanReview: boolean;
+	let modelPort: number;
 	try {
 		rateLimit = parseRateLimitOptions(process.argv.slice(2), process.env);
 		live = parseLiveOption(process.argv.slice(2));
-		target = devTarget(process.argv.slice(2), process.env);
+		({ target, humanReview } = devChoice(process.argv.slice(2), process.env));
+		modelPort = scriptedModelPort(process.env);
 	} catch (error) {
 		// before the build: a typo should not cost a build and an n8n start
 		process.stderr.write(`[dev] ${(error as Error).message}\n`);
@@ -130,6 +139,16 @@ async function main() {
 	if (live) log.line(`sandbox: ${LIVE_MODE_BANNER}`);
 	if (rateLimit) log.line(`sandbox account rate limit: ${rateLimitBanner(rateLimit)}`);
 	for (const [id, text] of Object.entries(dltTemplates)) log.line(`sandbox DLT template ${id}: ${JSON.stringify(text)} (an SMS sent with it that differs fails with 23185)`);
+	let model: ScriptedModel | undefined;
+	if (humanReview) {
+		model = new ScriptedModel(modelPort);
+		await model.start().catch((error: Error) => {
+			throw new Error(`the scripted model cannot listen on 127.0.0.1:${modelPort} (${error.message}): set SCRIPTED_MODEL_PORT to a free port`);
+		});
+		const started = model;
+		cleanups.push({ what: 'the scripted model', run: () => started.stop() });
+		log.line(`scripted model on ${model.origin}/v1 and its refund endpoint ${model.origin}/refund (--human-review)`);
+	}
 
 	let tarball = await log.step('packing the package', () => packPackage());
 	const cached = isInstalled(target);
@@ -140,7 +159,11 @@ async function main() {
 		);
 	}
 	const n8n = await log.step(cached ? `checking the cached n8n ${target}` : `installing n8n ${target}`, () => ensureN8n());
-	const other = target === 'newest' ? '`npm run dev -- --n8n 2.8.4` starts 2.8.4' : '`npm run dev -- --n8n newest` starts the newest';
+	const other = humanReview
+		? '--human-review runs on the newest'
+		: target === 'newest'
+			? '`npm run dev -- --n8n 2.8.4` starts 2.8.4, `--human-review` adds an AI agent with human review'
+			: '`npm run dev -- --n8n newest` starts the newest, `--human-review` an AI agent with human review on it';
 	log.line(`n8n ${n8n.version} on Node ${n8n.node === process.execPath ? process.version : `24 (${n8n.node})`}; ${other}`);
 	const instance = await log.step('installing the packed package', () =>
 		N8nInstance.create({ tarball, userFolder: userFolderOf(target), port: N8N_PORT, apiKeyLabel: 'npm run dev' }),
@@ -149,13 +172,16 @@ async function main() {
 
 	const data = sandboxCredentialData(sandbox.origin, { live }) as Record<string, Record<string, unknown>>;
 	const credentials = Object.entries(data).map(([type, fields]) => ({ ...CREDENTIAL_IDS[type], type, data: fields }));
-	const examples = readExamples();
+	// the examples of examples/newest-n8n/ only for --human-review: they need its scripted model, and 2.8.4 cannot run them
+	const examples = [...readExamples(), ...(model ? humanReviewExamples(model.origin) : [])];
+	const scriptedModel = model ? { credential: scriptedModelCredential(model.origin), origin: model.origin } : undefined;
 	const before = await log.step('importing the sandbox credentials and example workflows that are missing', () =>
-		importBeforeStart(instance, { credentials, examples, sandboxOrigin: sandbox.origin, live }),
+		importBeforeStart(instance, { credentials, examples, sandboxOrigin: sandbox.origin, live, scriptedModel }),
 	);
 	log.line(`sandbox credentials: ${before.credentials.imported.length} imported, ${before.credentials.kept.length} already there and left as they are`);
+	if (before.scriptedModel) log.line(`scripted-model credential: ${before.scriptedModel.imported ? 'imported' : 'already there and left as it is'}`);
 	log.line(`example workflows: ${before.examples.imported.length} imported, ${before.examples.kept.length} already there and left as they are`);
-	for (const note of before.notes) log.line(note);
+	for (const note of [...before.notes, ...humanReviewNote(readDevState(devStateFile(instance.userFolder)).scriptedModelFor, humanReview)]) log.line(note);
 
 	await log.step('starting n8n', async () => {
 		await instance.start();
@@ -184,6 +210,7 @@ async function main() {
 	log.line(`log in as ${owner.email} / ${owner.password}`);
 	if (live) log.line(`the sandbox is in live mode (--live): ${sandbox.origin}/__sandbox/live turns it off with POST {"live": false}`);
 	for (const line of exampleBanner(webhooks, active)) log.line(line);
+	if (model) for (const line of humanReviewBanner(model.origin)) log.line(line);
 	for (const line of personHelp(sandbox.origin)) log.line(line);
 	log.line(`the sandbox keeps what it sent and its calls in ${path.relative(REPO_ROOT, SANDBOX_STATE_FILE)}: a person still answers after a restart`);
 	log.line('editing nodes/, credentials/ or icons/ rebuilds and restarts n8n; Ctrl-C stops everything');

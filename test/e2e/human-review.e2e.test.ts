@@ -1,15 +1,13 @@
 /**
  * Exotel Messaging as an AI agent's human-review tool, on the newest n8n (2.8.4 makes no human-review
- * tools): an AI Agent whose model is a local scripted OpenAI-compatible server (loopback only) calls an
- * HTTP Request tool gated by the package's human-review tool. The approval the manager gets on the
+ * tools): an AI Agent whose model is the scripted OpenAI-compatible server of `npm run dev -- --human-review`
+ * (scripts/scripted-model.ts, loopback only) calls an HTTP Request tool gated by the package's human-review tool. The approval the manager gets on the
  * chat app shows the tool's input line by line; Approve runs the gated tool once and the agent goes
  * on with its result; Decline never runs it.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
-
 import { sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
+import { ScriptedModel } from '../../scripts/scripted-model';
 import { JEST_TIMEOUTS, N8N_TARGET, N8nInstance, pollFor, sharedN8n } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
@@ -21,73 +19,12 @@ const CREDENTIALS = {
 	openAiApi: { id: 'cred-scripted-model', name: 'Scripted model (loopback)' },
 };
 
-/** The scripted model and the refund endpoint the gated tool calls: one loopback server. */
-class Scripted {
-	server = http.createServer((req, res) => void this.handle(req, res));
-	origin = '';
-	refunds: string[] = [];
-	modelCalls: Array<{ messages: Array<{ role: string; content?: unknown }>; tools: Array<{ function: { name: string } }> }> = [];
-
-	async start(): Promise<void> {
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-		this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-	}
-
-	async stop(): Promise<void> {
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
-	}
-
-	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-		const chunks: Buffer[] = [];
-		for await (const chunk of req) chunks.push(chunk as Buffer);
-		const url = new URL(req.url ?? '/', this.origin);
-		const json = (status: number, body: unknown) => {
-			res.writeHead(status, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(body));
-		};
-		if (url.pathname === '/refund') {
-			this.refunds.push(url.search);
-			return json(200, { refunded: true, order: url.searchParams.get('order') });
-		}
-		if (url.pathname.endsWith('/chat/completions')) {
-			const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-			this.modelCalls.push({ messages: body.messages, tools: body.tools ?? [] });
-			const toolResult = [...body.messages].reverse().find((message: { role: string }) => message.role === 'tool');
-			const message = toolResult
-				? { role: 'assistant', content: `The tool answered: ${String(toolResult.content)}` }
-				: {
-						role: 'assistant',
-						content: null,
-						tool_calls: [
-							{
-								id: 'call_refund_1',
-								type: 'function',
-								function: {
-									name: body.tools[0].function.name,
-									arguments: JSON.stringify({ toolParameters: { orderId: 'ORD-1001', amount: 499 }, hitlParameters: {} }),
-								},
-							},
-						],
-					};
-			return json(200, {
-				id: `chatcmpl-${this.modelCalls.length}`,
-				object: 'chat.completion',
-				created: Math.floor(Date.now() / 1000),
-				model: body.model,
-				choices: [{ index: 0, message, finish_reason: toolResult ? 'stop' : 'tool_calls' }],
-				usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-			});
-		}
-		json(404, { error: { message: `not scripted: ${req.method} ${url.pathname}` } });
-	}
-}
-
 const describeOnNewest = N8N_TARGET === 'newest' ? describe : describe.skip;
 
 describeOnNewest('human review by an AI agent (newest n8n)', () => {
 	let sandbox: ExotelSandbox;
 	let instance: N8nInstance;
-	const scripted = new Scripted();
+	const scripted = new ScriptedModel();
 	let workflowId: string;
 
 	beforeAll(async () => {
@@ -211,9 +148,8 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 			expect(scripted.refunds).toEqual([]);
 			expect((await sandbox.reply({ sid, button: 'approve' })).status).toBe(200);
 			const execution = await finished(id);
-			expect(scripted.refunds).toEqual(['?order=ORD-1001&amount=499']);
-			expect(agentOutput(execution)).toContain('The tool answered:');
-			expect(agentOutput(execution)).toContain('ORD-1001');
+			expect(scripted.refunds).toEqual([{ order: 'ORD-1001', amount: 499, at: expect.any(String) }]);
+			expect(agentOutput(execution)).toBe('The manager approved the refund and it was issued: 499 INR on order ORD-1001.');
 		},
 		240_000,
 	);
@@ -228,7 +164,7 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 			expect((await sandbox.reply({ sid, button: 'decline' })).status).toBe(200);
 			const execution = await finished(id);
 			expect(scripted.refunds).toHaveLength(refunds);
-			expect(agentOutput(execution)).toContain('The tool answered:');
+			expect(agentOutput(execution)).toBe('The manager declined the refund of 499 INR on order ORD-1001: nothing was refunded.');
 		},
 		240_000,
 	);
