@@ -19,17 +19,34 @@
  * stored the execution, so accepted/s measures how fast n8n admits callbacks, and the drain how
  * long it takes to store and run them.
  */
-import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 
 import { makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 import { signPayload } from '../../sandbox/callbacks';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
 import { BenchFailure, int, loadAverage, machine, n, round, table, verdict } from './common';
+import {
+	allExecutions,
+	countBy,
+	createdTimes,
+	DRAIN_POLL_MS,
+	executionCounts,
+	mibOf,
+	newLogLines,
+	outcome,
+	percentiles,
+	ProcWatcher,
+	sampleUntilDrained,
+	sendAll,
+	type BurstState,
+	type Percentiles,
+	type Posted,
+	type Sample,
+	type Sent as SentOf,
+} from './n8n-callbacks';
+
+export type { Percentiles } from './n8n-callbacks';
 
 export const DEFAULT_CALLBACKS = 1000;
 export const DEFAULT_CONCURRENCY = 50;
@@ -43,14 +60,8 @@ const AFTER = 'Received';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000b3e57';
 const BUSINESS_NUMBER = '+918047112233';
 const SIGNATURE_HEADER = 'x-service-signature';
-const REQUEST_TIMEOUT_MS = 60_000;
-const DRAIN_POLL_MS = 250;
-/** The drain wait gives up when the saved count has not moved for this long with nothing running. */
-const DRAIN_STALL_MS = 30_000;
-const DRAIN_MAX_MS = 600_000;
 /** After the drain, a pause before the final count, so a late duplicate would be seen. */
 const SETTLE_MS = 2_000;
-const PAGE_LIMIT = 250;
 /** As much of n8n's output as the harness keeps (256 KiB). */
 const LOG_CHARS = 256 * 1024;
 
@@ -79,14 +90,13 @@ interface Callback {
 	expected: { from: string; name: string; type: string; text: string };
 }
 
-interface Sent {
-	callback: Callback;
-	status: number;
-	/** socket/timeout error code when there was no HTTP answer */
-	error?: string;
-	latencyMs: number;
-	/** epoch ms of the answer, to compare with n8n's execution timestamps */
-	answeredAt: number;
+type Sent = SentOf<Callback>;
+
+/** A callback as posted: JSON, with its X-Service-Signature when it has one. */
+function requestOf(callback: Callback): Posted {
+	const headers: Posted['headers'] = { 'content-type': 'application/json' };
+	if (callback.signature !== undefined) headers[SIGNATURE_HEADER] = callback.signature;
+	return { body: callback.body, headers };
 }
 
 const pad = (i: number, width: number) => String(i).padStart(width, '0');
@@ -153,297 +163,8 @@ function burstCallbacks(count: number, forged: number, runTag: string): Callback
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sending
-// ---------------------------------------------------------------------------------------------
-
-function post(agent: http.Agent, url: URL, callback: Callback): Promise<Sent> {
-	return new Promise((resolve) => {
-		const headers: http.OutgoingHttpHeaders = {
-			'content-type': 'application/json',
-			'content-length': callback.body.length,
-		};
-		if (callback.signature !== undefined) headers[SIGNATURE_HEADER] = callback.signature;
-		const t0 = performance.now();
-		let settled = false;
-		const done = (status: number, error?: string) => {
-			if (settled) return;
-			settled = true;
-			resolve({ callback, status, error, latencyMs: performance.now() - t0, answeredAt: Date.now() });
-		};
-		const req = http.request(
-			{ agent, hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers, timeout: REQUEST_TIMEOUT_MS },
-			(res) => {
-				res.resume(); // the answer's body is not needed, only its end
-				res.on('end', () => done(res.statusCode ?? 0));
-				res.on('error', (error: NodeJS.ErrnoException) => done(0, error.code ?? error.message));
-			},
-		);
-		req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-		req.on('error', (error: NodeJS.ErrnoException) => done(0, error.code ?? error.message));
-		req.end(callback.body);
-	});
-}
-
-/** Posts every callback with at most `concurrency` in flight over keep-alive loopback connections. */
-async function sendAll(url: string, callbacks: Callback[], concurrency: number, onAnswer: (sent: Sent) => void = () => {}) {
-	const target = new URL(url);
-	if (!['127.0.0.1', 'localhost'].includes(target.hostname)) throw new Error(`Refusing non-loopback URL ${url}`);
-	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
-	const results: Sent[] = new Array(callbacks.length);
-	let next = 0;
-	const cpu0 = process.cpuUsage();
-	const t0 = performance.now();
-	const startedAt = Date.now();
-	const worker = async () => {
-		while (next < callbacks.length) {
-			const index = next++;
-			results[index] = await post(agent, target, callbacks[index]);
-			onAnswer(results[index]);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, callbacks.length) }, worker));
-	const wallMs = performance.now() - t0;
-	const cpu = process.cpuUsage(cpu0);
-	agent.destroy();
-	return { results, wallMs, startedAt, endedAt: Date.now(), clientCpuMs: (cpu.user + cpu.system) / 1000 };
-}
-
-// ---------------------------------------------------------------------------------------------
-// n8n's server process, from /proc (the harness does not expose the pid: found by cwd + argv)
-// ---------------------------------------------------------------------------------------------
-
-interface ProcSample {
-	cpuMs: number;
-	rssBytes: number;
-}
-
-let clockTicks: number | undefined;
-function ticksPerSecond(): number {
-	if (clockTicks === undefined) {
-		try {
-			clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-		} catch {
-			clockTicks = 100;
-		}
-	}
-	return clockTicks;
-}
-
-function procSample(pid: number): ProcSample | undefined {
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		// Fields after "(comm)": state is field 3, utime 14, stime 15.
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		const ticks = Number(fields[11]) + Number(fields[12]);
-		const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-		const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
-		return { cpuMs: (ticks * 1000) / ticksPerSecond(), rssBytes: rssKb * 1024 };
-	} catch {
-		return undefined;
-	}
-}
-
-/** Samples the process every 100 ms until stopped: peak RSS, and CPU between marks. */
-class ProcWatcher {
-	peakRssBytes = 0;
-	samples = 0;
-	private timer?: NodeJS.Timeout;
-
-	constructor(readonly pid: number) {}
-
-	sample(): ProcSample | undefined {
-		const s = procSample(this.pid);
-		if (s) {
-			this.samples++;
-			if (s.rssBytes > this.peakRssBytes) this.peakRssBytes = s.rssBytes;
-		}
-		return s;
-	}
-
-	start(): void {
-		this.timer = setInterval(() => this.sample(), 100);
-	}
-
-	stop(): void {
-		if (this.timer) clearInterval(this.timer);
-	}
-}
-
-// ---------------------------------------------------------------------------------------------
-// Executions through the public API
-// ---------------------------------------------------------------------------------------------
-
-interface ExecutionSummary {
-	id: string;
-	status?: string;
-	finished?: boolean;
-	startedAt?: string;
-	stoppedAt?: string;
-	createdAt?: string;
-	data?: any;
-}
-
-const isDone = (e: ExecutionSummary) => e.finished === true || (!!e.status && !['new', 'running', 'waiting'].includes(e.status));
-
-/** Every saved execution of the workflow: pages of 250 following `nextCursor`. Running ones are not listed by n8n. */
-async function allExecutions(instance: N8nInstance, workflowId: string, includeData: boolean): Promise<{ executions: ExecutionSummary[]; pages: number }> {
-	const executions: ExecutionSummary[] = [];
-	let cursor: string | null | undefined;
-	let pages = 0;
-	do {
-		const q = new URLSearchParams({ workflowId, includeData: String(includeData), limit: String(PAGE_LIMIT) });
-		if (cursor) q.set('cursor', cursor);
-		const page = await instance.publicApi<{ data: ExecutionSummary[]; nextCursor?: string | null }>('GET', `/executions?${q.toString()}`);
-		executions.push(...page.data);
-		cursor = page.nextCursor;
-		if (++pages > 10_000) throw new Error('executions paging does not end');
-	} while (cursor);
-	return { executions, pages };
-}
-
-async function runningCount(instance: N8nInstance, workflowId: string): Promise<number> {
-	const q = new URLSearchParams({ workflowId, status: 'running', limit: String(PAGE_LIMIT) });
-	const page = await instance.publicApi<{ data: ExecutionSummary[] }>('GET', `/executions?${q.toString()}`);
-	return page.data.length;
-}
-
-const COMPLETED = ['success', 'error', 'crashed', 'canceled'];
-const ALL_STATUSES = ['canceled', 'crashed', 'error', 'new', 'running', 'success', 'unknown', 'waiting'];
-
-interface RestPage {
-	data?: { count?: number; estimated?: boolean; results?: Array<{ id: string; createdAt?: string; startedAt?: string; stoppedAt?: string }> };
-}
-
-/** n8n's internal executions list (what the editor uses): with a status filter it pages by id (`lastId`, 100 at most) and counts. */
-async function restExecutions(instance: N8nInstance, workflowId: string, statuses: string[], limit: number, lastId?: string) {
-	const q = new URLSearchParams({ filter: JSON.stringify({ workflowId, status: statuses }), limit: String(limit) });
-	if (lastId) q.set('lastId', lastId);
-	const res = await instance.rest<RestPage>('GET', `/executions?${q.toString()}`);
-	return res.status === 200 ? res.data.data : undefined;
-}
-
-/** Exact count from n8n's internal executions list; undefined when it gives none (estimated, or an error). */
-async function restCount(instance: N8nInstance, workflowId: string, statuses: string[]): Promise<number | undefined> {
-	const page = await restExecutions(instance, workflowId, statuses, 1).catch(() => undefined);
-	return page && typeof page.count === 'number' && page.estimated !== true ? page.count : undefined;
-}
-
-/**
- * Execution rows in the database (any status) and finished executions: two count requests
- * (cheap, they are polled during the burst); without counts, the public API's pages, which do
- * not list running executions (rows then unknown).
- */
-async function executionCounts(instance: N8nInstance, workflowId: string): Promise<{ rows: number; finished: number }> {
-	const [rows, finished] = await Promise.all([restCount(instance, workflowId, ALL_STATUSES), restCount(instance, workflowId, COMPLETED)]);
-	if (rows !== undefined && finished !== undefined) return { rows, finished };
-	const { executions } = await allExecutions(instance, workflowId, false);
-	return { rows: NaN, finished: executions.filter(isDone).length };
-}
-
-/** createdAt of every execution, by execution id: when n8n asked to insert its row (set in JS before the insert is queued). */
-async function createdTimes(instance: N8nInstance, workflowId: string): Promise<Map<string, number>> {
-	const out = new Map<string, number>();
-	let lastId: string | undefined;
-	for (let pages = 0; pages < 10_000; pages++) {
-		const page = await restExecutions(instance, workflowId, ALL_STATUSES, 100, lastId).catch(() => undefined);
-		const results = page?.results ?? [];
-		if (results.length === 0) break;
-		for (const e of results) {
-			const t = Date.parse(e.createdAt ?? '');
-			if (Number.isFinite(t)) out.set(String(e.id), t);
-		}
-		lastId = String(results[results.length - 1].id);
-	}
-	return out;
-}
-
-/** Shared with the sampler while the burst runs. */
-interface BurstState {
-	/** signed callbacks answered 200 so far */
-	accepted: number;
-	/** set when the burst is over */
-	endedAt?: number;
-	/** finished executions to wait for (set with endedAt) */
-	target?: number;
-}
-
-interface Sample {
-	/** ms from the start of the burst to when the counts were asked for */
-	atMs: number;
-	/** callbacks answered 200 when the counts were asked for */
-	accepted: number;
-	/** execution rows in the database (any status) */
-	rows: number;
-	/** finished executions */
-	finished: number;
-}
-
-interface DrainResult {
-	reached: boolean;
-	/** ms from the last answer of the burst until a count showed every execution finished */
-	afterBurstMs: number;
-	finished: number;
-	samples: Sample[];
-}
-
-/**
- * From the start of the burst, counts n8n's execution rows and finished executions every
- * DRAIN_POLL_MS (plus the request's own time) until, once the burst is over, `target` have
- * finished, nothing has moved for DRAIN_STALL_MS, or DRAIN_MAX_MS has passed. Counts are relative
- * to `baseline` (executions before the burst).
- */
-async function sampleUntilDrained(
-	instance: N8nInstance,
-	workflowId: string,
-	state: BurstState,
-	startedAt: number,
-	baseline: { rows: number; finished: number },
-): Promise<DrainResult> {
-	const samples: Sample[] = [];
-	let last = -1;
-	let lastMoved = Date.now();
-	for (;;) {
-		const askedAt = Date.now();
-		const accepted = state.accepted;
-		const counts = await executionCounts(instance, workflowId);
-		const finished = counts.finished - baseline.finished;
-		samples.push({ atMs: askedAt - startedAt, accepted, rows: counts.rows - baseline.rows, finished });
-		const now = Date.now();
-		if (state.endedAt !== undefined && state.target !== undefined) {
-			const result = { afterBurstMs: now - state.endedAt, finished, samples };
-			if (finished >= state.target) return { reached: true, ...result };
-			if (finished !== last) {
-				last = finished;
-				lastMoved = now;
-			} else if (now - lastMoved > DRAIN_STALL_MS && (await runningCount(instance, workflowId)) === 0) {
-				return { reached: false, ...result };
-			}
-			if (now - state.endedAt > DRAIN_MAX_MS) return { reached: false, ...result };
-		}
-		await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
-	}
-}
-
-// ---------------------------------------------------------------------------------------------
 // The report
 // ---------------------------------------------------------------------------------------------
-
-export interface Percentiles {
-	count: number;
-	mean: number;
-	p50: number;
-	p95: number;
-	p99: number;
-	max: number;
-}
-
-function percentiles(values: number[]): Percentiles {
-	if (values.length === 0) return { count: 0, mean: NaN, p50: NaN, p95: NaN, p99: NaN, max: NaN };
-	const sorted = [...values].sort((a, b) => a - b);
-	const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-	const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-	return { count: sorted.length, mean: round(mean, 1), p50: round(at(50), 1), p95: round(at(95), 1), p99: round(at(99), 1), max: round(sorted[sorted.length - 1], 1) };
-}
 
 export interface CallbackBurstReport {
 	bench: 'callback-burst';
@@ -543,24 +264,6 @@ export interface CallbackBurstReport {
 	totalBenchMs: number;
 }
 
-const mibOf = (bytes: number) => round(bytes / (1024 * 1024), 1);
-
-function countBy<T>(list: T[], key: (item: T) => string): Record<string, number> {
-	const out: Record<string, number> = {};
-	for (const item of list) out[key(item)] = (out[key(item)] ?? 0) + 1;
-	return out;
-}
-
-/** Lines n8n printed after `before` (the harness keeps a tail; anchored on the end of `before`). */
-function newLogLines(before: string, after: string): string[] {
-	const anchor = before.slice(-200);
-	const at = anchor ? after.lastIndexOf(anchor) : -1;
-	const fresh = at >= 0 ? after.slice(at + anchor.length) : after;
-	return fresh.split('\n').map((line) => line.trim()).filter(Boolean);
-}
-
-const outcome = (s: Sent) => (s.status ? String(s.status) : `error ${s.error ?? 'unknown'}`);
-
 // ---------------------------------------------------------------------------------------------
 // The bench
 // ---------------------------------------------------------------------------------------------
@@ -606,7 +309,7 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 		// Warm-up: the first webhook call loads the node, the credential and the execution path.
 		log(`callback-burst: warm-up, ${WARM_UP_CALLBACKS} signed callbacks...`);
 		const warm = Array.from({ length: WARM_UP_CALLBACKS }, (_, i) => signedCallback(`wamid.${runTag}.warm-${pad(i, 3)}`, 900_000 + i, runTag));
-		const warmSent = await sendAll(url, warm, Math.min(options.concurrency, 5));
+		const warmSent = await sendAll(url, warm, Math.min(options.concurrency, 5), requestOf);
 		const warmBad = warmSent.results.filter((s) => s.status !== 200);
 		if (warmBad.length) throw new Error(`warm-up callbacks not accepted: ${JSON.stringify(countBy(warmBad, outcome))}\n${instance.serverLog(4000)}`);
 		const warmState: BurstState = { accepted: WARM_UP_CALLBACKS, endedAt: Date.now(), target: WARM_UP_CALLBACKS };
@@ -625,7 +328,7 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 		const burstStartedAt = Date.now();
 		const sampling = sampleUntilDrained(instance, workflowId, state, burstStartedAt, baseline);
 		sampling.catch(() => undefined); // awaited below; a rejection must not go unhandled meanwhile
-		const burst = await sendAll(url, callbacks, options.concurrency, (sent) => {
+		const burst = await sendAll(url, callbacks, options.concurrency, requestOf, (sent) => {
 			if (sent.callback.forgery === null && sent.status === 200) state.accepted++;
 		});
 		const atBurstEnd = watcher?.sample();

@@ -4,7 +4,7 @@
  *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--rcs-baseline-items N]
  *                    [--skip-baseline] [--skip-breakdown] [--callbacks N] [--concurrency C]
  *                    [--forged F] [--memory-items M] [--skip-memory] [--rate-limit-items N]
- *                    [--skip-hand-built] [--only NAME]
+ *                    [--skip-hand-built] [--flood N] [--runs R] [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
  *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
@@ -17,8 +17,8 @@
  *   --skip-breakdown        no latency-0 CPU breakdown runs
  *   --callbacks N           callback-burst: signed chat-app callbacks in the burst
  *                           (env BENCH_CALLBACKS, default 1000)
- *   --concurrency C         callback-burst: requests in flight at once (env BENCH_CONCURRENCY,
- *                           default 50)
+ *   --concurrency C         callback-burst and status-flood: requests in flight at once (env
+ *                           BENCH_CONCURRENCY, default 50)
  *   --forged F              callback-burst: forged (bad signature) callbacks mixed into the burst,
  *                           each must get 401 (env BENCH_FORGED, default 20)
  *   --memory-items M        sms-real-n8n: items of the memory runs (env BENCH_MEMORY_ITEMS,
@@ -28,7 +28,10 @@
  *                           BENCH_RATE_LIMIT_ITEMS, default 20000 = 200 Sms/bulksend requests, four
  *                           one-minute windows at Bulk SMS 50; at most 100000); the sandbox latency is --latency
  *   --skip-hand-built       rate-limit: no hand-built Code + HTTP Request run
- *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n, dlt, rate-limit)
+ *   --flood N               status-flood: SMS status callbacks a flood (env BENCH_FLOOD, default 20000)
+ *   --runs R                status-flood: floods into each of the two workflows (env BENCH_RUNS, default 3)
+ *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n, dlt, rate-limit,
+ *                           status-flood)
  *
  * sms-real-n8n runs --items SMS through the Exotel node, a hand-built Code + HTTP Request bulk
  * workflow and one HTTP Request per item (on min(--items, 1000)) inside one real n8n 2.8.4, reading
@@ -48,6 +51,13 @@
  * callback-burst starts a real n8n 2.8.4 (test/harness; installed into its cache folder on
  * first use) with the packed package; it fails (exit 1) when a callback is lost or duplicated.
  *
+ * status-flood (issue 35) floods one real n8n 2.8.4 with --flood SMS status callbacks at --concurrency
+ * connections, --runs times into the Exotel Messaging Trigger and as many into n8n's own Webhook node
+ * (both active side by side, alternating), and compares answers, executions (each 2xx'd callback
+ * exactly once), executions not started when the last 2xx went out, n8n's RSS peak and throughput.
+ * 20,000 × 3 × 2 takes about half an hour on the 2-core machine. It fails (exit 1) only when a
+ * callback answered 2xx was lost or duplicated (the table is printed first).
+ *
  * Re-executes itself with --expose-gc when `global.gc` is missing, so that memory is measured
  * from a collected heap. Prints a table per bench and a `BENCH_JSON {...}` line with every figure.
  * Exit code 0 when the benches ran (a missed target is reported, not failed), 1 on an error or a
@@ -64,6 +74,7 @@ import { formatDltReport, runDltBench } from './dlt.bench';
 import { DEFAULT_RATE_LIMIT_ITEMS, formatRateLimitReport, MAX_RATE_LIMIT_ITEMS, runRateLimitBench } from './rate-limit.bench';
 import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
 import { formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
+import { DEFAULT_FLOOD, DEFAULT_RUNS, formatStatusFloodReport, runStatusFloodBench } from './status-flood.bench';
 import { DEFAULT_MEMORY_ITEMS, formatSmsRealN8nReport, MAX_ITEMS, runSmsRealN8nBench } from './sms-real-n8n.bench';
 
 interface BenchOptions {
@@ -80,6 +91,8 @@ interface BenchOptions {
 	skipMemory: boolean;
 	rateLimitItems: number;
 	skipHandBuilt: boolean;
+	flood: number;
+	runs: number;
 	only?: string;
 }
 
@@ -143,6 +156,13 @@ const BENCHES: Bench[] = [
 			return { text: formatRateLimitReport(report), json: report, broken: report.broken.length ? report.broken.join(' | ') : undefined };
 		},
 	},
+	{
+		name: 'status-flood',
+		async run(options, log) {
+			const report = await runStatusFloodBench({ flood: options.flood, runs: options.runs, concurrency: options.concurrency, log });
+			return { text: formatStatusFloodReport(report), json: report, broken: report.broken.length ? report.broken.join(' | ') : undefined };
+		},
+	},
 ];
 
 function argValue(args: string[], name: string): string | undefined {
@@ -176,6 +196,8 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		'--skip-memory',
 		'--rate-limit-items',
 		'--skip-hand-built',
+		'--flood',
+		'--runs',
 		'--only',
 	];
 	for (let i = 0; i < args.length; i++) {
@@ -217,6 +239,8 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		skipMemory: args.includes('--skip-memory'),
 		rateLimitItems,
 		skipHandBuilt: args.includes('--skip-hand-built'),
+		flood: numberOption(argValue(args, '--flood') ?? env.BENCH_FLOOD, 'flood', DEFAULT_FLOOD, { integer: true, min: 1 }),
+		runs: numberOption(argValue(args, '--runs') ?? env.BENCH_RUNS, 'runs', DEFAULT_RUNS, { integer: true, min: 1 }),
 		only,
 	};
 }
