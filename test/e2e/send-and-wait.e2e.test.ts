@@ -661,7 +661,7 @@ test(
 				resumedBy: 'callback',
 				recordingUrl: expect.stringMatching(new RegExp(`^${sandbox.origin.replace(/[.]/g, '\\.')}/`)),
 				// the legs as the callback gives them (the Voice Trigger outputs them the same way)
-				legs: [{ Status: 'completed', OnCallDuration: expect.any(String), AnsweredBy: 'NA' }],
+				legs: [{ Status: 'completed', OnCallDuration: expect.any(Number), AnsweredBy: 'NA' }],
 			}),
 		]);
 		expect(Object.keys(items[0])).toEqual([

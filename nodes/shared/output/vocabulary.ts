@@ -94,11 +94,33 @@ export function v1CallItem(call: IDataObject): IDataObject {
 }
 
 /**
+ * A call's legs in the status callback's words, whoever told them: `OnCallDuration` in seconds (a
+ * number), `Status` and `AnsweredBy` as text, null where not told.
+ */
+export function callLegs(legs: IDataObject[]): IDataObject[] {
+	return legs.map((leg) => ({ OnCallDuration: secondsOf(leg.OnCallDuration), Status: textOf(leg.Status), AnsweredBy: textOf(leg.AnsweredBy) }));
+}
+
+/**
+ * The legs of a call's details (`details=true`: `Legs[i].Leg.OnCallDuration`, `Leg1Status`,
+ * `Leg2Status`) in the callback's words; the details do not say who answered.
+ */
+export function detailLegs(details: IDataObject | undefined): IDataObject[] {
+	const legs = Array.isArray(details?.Legs) ? (details.Legs as IDataObject[]) : [];
+	return callLegs(
+		legs.map((entry, index) => ({
+			OnCallDuration: (entry?.Leg as IDataObject | undefined)?.OnCallDuration,
+			Status: details?.[`Leg${index + 1}Status`],
+		})),
+	);
+}
+
+/**
  * A v1 call status callback (form fields, `Legs[i][...]` already nested): where a Voice Trigger's
  * callStatus event and a call waited on both come from.
  */
 export function callStatusItem(payload: IDataObject): IDataObject {
-	const legs = Array.isArray(payload.Legs) ? (payload.Legs as IDataObject[]) : [];
+	const legs = callLegs(Array.isArray(payload.Legs) ? (payload.Legs as IDataObject[]) : []);
 	// The callback has no Duration: the call's is from its start to its end, when both are given.
 	const start = parseServiceDate(String(payload.StartTime ?? ''));
 	const end = parseServiceDate(String(payload.EndTime ?? ''));
@@ -119,7 +141,7 @@ export function callStatusItem(payload: IDataObject): IDataObject {
 			eventType: textOf(payload.EventType),
 			conversationDuration: secondsOf(payload.ConversationDuration),
 			customField: textOf(payload.CustomField),
-			answeredBy: legs.map((leg) => textOf(leg.AnsweredBy)),
+			answeredBy: legs.map((leg) => leg.AnsweredBy),
 			legs,
 		},
 	);

@@ -25,6 +25,12 @@ function collectionOf(context: IExecuteFunctions, name: string): IDataObject {
 	return (context.getNodeParameter(name, 0, {}) as IDataObject) ?? {};
 }
 
+/** A text option the send took from item 0 (`collection.name`), null when not given: what a timed-out item can still tell. */
+export function sentOption(context: IExecuteFunctions, collection: string, name: string): string | null {
+	const value = collectionOf(context, collection)[name];
+	return value === undefined || value === null || String(value).trim() === '' ? null : String(value);
+}
+
 /** When Limit Wait Time ends the wait; undefined when it is not set. */
 export function limitWaitTimeOf(context: IExecuteFunctions): Date | undefined {
 	const limit = [collectionOf(context, 'options'), collectionOf(context, 'additionalFields')]
@@ -121,7 +127,8 @@ export function waitingTwin(
 		notice: string;
 		drop?: string[];
 		given: (resumeUrl: string, context: IExecuteFunctions) => GivenParameters;
-		timedOut: (sent: IDataObject) => IDataObject;
+		/** The timed-out item, from the sent item's keys and what the node sent (the parameters of item 0). */
+		timedOut: (sent: IDataObject, context: IExecuteFunctions) => IDataObject;
 		settled?: (context: IExecuteFunctions, sent: IDataObject) => Promise<IDataObject | undefined>;
 		defaultWaitTill?: (context: IExecuteFunctions, sent: IDataObject) => Date;
 	},
@@ -132,7 +139,7 @@ export function waitingTwin(
 		async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 			return await sendThenWait(this, items, (context, resumeUrl) => ({
 				send: async () => await plain.send(context, items, twin.given(resumeUrl(), context)),
-				timedOut: twin.timedOut,
+				timedOut: (sent) => twin.timedOut(sent, context),
 				settled: twin.settled && (async (sent) => await twin.settled!(context, sent)),
 				defaultWaitTill: twin.defaultWaitTill && ((sent) => twin.defaultWaitTill!(context, sent)),
 			}));

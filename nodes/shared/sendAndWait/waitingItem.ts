@@ -3,7 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { objectAt, type Answer } from '../output/messagingCallbacks';
-import { v1CallItem } from '../output/vocabulary';
+import { detailLegs, v1CallItem } from '../output/vocabulary';
 
 /** A value of an output item. */
 type Value = IDataObject[string];
@@ -46,19 +46,23 @@ function messageWaitItem(message: IDataObject, end: { status: Value; code?: Valu
 	};
 }
 
-/** A delivery wait's item: the report's status, code and time, what else the report told (`details`), the report as received. */
+/**
+ * A delivery wait's item: the report's status, code and time, the custom data it echoed and what
+ * else it told (`details`), the report as received.
+ */
 export function deliveryItem(
 	message: IDataObject,
 	report: { status: Value; code: Value; timestamp: Value; details: IDataObject; raw: Value },
 	resumedBy: ResumedBy,
 ): IDataObject {
 	const { status, code, timestamp, details, raw } = report;
-	return { ...messageWaitItem(message, { status, code, waitingFor: 'delivery', resumedBy }), timestamp, ...details, raw };
+	const { customData = null, ...more } = details;
+	return { ...messageWaitItem(message, { status, code, waitingFor: 'delivery', resumedBy }), timestamp, customData, ...more, raw };
 }
 
-/** The item a delivery wait outputs if it times out: the send's keys, no report. */
-export function deliveryTimedOut(sent: IDataObject): IDataObject {
-	return deliveryItem(sent, { status: 'timedOut', code: null, timestamp: null, details: {}, raw: null }, 'timeout');
+/** The item a delivery wait outputs if it times out: the send's keys and the custom data it sent, no report. */
+export function deliveryTimedOut(sent: IDataObject, customData: string | null): IDataObject {
+	return deliveryItem(sent, { status: 'timedOut', code: null, timestamp: null, details: { customData }, raw: null }, 'timeout');
 }
 
 /**
@@ -89,19 +93,33 @@ export function answerItem(wait: IDataObject, question: Question, answer: GivenA
 export const FINAL_CALL = ['completed', 'failed', 'busy', 'no-answer'];
 
 /**
- * The item a call wait ends with, however it ended: the call keys, then the call-end keys (empty
- * where `call` does not know them), how it ended, and the service's object (`raw`).
+ * The item a call wait ends with, however it ended, with the same keys and types: the call keys, the
+ * call-end keys, how it ended, and the service's object (`raw`). The custom field is the one the node
+ * sent where the callback did not echo it; `eventType` is `terminal` when the call ended (callback or
+ * status check) and null when the wait timed out; `answeredBy` follows the legs.
  */
-export function callWaitItem(call: IDataObject, resumedBy: ResumedBy): IDataObject {
-	const { raw = null, eventType = null, conversationDuration = null, customField = null, answeredBy = [], legs = [], ...fields } = call;
-	return { ...fields, eventType, conversationDuration, customField, answeredBy, legs, timedOut: resumedBy === 'timeout', waitingFor: 'callEnd', resumedBy, raw };
+export function callWaitItem(call: IDataObject, resumedBy: ResumedBy, sentCustomField: string | null): IDataObject {
+	const { raw = null, eventType, conversationDuration = null, customField = null, answeredBy, legs = [], ...fields } = call;
+	const callLegs = legs as IDataObject[];
+	return {
+		...fields,
+		eventType: resumedBy === 'timeout' ? null : 'terminal',
+		conversationDuration,
+		customField: customField ?? sentCustomField,
+		answeredBy: callLegs.map((leg) => leg.AnsweredBy ?? null),
+		legs: callLegs,
+		timedOut: resumedBy === 'timeout',
+		waitingFor: 'callEnd',
+		resumedBy,
+		raw,
+	};
 }
 
 /** A call's final state as the service gives it (GET Calls/<CallSid>.json?details=true), in the keys a call wait resumes with. */
-export function endedCallItem(call: IDataObject): IDataObject | undefined {
+export function endedCallItem(call: IDataObject, sentCustomField: string | null): IDataObject | undefined {
 	if (!FINAL_CALL.includes(String(call.Status))) return undefined;
-	const legs = objectAt(call, 'Details')?.Legs;
-	return callWaitItem({ ...v1CallItem(call), legs: Array.isArray(legs) ? legs : [] }, 'statusCheck');
+	const details = objectAt(call, 'Details');
+	return callWaitItem({ ...v1CallItem(call), legs: detailLegs(details) }, 'statusCheck', sentCustomField);
 }
 
 /** The item the node shows while it waits: what was sent, what it waits for and until when (null: no limit). */

@@ -152,7 +152,7 @@ function onCallEnd(context: IWebhookFunctions, state: IDataObject, body: IDataOb
 	const item = callStatusItem(body);
 	const terminal = item.eventType === 'terminal' || (item.eventType === null && FINAL_CALL.includes(String(item.status)));
 	if (!state.callSid || item.callSid !== state.callSid || !terminal) return keepWaiting(context, 200, STILL_WAITING);
-	return resumeWith(callWaitItem(item, 'callback'));
+	return resumeWith(callWaitItem(item, 'callback', textOf(state.customField)));
 }
 
 /**

@@ -47,10 +47,12 @@ describe('Exotel Voice Trigger', () => {
 	it('v1 call status callback (form-encoded): the call keys, legs rebuilt, answered-by per leg', async () => {
 		const answer = await post(callStatusForm, { contentType: 'application/x-www-form-urlencoded' });
 		expect(answer.status).toBe(200);
-		const legs = [
+		const received = [
 			{ OnCallDuration: '290', Status: 'completed', AnsweredBy: 'NA' },
 			{ OnCallDuration: '281', Status: 'completed', AnsweredBy: 'Human' },
 		];
+		// seconds as numbers (the spec's integer; a form sends text), as Connect and Wait gives them
+		const legs = received.map((leg) => ({ ...leg, OnCallDuration: Number(leg.OnCallDuration) }));
 		expect(answer.workflowData).toEqual([
 			{
 				event: 'callStatus',
@@ -70,7 +72,7 @@ describe('Exotel Voice Trigger', () => {
 				answeredBy: ['NA', 'Human'],
 				legs,
 				// the form as received, its Legs[i][...] keys rebuilt into Legs
-				raw: { ...Object.fromEntries([...new URLSearchParams(callStatusForm)].filter(([key]) => !key.startsWith('Legs['))), Legs: legs },
+				raw: { ...Object.fromEntries([...new URLSearchParams(callStatusForm)].filter(([key]) => !key.startsWith('Legs['))), Legs: received },
 			},
 		]);
 		expect(Object.keys(answer.workflowData![0])).toEqual(keysOf(...CALL_STATUS_EXTRAS));

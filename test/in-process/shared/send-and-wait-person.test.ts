@@ -7,9 +7,12 @@
 import { createServer, type IncomingMessage, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import { runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { RunResult } from '../../helpers/n8n-core-harness';
-import { budget } from '../../harness/timeouts';
+import { budget, pollFor } from '../../harness/timeouts';
+import { expectSameItem } from '../../helpers/wait-endings';
 
 const sandbox = useSandbox();
 
@@ -148,4 +151,91 @@ it('voice: only the terminal event is asked for; the call ended by the sandbox r
 	const ended = await sandbox.endCall({ callSid });
 	expect(ended).toMatchObject({ status: 200, kind: 'call-status' });
 	expect(resumed!.output('Exotel')[0].json).toMatchObject({ callSid, status: 'completed', eventType: 'terminal', waitingFor: 'callEnd', timedOut: false });
+});
+
+const HOUR_LIMIT = { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } } };
+
+/** The run resumed by the sandbox (`act`), and the same saved wait timed out by n8n. */
+async function callbackAndTimeout(node: string, parameters: Record<string, unknown>, act: () => Promise<unknown>) {
+	const run = await start(node, parameters);
+	const timeout = (await run.timeOut()).output('Exotel')[0].json;
+	await act();
+	const done = await pollFor('the sandbox to resume the wait', 30_000, async () => resumed);
+	return { callback: done.output('Exotel')[0].json, timeout };
+}
+
+describe('a wait gives the same item whatever ended it (callback, status check, timeout)', () => {
+	it('Chat App → Send and Wait for Response', async () => {
+		const { callback, timeout } = await callbackAndTimeout(
+			'exotelMessaging',
+			{ resource: 'chatApp', operation: 'sendAndWait', from: FROM, to: TO, message: 'Refund order 1042?', responseType: 'approval', options: HOUR_LIMIT },
+			async () => await sandbox.reply({ to: TO, button: 'approve' }),
+		);
+		expectSameItem({ callback, timeout });
+		expect([callback.approved, timeout.approved]).toEqual([true, null]);
+	});
+
+	it('RCS → Send Template and Wait for Reply', async () => {
+		const { callback, timeout } = await callbackAndTimeout(
+			'exotelMessaging',
+			{ resource: 'rcs', operation: 'sendAndWait', botId: 'acme_orders_bot', to: TO, templateName: 'order_update', options: HOUR_LIMIT },
+			async () => await sandbox.reply({ to: TO, suggestion: { reply: { text: 'Yes', postback_data: 'yes' } } }),
+		);
+		expectSameItem({ callback, timeout });
+	});
+
+	it('SMS → Send and Wait for Approval', async () => {
+		const { callback, timeout } = await callbackAndTimeout(
+			'exotelMessaging',
+			{ resource: 'sms', operation: 'sendAndWait', from: 'ACMEHQ', to: TO, message: 'Confirm Tue 10:30?', options: HOUR_LIMIT },
+			async () => await sandbox.openLink({ to: TO, match: 'answer=approve' }),
+		);
+		expectSameItem({ callback, timeout });
+	});
+
+	it('SMS → Send and Wait for Delivery: the custom field sent is in the timed-out item too', async () => {
+		const { callback, timeout } = await callbackAndTimeout(
+			'exotelMessaging',
+			{ resource: 'sms', operation: 'sendAndWaitForDelivery', from: 'ACMEHQ', to: TO, body: 'Your OTP is 482913', additionalFields: { customField: 'otp-77', ...HOUR_LIMIT } },
+			async () => undefined,
+		);
+		expectSameItem({ callback, timeout });
+		expect([callback.customData, timeout.customData]).toEqual(['otp-77', 'otp-77']);
+	});
+
+	it('Chat App → Send and Wait for Delivery', async () => {
+		const { callback, timeout } = await callbackAndTimeout(
+			'exotelMessaging',
+			{ resource: 'chatApp', operation: 'sendAndWaitForDelivery', from: FROM, to: TO, messageType: 'text', text: 'Shipped', options: { customData: 'order-1042', ...HOUR_LIMIT } },
+			async () => undefined,
+		);
+		expectSameItem({ callback, timeout });
+		expect([callback.customData, timeout.customData]).toEqual(['order-1042', 'order-1042']);
+	});
+
+	it('Call → Connect and Wait for Call End: legs, answeredBy, eventType and the custom field alike', async () => {
+		const parameters = {
+			resource: 'call',
+			operation: 'connectAndWait',
+			callerId: FROM,
+			url: `http://my.exotel.com/${SANDBOX_ACCOUNT.accountSid}/exoml/start_voice/926`,
+			additionalFields: { customField: 'ticket-31', ...HOUR_LIMIT },
+		};
+		const { callback, timeout } = await callbackAndTimeout('exotelVoice', { ...parameters, from: TO }, async () => {
+			await sandbox.endCall({ callSid: String(waiting!.output('Exotel')[0].json.callSid) });
+		});
+		// a call that ends while it is placed: its terminal meets no wait (n8n's 409), the node asks the service
+		waiting = undefined;
+		resumed = undefined;
+		const fast = await runNode(sandbox, 'exotelVoice', { ...parameters, from: '+919876500044' }, [{}], { baseUrl });
+		expect(fast.status).toBe('success');
+		const statusCheck = fast.output('Exotel')[0].json;
+		expectSameItem({ callback, statusCheck, timeout });
+		expect([callback.eventType, statusCheck.eventType, timeout.eventType]).toEqual(['terminal', 'terminal', null]);
+		expect([callback.customField, statusCheck.customField, timeout.customField]).toEqual(['ticket-31', 'ticket-31', 'ticket-31']);
+		for (const item of [callback, statusCheck]) {
+			expect((item.legs as IDataObject[]).length).toBeGreaterThan(0);
+			expect(item.answeredBy).toEqual((item.legs as IDataObject[]).map((leg) => leg.AnsweredBy));
+		}
+	});
 });

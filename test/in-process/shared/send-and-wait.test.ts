@@ -529,7 +529,7 @@ describe('Voice → Call → Connect and Wait for Call End', () => {
 			eventType: 'terminal',
 			conversationDuration: 30,
 			answeredBy: ['NA'],
-			legs: [{ OnCallDuration: '35', Status: 'completed', AnsweredBy: 'NA' }],
+			legs: [{ OnCallDuration: 35, Status: 'completed', AnsweredBy: 'NA' }],
 			timedOut: false,
 			waitingFor: 'callEnd',
 			resumedBy: 'callback',

@@ -1,4 +1,4 @@
-import { waitingTwin } from '../../../shared/sendAndWait/execute';
+import { sentOption, waitingTwin } from '../../../shared/sendAndWait/execute';
 import { deliveryTimedOut } from '../../../shared/sendAndWait/waitingItem';
 import * as send from './send';
 
@@ -13,5 +13,5 @@ export const { option, description, execute } = waitingTwin(send, {
 	notice:
 		'The recipient gets the message. The execution waits for its final delivery report (delivered, seen or failed), or until Limit Wait Time if set, then continues with that status.',
 	given: (resumeUrl) => ({ statusCallback: resumeUrl }),
-	timedOut: deliveryTimedOut,
+	timedOut: (sent, context) => deliveryTimedOut(sent, sentOption(context, 'options', 'customData')?.trim() ?? null),
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../../shared/rules/limits';
-import { waitingTwin } from '../../../shared/sendAndWait/execute';
+import { sentOption, waitingTwin } from '../../../shared/sendAndWait/execute';
 import { callWaitItem, endedCallItem } from '../../../shared/sendAndWait/waitingItem';
 import { exotelRequest } from '../../../shared/transport/request';
 import * as connect from './connect';
@@ -27,7 +27,7 @@ async function endedAlready(context: IExecuteFunctions, call: IDataObject): Prom
 			itemIndex: 0,
 		});
 		const body = response.body as IDataObject;
-		return endedCallItem((body.Call ?? body) as IDataObject);
+		return endedCallItem((body.Call ?? body) as IDataObject, sentOption(context, 'additionalFields', 'customField'));
 	} catch {
 		return undefined;
 	}
@@ -54,5 +54,5 @@ export const { option, description, execute } = waitingTwin(connect, {
 		const seconds = Number(extra.timeLimit ?? LIMITS.voice.timeLimitSeconds) + Number(extra.timeOut ?? RING_SECONDS) + MARGIN_SECONDS;
 		return new Date(Date.now() + seconds * 1000);
 	},
-	timedOut: (call) => callWaitItem({ ...call, status: 'timedOut', raw: null }, 'timeout'),
+	timedOut: (call, context) => callWaitItem({ ...call, status: 'timedOut', raw: null }, 'timeout', sentOption(context, 'additionalFields', 'customField')),
 });
