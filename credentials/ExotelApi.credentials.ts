@@ -1,5 +1,6 @@
 import type {
 	IAuthenticateGeneric,
+	IAuthenticateRuleResponseSuccessBody,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -121,13 +122,46 @@ export class ExotelApi implements ICredentialType {
 		},
 	};
 
-	// The bulk call query with one row is the cheapest authenticated read the API has.
+	// The bulk call query with one row is the cheapest authenticated read the API has. Every answer
+	// comes back to the rules (ignoreHttpStatusErrors): n8n reads rules on an error only when the error
+	// carries the HTTP answer, and its own 401 does not, so a wrong token and a wrong account would
+	// both get n8n's generic words. Unreachable hosts still fail with n8n's code (ENOTFOUND, ECONNREFUSED).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: regionUrlExpression('baseUrl'),
 			url: '=/v1/Accounts/{{$credentials.accountSid}}/Calls.json',
 			qs: { PageSize: 1 },
 			headers: { Accept: 'application/json' },
+			ignoreHttpStatusErrors: true,
 		},
+		rules: [
+			...refusedWith(
+				401,
+				"The service refused the API Key, API Token or Account SID (401). It gives this one answer when any of them is wrong: copy all three from the same account's API Settings page, and check Region (a dashboard on my.in.exotel.com is Mumbai).",
+			),
+			...refusedWith(
+				403,
+				"API Key and API Token were accepted, but this account may not read its call log (403): check the account's API access and KYC status in the dashboard.",
+			),
+			...refusedWith(404, 'No such account at this address (404): check Account SID, and Region or Base URL.'),
+			...refusedWith(429, "The service is limiting this account's requests (429), so the credential could not be checked: test again in a minute."),
+			...[500, 502, 503, 504].flatMap((status) =>
+				refusedWith(status, `The service had a problem (${status}), so the credential could not be checked: test again later.`),
+			),
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'Calls',
+					value: undefined,
+					message:
+						'The address did not answer as the Exotel API (no call list came back): check Region or Base URL. A refusal given as a page rather than an API error looks the same, so check API Key, API Token and Account SID too.',
+				},
+			},
+		],
 	};
+}
+
+/** A rule for a v1 error answer (`RestException.Status`, a number in JSON, text where a body was XML). */
+function refusedWith(status: number, message: string): IAuthenticateRuleResponseSuccessBody[] {
+	return [status, String(status)].map((value) => ({ type: 'responseSuccessBody', properties: { key: 'RestException.Status', value, message } }));
 }

@@ -4,6 +4,8 @@
  * workflows run as the editor runs them, against the sandbox.
  */
 import fs from 'fs';
+import http from 'http';
+import type { AddressInfo } from 'net';
 import path from 'path';
 
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
@@ -347,6 +349,52 @@ describe('credential tests through n8n’s own tester', () => {
 		},
 		JEST_TIMEOUTS.execute,
 	);
+
+	describe('Exotel API: the message says which part to check', () => {
+		/** A loopback port nothing listens on: a server opened and closed again. */
+		async function closedPort(): Promise<number> {
+			const server = http.createServer();
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			const { port } = server.address() as AddressInfo;
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			return port;
+		}
+
+		test(
+			'a wrong token and a wrong Account SID: the 401 names the three parts and Region; nothing secret in it',
+			async () => {
+				const valid = credentialData().exotelApi;
+				for (const wrong of [{ apiToken: 'wrong-token' }, { accountSid: 'wrongaccount1' }]) {
+					const failed = await testCredential('exotelApi', { ...valid, ...wrong });
+					expect(failed).toEqual({ status: 'Error', message: expect.stringContaining('refused the API Key, API Token or Account SID (401)') });
+					expect(failed.message).toContain('check Region');
+					expect(failed.message).not.toContain(String(valid.apiToken));
+				}
+			},
+			JEST_TIMEOUTS.execute,
+		);
+
+		test(
+			'an address where nothing listens, and one that answers a page instead of the API',
+			async () => {
+				const valid = credentialData().exotelApi;
+				const nobody = await testCredential('exotelApi', { ...valid, baseUrl: `http://127.0.0.1:${await closedPort()}` });
+				// n8n's own words for it (2.8.4: "The service refused the connection - perhaps it is offline")
+				expect(nobody).toEqual({ status: 'Error', message: expect.stringMatching(/refused the connection|ECONNREFUSED/) });
+
+				// a refusal as a page, the way the live service words its 401 ("Authentication is required to view this page.")
+				const page = http.createServer((req, res) => res.writeHead(401, { 'content-type': 'text/html' }).end('<html><body>Authentication is required to view this page.</body></html>'));
+				await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+				try {
+					const answered = await testCredential('exotelApi', { ...valid, baseUrl: `http://127.0.0.1:${(page.address() as AddressInfo).port}` });
+					expect(answered).toEqual({ status: 'Error', message: expect.stringContaining('did not answer as the Exotel API') });
+				} finally {
+					await new Promise<void>((resolve) => page.close(() => resolve()));
+				}
+			},
+			JEST_TIMEOUTS.execute,
+		);
+	});
 });
 
 /** A Set node parameter block that sets one array field (Split Out then makes one item per entry). */
