@@ -96,7 +96,7 @@ export function problemWith(value: unknown, rule: FieldRule): string | undefined
 	if (oneOf && !oneOf.includes(text)) {
 		return `${rule.label} must be one of ${oneOf.join(', ')} (got "${text}")`;
 	}
-	if (rule.format === 'e164' && !E164.test(text)) {
+	if (rule.format === 'e164' && !E164.test(normalizePhone(text))) {
 		return `${rule.label} must be an E.164 number such as +919876543210 (got "${text}")`;
 	}
 	if (rule.format === 'phone' && !PHONE.test(normalizePhone(text))) {

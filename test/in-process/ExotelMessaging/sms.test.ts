@@ -222,7 +222,7 @@ describe('Exotel Messaging → SMS → Send (in n8n-core)', () => {
 		});
 
 		it.each([
-			['To', { to: 'call me' }, 'To must be a phone number such as +919876543210 (got "callme")'],
+			['To', { to: 'call me' }, 'To must be a phone number such as +919876543210 (got "call me")'],
 			['To', { to: '={{ "" }}' }, 'To is required'],
 			['From', { from: '={{ "" }}' }, 'From is required'],
 			['Status Callback URL', { statusCallback: 'not-a-url' }, 'Status Callback URL must be an http(s) URL (got "not-a-url")'],
@@ -826,7 +826,7 @@ const REFUSED: RefusedCase[] = [
 	refused('SMS empty To', 'exotelMessaging', { ...SMS, to: '={{ "" }}' }, 'To is required'),
 	refused('SMS empty From', 'exotelMessaging', { ...SMS, from: '={{ "" }}' }, 'From is required'),
 	refused('SMS empty Body', 'exotelMessaging', { ...SMS, body: '={{ "" }}' }, 'Body is required'),
-	refused('SMS non-phone To', 'exotelMessaging', { ...SMS, to: '={{ $json.to }}' }, 'To must be a phone number such as +919876543210 (got "callme")', { items: [{ to: '+919876543210' }, { to: 'call me' }], item: 1 }),
+	refused('SMS non-phone To', 'exotelMessaging', { ...SMS, to: '={{ $json.to }}' }, 'To must be a phone number such as +919876543210 (got "call me")', { items: [{ to: '+919876543210' }, { to: 'call me' }], item: 1 }),
 	refused('SMS bad Status Callback URL', 'exotelMessaging', { ...SMS, statusCallback: 'n8n/webhook' }, /^Status Callback URL must be an http\(s\) URL \(got "n8n\/webhook"\)$/),
 	refused('SMS bad Click Tracking Callback URL', 'exotelMessaging', { ...SMS, additionalFields: { shortenUrl: true, shortenUrlTracking: true, clickTrackingCallbackUrl: 'clicks' } }, /^Click Tracking Callback URL must be an http\(s\) URL/),
 	refused('SMS Track Clicks without Shorten URL', 'exotelMessaging', { ...SMS, additionalFields: { shortenUrlTracking: true } }, 'Track Clicks needs Shorten URL turned on'),

@@ -188,8 +188,10 @@ describe('Exotel Voice → Call → Connect to Flow', () => {
 		it.each([
 			['Time Limit 14401', { additionalFields: { timeLimit: 14401 } }, 'Time Limit is 14401; the maximum is 14400 (item 0)'],
 			['Time Limit 1.5', { additionalFields: { timeLimit: 1.5 } }, 'Time Limit must be a whole number (got 1.5) (item 0)'],
-			['a From that is no number', { from: 'call me' }, 'From must be a phone number such as +919876543210 (got "callme") (item 0)'],
+			['a From that is no number', { from: 'call me' }, 'From must be a phone number such as +919876543210 (got "call me") (item 0)'],
+			['a From with a dash and letters, quoted as typed', { from: '98765-abc' }, 'From must be a phone number such as +919876543210 (got "98765-abc") (item 0)'],
 			['an empty From', { from: '={{ "" }}' }, 'From is required (item 0)'],
+			['a From whose expression finds nothing: missing, not "undefined"', { from: '={{ $json.phone }}' }, 'From is required (item 0)'],
 			['an empty Caller ID', { callerId: '={{ "" }}' }, 'Caller ID is required (item 0)'],
 			['a Flow URL that is no URL', { url: 'my-flow' }, 'Flow URL must be an http(s) URL (got "my-flow") (item 0)'],
 			['a status callback that is no URL', { statusCallback: 'n8n/webhook' }, 'Status Callback URL must be an http(s) URL (got "n8n/webhook") (item 0)'],
@@ -606,7 +608,7 @@ const GET_MANY = { resource: 'call', operation: 'getMany' };
 
 const REFUSED: RefusedCase[] = [
 	refused('Connect Time Limit 14401', 'exotelVoice', { ...CONNECT, additionalFields: { timeLimit: 14401 } }, 'Time Limit is 14401; the maximum is 14400'),
-	refused('Connect bad From', 'exotelVoice', { ...CONNECT, from: '={{ $json.from }}' }, 'From must be a phone number such as +919876543210 (got "callme")', { items: [{ from: '+919876543210' }, { from: 'call me' }], item: 1 }),
+	refused('Connect bad From', 'exotelVoice', { ...CONNECT, from: '={{ $json.from }}' }, 'From must be a phone number such as +919876543210 (got "call me")', { items: [{ from: '+919876543210' }, { from: 'call me' }], item: 1 }),
 	refused('Connect empty Caller ID', 'exotelVoice', { ...CONNECT, callerId: '={{ "" }}' }, 'Caller ID is required'),
 	refused('Connect bad Flow URL', 'exotelVoice', { ...CONNECT, url: 'my-flow' }, 'Flow URL must be an http(s) URL (got "my-flow")'),
 	refused('Get Many 101 call SIDs', 'exotelVoice', { ...GET_MANY, filters: { sid: list(101, seededCallSid) } }, 'Call SIDs has 101 entries; the limit is 100'),

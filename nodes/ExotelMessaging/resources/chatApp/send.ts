@@ -367,8 +367,9 @@ interface PreparedChatApp {
 function prepare(context: IExecuteFunctions, itemIndex: number, given: GivenParameters): PreparedChatApp | NodeOperationError {
 	const node = context.getNode();
 	const param = itemParameters(context, itemIndex, given);
-	const from = normalizePhone(trimmed(param('from')));
-	const to = normalizePhone(trimmed(param('to')));
+	const typed = { from: trimmed(param('from')), to: trimmed(param('to')) };
+	const from = normalizePhone(typed.from);
+	const to = normalizePhone(typed.to);
 	const statusCallback = trimmed(param('statusCallback'));
 	const options = param('options', {}) as IDataObject;
 	let content: IDataObject;
@@ -383,8 +384,8 @@ function prepare(context: IExecuteFunctions, itemIndex: number, given: GivenPara
 	}
 	content = { recipient_type: 'individual', ...content };
 	const invalid = fieldsError(node, itemIndex, [
-		[from, { label: 'From', required: true, format: 'e164' }],
-		[to, { label: 'To', required: true, format: 'e164' }],
+		[typed.from, { label: 'From', required: true, format: 'e164' }],
+		[typed.to, { label: 'To', required: true, format: 'e164' }],
 		[statusCallback, { label: 'Status Callback URL', format: 'url' }],
 	]);
 	if (invalid) return invalid;

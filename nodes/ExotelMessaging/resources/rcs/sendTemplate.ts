@@ -200,7 +200,8 @@ function putTrimmed(target: IDataObject, options: IDataObject, wire: Record<stri
 function prepare(node: INode, read: ParameterReader, itemIndex: number, templates: (text: string) => CompiledTemplate): PreparedRcs | NodeOperationError {
 	const param = (name: string, fallback: unknown = '') => read(name, itemIndex, fallback);
 	const botId = trimmed(param('botId'));
-	const to = normalizePhone(trimmed(param('to')));
+	const typedTo = trimmed(param('to'));
+	const to = normalizePhone(typedTo);
 	const templateName = trimmed(param('templateName'));
 	const variables = param('templateVariables', {}) as IDataObject;
 	const statusCallback = trimmed(param('statusCallback'));
@@ -209,7 +210,7 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number, template
 
 	const checks: FieldCheck[] = [
 		[botId, { label: 'Bot ID', required: true }],
-		[to, { label: 'To', required: true, format: 'e164' }],
+		[typedTo, { label: 'To', required: true, format: 'e164' }],
 		[templateName, { label: 'Template Name', required: true }],
 		[statusCallback, { label: 'Status Callback URL', format: 'url' }],
 		[trimmed(options.requestStatusCallback), { label: 'Request Status Callback URL', format: 'url' }],

@@ -61,6 +61,7 @@ export function readSmsItem(
 	itemIndex: number,
 	to: string | string[],
 	templates: (text: string) => CompiledTemplate,
+	typedTo: string | string[] = to,
 ): SmsItem | NodeOperationError {
 	const from = trimmed(param('from', itemIndex, ''));
 	const body = String(param('body', itemIndex, ''));
@@ -68,7 +69,7 @@ export function readSmsItem(
 	const request = readSmsRequestOptions(extra, trimmed(param('statusCallback', itemIndex, '')));
 	const invalid = fieldsError(node, itemIndex, [
 		[from, { label: 'From', required: true }],
-		[to, { label: 'To', required: true, format: 'phone' }],
+		[typedTo, { label: 'To', required: true, format: 'phone' }],
 		[body, { label: 'Body', required: true, maxLength: LIMITS.sms.bodyLength }],
 		...smsChoiceChecks({ smsType: extra.smsType, encodingType: request.EncodingType, priority: request.Priority }),
 		[request.StatusCallback, { label: 'Status Callback URL', format: 'url' }],

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import type { GivenParameters, ParameterReader } from '../../../shared/items/parameters';
 import { LIMITS } from '../../../shared/rules/limits';
-import { normalizePhone } from '../../../shared/rules/validation';
+import { normalizePhone, trimmed } from '../../../shared/rules/validation';
 import { dltTemplates, type CompiledTemplate } from '../../dlt';
 import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../../messages';
 import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm, type SmsMessageFields, type SmsRequestOptions } from './api';
@@ -48,8 +48,10 @@ export async function send(context: IExecuteFunctions, items: INodeExecutionData
 }
 
 function prepare(node: INode, param: ParameterReader, itemIndex: number, templates: (text: string) => CompiledTemplate): PreparedMessage | NodeOperationError {
-	const to = normalizePhone(String(param('to', itemIndex, '')));
-	const item = readSmsItem(node, param, itemIndex, to, templates);
+	// checked as typed, so an error quotes what the user gave; sent as digits
+	const typed = trimmed(param('to', itemIndex, ''));
+	const to = normalizePhone(typed);
+	const item = readSmsItem(node, param, itemIndex, to, templates, typed);
 	if (item instanceof NodeOperationError) return item;
 	return { itemIndex, message: { To: to, Body: item.body, From: item.from, ...item.options }, requestLevel: item.request };
 }

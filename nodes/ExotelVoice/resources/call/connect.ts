@@ -86,9 +86,11 @@ export const description: INodeProperties[] = [
 
 /** The call an item asks for, as the form sent, and the checks of its values. */
 function callOf(param: ItemParameters, extra: IDataObject): { body: Record<string, FormValue>; checks: FieldCheck[] } {
+	// checked as typed, so an error quotes what the user gave (or says it is missing); sent as digits
+	const typed = { from: trimmed(param('from')), callerId: trimmed(param('callerId')) };
 	const form: Record<string, FormValue> = {
-		From: normalizePhone(String(param('from'))),
-		CallerId: normalizePhone(String(param('callerId'))),
+		From: normalizePhone(typed.from),
+		CallerId: normalizePhone(typed.callerId),
 		Url: trimmed(param('url')),
 		CallType: extra.callType as string | undefined,
 		TimeLimit: extra.timeLimit as number | undefined,
@@ -98,8 +100,8 @@ function callOf(param: ItemParameters, extra: IDataObject): { body: Record<strin
 		CustomField: extra.customField as string | undefined,
 	};
 	const checks: FieldCheck[] = [
-		[form.From, { label: 'From', required: true, format: 'phone' }],
-		[form.CallerId, { label: 'Caller ID', required: true }],
+		[typed.from, { label: 'From', required: true, format: 'phone' }],
+		[typed.callerId, { label: 'Caller ID', required: true }],
 		[form.Url, { label: 'Flow URL', required: true, format: 'url' }],
 		[form.StatusCallback, { label: 'Status Callback URL', format: 'url' }],
 		[form.TimeLimit, { label: 'Time Limit', integer: true, min: 1, max: LIMITS.voice.timeLimitSeconds }],

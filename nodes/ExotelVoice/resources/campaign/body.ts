@@ -72,8 +72,9 @@ export function campaignBody(
 	}
 
 	if (has('from')) {
-		const numbers = entriesOf(values.from).map(normalizePhone);
-		checks.push([numbers, { label: 'Numbers', required: true, maxItems: C.fromNumbers, format: 'phone' }]);
+		const typed = entriesOf(values.from);
+		const numbers = typed.map(normalizePhone);
+		checks.push([typed, { label: 'Numbers', required: true, maxItems: C.fromNumbers, format: 'phone' }]);
 		body.from = numbers.join(',');
 	}
 	if (has('lists')) {

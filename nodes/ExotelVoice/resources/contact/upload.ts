@@ -209,10 +209,11 @@ function itemsUpload(
 		const phoneField = trimmed(param('phoneNumberField', itemIndex, 'phone_number'));
 		const fields = param('columnFields', itemIndex, {}) as IDataObject;
 		const json = items[itemIndex].json;
-		const phone = normalizePhone(cellText(valueAt(json, phoneField)));
+		const typed = cellText(valueAt(json, phoneField));
+		const phone = normalizePhone(typed);
 		const invalid = fieldsError(node, itemIndex, [
 			[phoneField, { label: 'Phone Number Field', required: true }],
-			[phone, { label: `Phone number (field "${phoneField}")`, required: true, format: 'e164' }],
+			[typed, { label: `Phone number (field "${phoneField}")`, required: true, format: 'e164' }],
 		]);
 		if (invalid) return invalid;
 		const cells: Record<string, string> = { phone_number: phone };
