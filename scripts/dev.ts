@@ -39,7 +39,7 @@ import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from 
 import { ExotelSandbox } from '../sandbox/server';
 import { setHarnessLog } from '../test/harness/log';
 import { isInstalled, publishesAsynchronously, targetCacheDir, type N8nTargetName } from '../test/harness/targets';
-import { exampleBanner, exampleWebhooks, readExamples } from './dev-examples';
+import { exampleBanner, exampleWebhooks, HUMAN_REVIEW_EXAMPLE_ID, readExamples } from './dev-examples';
 import { createDevLog } from './dev-log';
 import { devChoice, humanReviewBanner, humanReviewExamples, humanReviewNote, scriptedModelCredential } from './dev-human-review';
 import { activeWorkflowIds, devStateFile, importBeforeStart, publishAfterStart, readDevState } from './dev-setup';
@@ -53,6 +53,10 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 const DEV_DIR = path.join(REPO_ROOT, '.dev');
 const userFolderOf = (target: N8nTargetName) => path.join(DEV_DIR, target === 'newest' ? 'n8n-newest' : 'n8n');
 export const SANDBOX_STATE_FILE = path.join(DEV_DIR, 'sandbox-state.json');
+/** What the banner leaves out: each example's URLs, curl and next steps, and how to answer as the person. */
+export const TRY_IT_FILE = path.join(DEV_DIR, 'try-it.txt');
+/** The example the banner offers first: the plainest send (with --human-review, the agent's). */
+const FIRST_TRY_PATH = 'order-shipped';
 
 /** `~/.cache/...` rather than the home folder's full path. */
 const home = (file: string) => (file.startsWith(os.homedir() + path.sep) ? `~${file.slice(os.homedir().length)}` : file);
@@ -205,15 +209,26 @@ async function main() {
 		);
 	}
 
-	const owner = N8nInstance.OWNER;
-	log.line(`n8n ${n8n.version} is ready: ${instance.baseUrl}`);
-	log.line(`log in as ${owner.email} / ${owner.password}`);
-	if (live) log.line(`the sandbox is in live mode (--live): ${sandbox.origin}/__sandbox/live turns it off with POST {"live": false}`);
-	for (const line of exampleBanner(webhooks, active)) log.line(line);
-	if (model) for (const line of humanReviewBanner(model.origin)) log.line(line);
-	for (const line of personHelp(sandbox.origin)) log.line(line);
-	log.line(`the sandbox keeps what it sent and its calls in ${path.relative(REPO_ROOT, SANDBOX_STATE_FILE)}: a person still answers after a restart`);
-	log.line('editing nodes/, credentials/ or icons/ rebuilds and restarts n8n; Ctrl-C stops everything');
+	// Everything to try goes to a file; the terminal keeps a few lines, the address and login last, so
+	// they stay on screen.
+	const tryIt = [
+		...exampleBanner(webhooks, active),
+		...(model ? humanReviewBanner(model.origin) : []),
+		...personHelp(sandbox.origin),
+		`the sandbox keeps what it sent and its calls in ${path.relative(REPO_ROOT, SANDBOX_STATE_FILE)}: a person still answers after a restart`,
+	];
+	fs.writeFileSync(TRY_IT_FILE, `${tryIt.join('\n')}\n`);
+	const ready = readyBanner({
+		version: n8n.version,
+		baseUrl: instance.baseUrl,
+		login: N8nInstance.OWNER,
+		first: webhooks.find((hook) => (model ? hook.id === HUMAN_REVIEW_EXAMPLE_ID : hook.path === FIRST_TRY_PATH)) ?? webhooks[0],
+		notes: [
+			...(live ? [`the sandbox is in live mode (--live): ${sandbox.origin}/__sandbox/live turns it off with POST {"live": false}`] : []),
+			...(model ? [humanReviewBanner(model.origin)[0]] : []),
+		],
+	});
+	for (const line of ready) log.line(line);
 
 	let pending: NodeJS.Timeout | undefined;
 	let rebuilding = Promise.resolve();
@@ -247,6 +262,26 @@ async function main() {
 			clearTimeout(pending);
 		},
 	});
+}
+
+/**
+ * The last lines of the start, short enough that the address and the login, printed last, stay on
+ * screen: one example to try, where the rest is (TRY_IT_FILE), how to stop.
+ */
+export function readyBanner(input: {
+	version: string;
+	baseUrl: string;
+	login: { email: string; password: string };
+	first?: { name: string; curl: string };
+	notes?: string[];
+}): string[] {
+	return [
+		...(input.notes ?? []),
+		...(input.first ? [`try "${input.first.name}": ${input.first.curl}`] : []),
+		`every example's webhook URLs, a ready curl each, and how to answer as the person: cat ${path.relative(REPO_ROOT, TRY_IT_FILE)}`,
+		'editing nodes/, credentials/ or icons/ rebuilds and restarts n8n; Ctrl-C stops everything',
+		`n8n ${input.version} is ready: ${input.baseUrl}  (log in as ${input.login.email} / ${input.login.password})`,
+	];
 }
 
 // run as `npm run dev`; imported, it starts nothing
