@@ -1186,7 +1186,11 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 		};
 	};
 
-	/** What n8n's WaitingWebhooks + WebhookHelpers.executeWebhook do with a request to a waiting execution. */
+	/**
+	 * What n8n's WaitingWebhooks + WebhookHelpers.executeWebhook do with a request to a waiting execution:
+	 * a model of them (n8n-cli is not loaded in process), its signature made with n8n-core's own
+	 * generateUrlSignature; real n8n's answers are checked in test/e2e/send-and-wait.e2e.test.ts.
+	 */
 	const resumeWaiting = async (waiting: IRun, request: ResumeRequest): Promise<{ answer: ResumeAnswer; result?: RunResult }> => {
 		const data = deepCopy(waiting.data);
 		if (!data.waitTill) throw new UnexpectedError('The run is not waiting');
@@ -1242,7 +1246,10 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 			},
 		};
 		const description = (workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType).description;
-		const webhookDescription = (description.webhooks ?? []).find((hook) => hook.httpMethod === method && hook.restartWebhook === true);
+		// n8n's server (Express) routes a HEAD to the GET handlers: a link preview's HEAD gets what a GET gets
+		// (measured on real n8n, send-and-wait.e2e.test.ts), the node seeing method HEAD
+		const routed = method === 'HEAD' ? 'GET' : method;
+		const webhookDescription = (description.webhooks ?? []).find((hook) => hook.httpMethod === routed && hook.restartWebhook === true);
 		if (!webhookDescription) return { answer: { status: 404, body: { message: `no waiting ${method} webhook` }, headers: {} } };
 		const webhookData = { httpMethod: method, node: node.name, path: node.id, webhookDescription, workflowId: workflow.id } as unknown as IWebhookData;
 		const webhookAdditionalData = { ...additionalData, httpRequest: req, httpResponse: res, executionId } as unknown as IWorkflowExecuteAdditionalData;
