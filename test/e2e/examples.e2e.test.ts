@@ -3,7 +3,9 @@
  * sandbox: imported as `npm run dev` imports them (same credential ids), the webhook and trigger
  * ones published, then each run the way a user would (a POST to its webhook, `n8n execute`, or the
  * service calling the trigger back); the send-and-wait ones wait until the sandbox, acting as the
- * person asked, taps a reply button or opens an SMS link. The examples point their callback URLs at `npm run dev`'s
+ * person asked, taps a reply button or opens an SMS link. A webhook that answers after its Exotel node
+ * answers a failure too: 400 with the node's reason (its error output into Respond to Webhook), where
+ * n8n alone answers 500 "Error in workflow". The examples point their callback URLs at `npm run dev`'s
  * n8n (http://127.0.0.1:5678); this test rewrites that origin to its own instance.
  */
 import axios from 'axios';
@@ -82,6 +84,33 @@ function itemsOf(executions: any[], nodeName: string, output = 0): Array<Record<
 }
 
 /**
+ * POSTs `body` (with an `orderId` of its own) to an example's webhook when its Exotel node fails: the
+ * run goes down the node's error output (Continue (using error output)) to Respond with Error, which
+ * answers 400 with the node's reason, `{ error }`, where n8n alone would answer 500 "Error in
+ * workflow". The run itself succeeds, and the Respond node of the success output does not run. The
+ * run is found by its orderId: n8n saves a webhook's execution after answering, so the newest saved
+ * one may still be the call before.
+ */
+async function postFailing(name: string, body: { orderId: string; [field: string]: unknown }): Promise<{ status: number; data: unknown }> {
+	const { id, nodes } = examples[name];
+	const webhook = nodes.find((node) => node.type === 'n8n-nodes-base.webhook')!.name;
+	const res = await instance.request('POST', instance.webhookUrl(pathOf(name)), { data: body });
+	const deadline = Date.now() + budget(60_000);
+	let run: any;
+	while (!run && Date.now() < deadline) {
+		run = (await instance.executions(id)).find(
+			(execution) => !['new', 'running'].includes(execution.status) && itemsOf([execution], webhook)[0]?.body?.orderId === body.orderId,
+		);
+		if (!run) await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	if (!run) throw new Error(`No execution of ${name} for ${body.orderId} after ${budget(60_000)} ms`);
+	expect(run.status).toBe('success');
+	const responders = nodes.filter((node) => node.type === 'n8n-nodes-base.respondToWebhook').map((node) => node.name);
+	expect(Object.keys(run.data.resultData.runData).filter((node) => responders.includes(node))).toEqual(['Respond with Error']);
+	return { status: res.status, data: res.data };
+}
+
+/**
  * The newest execution of a workflow once it has one of `statuses` (a send-and-wait run shows
  * `waiting` while it waits for the person, then `success`), with its data; fails naming what it saw.
  * n8n keeps a waiting execution among its active ones and the public API's list leaves those out
@@ -131,6 +160,28 @@ describe('example files', () => {
 			for (const target of outputs.main.flat()) expect(names).toContain(target.node);
 		}
 		expect(example.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote').length).toBeGreaterThan(0);
+	});
+
+	test('a Webhook that answers after its Exotel node answers either way: success and error output each into a Respond to Webhook', () => {
+		const answering = EXPECTED.filter((name) => examples[name].nodes.some((n) => n.type === 'n8n-nodes-base.webhook' && n.parameters.responseMode !== 'onReceived'));
+		expect(answering).toEqual(['allocate-masked-number', 'rcs-with-sms-fallback', 'sms-send-on-webhook']);
+		for (const name of answering) {
+			const { nodes, connections } = examples[name];
+			const webhook = nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+			expect([name, webhook.parameters.responseMode]).toEqual([name, 'responseNode']);
+			const [[first]] = connections[webhook.name].main as Array<Array<{ node: string }>>;
+			const exotel = nodes.find((n) => n.name === first.node)!;
+			expect([name, exotel.type.startsWith('n8n-nodes-exotel.'), exotel.onError]).toEqual([name, true, 'continueErrorOutput']);
+			const typeOf = (node: string) => nodes.find((n) => n.name === node)?.type;
+			const outputs = (connections[exotel.name].main as Array<Array<{ node: string }>>).map((targets) => targets.map((t) => typeOf(t.node)));
+			expect([name, outputs]).toEqual([name, [['n8n-nodes-base.respondToWebhook'], ['n8n-nodes-base.respondToWebhook']]]);
+			const error = nodes.find((n) => n.name === connections[exotel.name].main[1][0].node)!;
+			expect([name, error.name, error.parameters]).toEqual([
+				name,
+				'Respond with Error',
+				{ respondWith: 'json', responseBody: '={{ { "error": $json.error.message } }}', options: { responseCode: 400 } },
+			]);
+		}
 	});
 
 	test('callback URLs in the examples point at the triggers of their companion examples', () => {
@@ -189,6 +240,25 @@ describe('examples on a real n8n against the sandbox', () => {
 		});
 		expect(Object.keys(res.data)).toEqual(['messageSid', 'status', 'channel', 'to', 'from', 'code', 'raw']);
 	}, JEST_TIMEOUTS.execute);
+
+	test(
+		'sms-send-on-webhook: a send that fails answers 400 with the reason, not n8n\'s "Error in workflow": a number the node refuses, then one the service refuses',
+		async () => {
+			const sent = () => sandbox.requests({ method: 'POST', pathIncludes: '/Sms/' }).length;
+			const before = sent();
+			// not a phone number: the node refuses it and sends nothing
+			const bad = await postFailing('sms-send-on-webhook', { orderId: 'ORD-10484', name: 'Asha', phone: '98765-abc' });
+			expect(bad).toEqual({ status: 400, data: { error: expect.stringMatching(/^To must be a phone number .*98765-?abc/) } });
+			expect(sent()).toBe(before);
+			// a national number with its leading 0: sent, and the service refuses the message (23010)
+			const refused = await postFailing('sms-send-on-webhook', { orderId: 'ORD-10485', name: 'Asha', phone: '0123456789' });
+			expect(refused).toEqual({ status: 400, data: { error: expect.stringContaining('FAILED_INVALID_DESTINATION_NUMBER (23010)') } });
+			expect(sent()).toBe(before + 1);
+			// neither became a message
+			expect(sandbox.messages().filter((m) => ['98765-abc', '0123456789'].includes(m.to))).toEqual([]);
+		},
+		JEST_TIMEOUTS.execute,
+	);
 
 	test(
 		'rcs-with-sms-fallback → delivery-tracking: the RCS template goes out with its fallback; the failed RCS report is alerted, the fallback SMS logged',
@@ -255,6 +325,14 @@ describe('examples on a real n8n against the sandbox', () => {
 		},
 		JEST_TIMEOUTS.execute + 90_000,
 	);
+
+	test('rcs-with-sms-fallback: a send that fails answers 400 with the reason, not n8n\'s "Error in workflow"', async () => {
+		const before = sandbox.rcsMessages().length;
+		// not an E.164 number: the node refuses it and sends nothing
+		const bad = await postFailing('rcs-with-sms-fallback', { orderId: 'ORD-10486', name: 'Ravi', phone: '98765-abc' });
+		expect(bad).toEqual({ status: 400, data: { error: expect.stringMatching(/^To must be an E\.164 number .*98765-?abc/) } });
+		expect(sandbox.rcsMessages()).toHaveLength(before);
+	}, JEST_TIMEOUTS.execute);
 
 	test(
 		'chat-app-auto-reply: activation registered the trigger; an incoming message gets a text reply to its sender from the business number',
@@ -390,6 +468,24 @@ describe('examples on a real n8n against the sandbox', () => {
 		const [post] = sandbox.requests({ base: 'alloc', method: 'POST' });
 		expect(post.json).toMatchObject({ deallocation_policy: { duration: '2d' } });
 	}, JEST_TIMEOUTS.execute);
+
+	test(
+		'allocate-masked-number: an allocation that fails answers 400 with the reason, not n8n\'s "Error in workflow": a number the node refuses, then a request the service refuses',
+		async () => {
+			const posts = () => sandbox.requests({ base: 'alloc', method: 'POST' }).length;
+			const before = posts();
+			// not an E.164 number: the node refuses it and sends nothing
+			const bad = await postFailing('allocate-masked-number', { orderId: 'ORD-10487', customerPhone: '98765-abc', driverPhone: '+919812345678' });
+			expect(bad).toEqual({ status: 400, data: { error: expect.stringMatching(/^A-Party Numbers \[0\] must be an E\.164 number .*98765-?abc/) } });
+			expect(posts()).toBe(before);
+			// customer and driver on one number: sent, and the service refuses it (code 14)
+			const refused = await postFailing('allocate-masked-number', { orderId: 'ORD-10488', customerPhone: '+919812345678', driverPhone: '+919812345678' });
+			expect(refused).toEqual({ status: 400, data: { error: expect.stringContaining('(code 14)') } });
+			expect(posts()).toBe(before + 1);
+			expect(sandbox.allocations().filter((allocation) => ['ORD-10487', 'ORD-10488'].includes(allocation.connection_id))).toEqual([]);
+		},
+		JEST_TIMEOUTS.execute,
+	);
 
 	test(
 		'approve-refund-whatsapp: the manager gets Approve refund / Decline buttons, the run waits (1 hour at most), the approve tap resumes it down Refund approved',
