@@ -94,6 +94,8 @@ describe('the waiting operations in the panel', () => {
 describe('resume URLs on every n8n release: keyed with what n8n keeps, never with a credential secret', () => {
 	function context(operation: string, options: { withValidation: boolean; resumeUrl: string }) {
 		const calls: string[] = [];
+		/** Every expression the node had n8n evaluate, checked after the call (an expect in here may never run). */
+		const expressions: string[] = [];
 		const ctx: Record<string, unknown> = {
 			getNode: () => ({ id: 'node-7', name: 'Exotel', parameters: {} }),
 			getCredentials: async () => {
@@ -109,13 +111,14 @@ describe('resume URLs on every n8n release: keyed with what n8n keeps, never wit
 				return url.toString();
 			},
 			evaluateExpression: (expression: string) => {
-				expect(expression).toBe('{{ $execution.resumeUrl }}');
+				expressions.push(expression);
 				return options.resumeUrl;
 			},
 		};
 		if (options.withValidation) ctx.setSignatureValidationRequired = () => calls.push('validate');
-		return { ctx: ctx as never, calls };
+		return { ctx: ctx as never, calls, expressions };
 	}
+	const RESUME_URL_EXPRESSION = '{{ $execution.resumeUrl }}';
 	const N8N_28 = { withValidation: true, resumeUrl: 'http://n8n.local/webhook-waiting/42' };
 	const N8N_241 = { withValidation: false, resumeUrl: 'http://n8n.local/webhook-waiting/42?signature=resume-token' };
 
@@ -126,18 +129,23 @@ describe('resume URLs on every n8n release: keyed with what n8n keeps, never wit
 		const newest = context('sendAndWait', N8N_241);
 		expect(resumeUrls(newest.ctx)()).toBe('http://n8n.local/webhook-waiting/42/node-7?signature=sig%28%29');
 		expect(newest.calls).toEqual([]);
+		// n8n's signed URL needs no look at $execution.resumeUrl; if one is made, it is that expression only
+		for (const { expressions } of [old, newest]) expect(expressions.filter((expression) => expression !== RESUME_URL_EXPRESSION)).toEqual([]);
 	});
 
 	it('other waits on 2.41: n8n’s resume URL, its resume token kept, with the node’s path; no credential read', () => {
-		const { ctx, calls } = context('connectAndWait', N8N_241);
+		const { ctx, calls, expressions } = context('connectAndWait', N8N_241);
 		expect(resumeUrls(ctx)()).toBe('http://n8n.local/webhook-waiting/42/node-7?signature=resume-token');
 		expect(calls).toEqual([]);
+		expect(expressions).toEqual([RESUME_URL_EXPRESSION]);
 	});
 
 	it('other waits on 2.8 (no resume token): n8n’s signed URL, which the webhook checks itself', () => {
-		const { ctx, calls } = context('sendAndWaitForDelivery', N8N_28);
+		const { ctx, calls, expressions } = context('sendAndWaitForDelivery', N8N_28);
 		expect(resumeUrls(ctx)()).toBe('http://n8n.local/webhook-waiting/42/node-7?signature=sig%28%29');
 		expect(calls).toEqual([]);
+		// it looked at n8n's own resume URL (to learn that this n8n has no resume token), and only at that
+		expect(expressions).toEqual([RESUME_URL_EXPRESSION]);
 	});
 });
 

@@ -1,13 +1,17 @@
-import axios from 'axios';
-import type { IDataObject } from 'n8n-workflow';
+import { HookContext } from 'n8n-core';
+import type { IDataObject, IHookFunctions, INode, INodeParameters, INodeType, IWebhookData, IWorkflowExecuteAdditionalData, WorkflowActivateMode, WorkflowExecuteMode } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
-import { signPayload } from '../../../nodes/shared/webhooks/signature';
+// The service's side of the signature: the sandbox's own signer (sandbox/callbacks/dispatcher.ts), never
+// the product's signPayload, so a wrong signing scheme in the product fails these tests.
+import { signPayload } from '../../../sandbox/callbacks';
 import { sandboxCredentialData } from '../../../sandbox/fixtures';
 import type { ExotelSandbox } from '../../../sandbox/server';
+import { CredentialStore, HarnessCredentialsHelper, packageCredentialTypes, packageNodeType, packageNodeTypes } from '../../helpers/n8n-core-harness';
 import { SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { dump, GOOD, SECRETS, SIGNING_SECRET, VERIFY_TOKEN } from '../../helpers/secrets';
-import { callWebhook, hookContext } from '../../helpers/webhook-context';
+import { callWebhook } from '../../helpers/webhook-context';
 
 const trigger = new ExotelMessagingTrigger();
 const SECRET = SANDBOX_ACCOUNT.webhookSigningSecret;
@@ -35,6 +39,14 @@ const incoming = (type: string, typed: IDataObject, extra: IDataObject = {}) => 
 	account_sid: SANDBOX_ACCOUNT.accountSid,
 	message: { id: `wamid.${type}`, from: '+919876543210', to: '+918047112233', timestamp: '2026-11-22T10:14:59+05:30', type, [type]: typed, ...extra },
 	contact: { wa_id: '919876543210', profile: { name: 'Asha Rao' } },
+});
+
+describe('the signer these tests use is the spec\'s rule (shared/spec/messaging.md: X-Service-Signature)', () => {
+	it('sha256= and the hex HMAC-SHA256 of the raw bytes keyed with the signing secret (a fixed vector)', () => {
+		// Computed once by hand, following the spec's words:
+		// node -e 'const c=require("crypto"); console.log("sha256="+c.createHmac("sha256","whsec-spec-vector").update(Buffer.from("{\"event\":\"incoming_message\"}","utf8")).digest("hex"))'
+		expect(signPayload('{"event":"incoming_message"}', 'whsec-spec-vector')).toBe('sha256=9b94225729597307c5c23a495f80106e54186fd64453d5712394d1f43d8d3054');
+	});
 });
 
 describe('Exotel Messaging Trigger: chat-app incoming messages (signed)', () => {
@@ -437,35 +449,70 @@ describe('Exotel Messaging Trigger: registration on activation', () => {
 
 	const PRODUCTION_URL = 'http://127.0.0.1:5678/webhook/abc/webhook';
 	const TEST_URL = 'http://127.0.0.1:5678/webhook-test/abc/webhook';
-	type Lifecycle = Pick<Parameters<typeof hookContext>[0], 'mode' | 'activation'>;
+	type Lifecycle = { mode: WorkflowExecuteMode; activation: WorkflowActivateMode };
 	// What n8n 2.8.4 passes (cli webhooks/test-webhooks.js, active-workflow-manager.js).
 	const ACTIVATE: Lifecycle = { mode: 'trigger', activation: 'activate' };
 	const TEST_LISTEN: Lifecycle = { mode: 'manual', activation: 'manual' };
 	const REMOVE: Lifecycle = { mode: 'internal', activation: 'update' };
+	const N8N_URL = 'http://127.0.0.1:5678/';
 
-	function hooks(parameters: IDataObject, staticData: IDataObject, webhookUrl = PRODUCTION_URL, lifecycle: Lifecycle = ACTIVATE) {
-		const credentials = sandboxCredentialData(sandbox.origin).exotelApi as IDataObject;
-		return hookContext({
-			...lifecycle,
-			parameters,
-			credentials,
-			webhookUrl,
-			staticData,
-			// Basic auth as the credential's `authenticate` adds it.
-			request: async (options) => {
-				const response = await axios.request({
-					url: String(options.url),
-					method: String(options.method),
-					params: options.qs,
-					data: options.body,
-					headers: options.headers as Record<string, string>,
-					auth: { username: String(credentials.apiKey), password: String(credentials.apiToken) },
-					validateStatus: () => true,
-				});
-				return { statusCode: response.status, headers: response.headers, body: response.data };
-			},
+	/**
+	 * The hook context n8n builds to run the trigger's webhookMethods: a real n8n-core HookContext on a
+	 * workflow holding the node, its credential read (and decrypted) through the harness's credentials
+	 * helper, its requests through n8n-core's own httpRequestWithAuthentication, which applies the
+	 * credential type's `authenticate` (credentials/ExotelApi.credentials.ts). `webhookUrl` is the URL
+	 * n8n gives the node (a production or test URL, `<base>/<webhookId>/webhook`); `staticData` the
+	 * node's static data, kept between contexts when the same object is given.
+	 */
+	function hooks(parameters: IDataObject, staticData: IDataObject, webhookUrl = PRODUCTION_URL, lifecycle: Lifecycle = ACTIVATE, credential: IDataObject = {}): IHookFunctions {
+		const parts = /^http:\/\/127\.0\.0\.1:5678\/(webhook|webhook-test)\/([^/]+)\/webhook$/.exec(webhookUrl);
+		if (!parts) throw new Error(`Not a webhook URL this test knows: ${webhookUrl}`);
+		const [, base, webhookId] = parts;
+		const store = new CredentialStore(sandboxCredentials(sandbox, { exotelApi: credential }));
+		const node: INode = {
+			id: 'messaging-trigger',
+			name: 'Exotel Messaging Trigger',
+			type: packageNodeType('exotelMessagingTrigger'),
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId,
+			parameters: parameters as INodeParameters,
+			credentials: store.nodeCredentials('exotelApi'),
+		};
+		const workflow = new Workflow({
+			id: 'workflow-1',
+			nodes: [node],
+			connections: {},
+			active: lifecycle.mode === 'trigger',
+			nodeTypes: packageNodeTypes(),
+			// n8n keeps a node's static data under `node:<name>`
+			staticData: { [`node:${node.name}`]: staticData },
+			settings: { executionOrder: 'v1' },
 		});
+		const additionalData = {
+			credentialsHelper: new HarnessCredentialsHelper(packageCredentialTypes(), store),
+			instanceBaseUrl: N8N_URL,
+			webhookBaseUrl: `${N8N_URL}webhook`,
+			webhookTestBaseUrl: `${N8N_URL}webhook-test`,
+			webhookWaitingBaseUrl: `${N8N_URL}webhook-waiting`,
+			formWaitingBaseUrl: `${N8N_URL}form-waiting`,
+			restApiUrl: `${N8N_URL}rest`,
+			variables: {},
+			executionId: undefined,
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const workflowNode = workflow.getNode(node.name) as INode;
+		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, 1) as INodeType;
+		const webhookDescription = nodeType.description.webhooks!.find((webhook) => webhook.name === 'default')!;
+		// a test listen's webhooks are marked isTest, which gives the node the test URL
+		const webhookData = { httpMethod: 'POST', node: node.name, path: 'webhook', webhookDescription, workflowId: workflow.id, webhookId, isTest: base === 'webhook-test' } as unknown as IWebhookData;
+		const context = new HookContext(workflow, workflowNode, additionalData, lifecycle.mode, lifecycle.activation, webhookData);
+		// the URL n8n gives the node is the one the test means
+		expect(context.getNodeWebhookUrl('default')).toBe(webhookUrl);
+		return context;
 	}
+
+	/** The Basic credentials the sandbox was sent, as it decoded them. */
+	const basic = (user: string, ok: boolean) => ({ scheme: 'basic', user, ok });
 
 	it('registers this trigger’s URL for incoming messages and status callbacks, once', async () => {
 		const staticData: IDataObject = {};
@@ -474,7 +521,9 @@ describe('Exotel Messaging Trigger: registration on activation', () => {
 		expect(await methods.checkExists.call(context)).toBe(false);
 		expect(await methods.create.call(context)).toBe(true);
 		const [request] = sandbox.requests();
-		expect(request).toMatchObject({ method: 'PUT', path: `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/chatapp/webhook` });
+		expect(request).toMatchObject({ method: 'PUT', path: `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/chatapp/webhook`, status: 200 });
+		// authenticated by the credential's own `authenticate` (Basic, API key and token), through n8n-core
+		expect(request.auth).toEqual(basic(SANDBOX_ACCOUNT.apiKey, true));
 		expect(request.json).toEqual({
 			chatapp: {
 				webhook: {
@@ -547,19 +596,20 @@ describe('Exotel Messaging Trigger: registration on activation', () => {
 		expect(sandbox.requests()).toHaveLength(0);
 	});
 
-	it('a failed registration fails the activation with the service’s message', async () => {
-		const credentials = { ...(sandboxCredentialData(sandbox.origin).exotelApi as IDataObject), apiToken: 'wrong' };
-		const context = hookContext({
-			parameters: { registerWebhooks: true },
-			credentials,
-			webhookUrl: 'http://127.0.0.1:5678/webhook/abc/webhook',
-			staticData: {},
-			request: async (options) => {
-				const response = await axios.request({ url: String(options.url), method: String(options.method), data: options.body, auth: { username: 'x', password: 'wrong' }, validateStatus: () => true });
-				return { statusCode: response.status, headers: response.headers, body: response.data };
-			},
+	it('a wrong API token in the credential: the service refuses it (401) and the activation fails with its message', async () => {
+		const staticData: IDataObject = {};
+		const context = hooks({ registerWebhooks: true }, staticData, PRODUCTION_URL, ACTIVATE, { apiToken: 'wrong' });
+		await expect(trigger.webhookMethods.default.create.call(context)).rejects.toMatchObject({
+			httpCode: '401',
+			description: expect.stringContaining('The service said: "Authentication failed"'),
 		});
-		await expect(trigger.webhookMethods.default.create.call(context)).rejects.toMatchObject({ httpCode: '401' });
+		// the 401 is the sandbox's answer to the credential's own key and (wrong) token
+		const [request] = sandbox.requests();
+		expect(request).toMatchObject({ method: 'PUT', path: `/v2/accounts/${SANDBOX_ACCOUNT.accountSid}/chatapp/webhook`, status: 401 });
+		expect(request.auth).toEqual(basic(SANDBOX_ACCOUNT.apiKey, false));
+		expect(sandbox.chatAppWebhook()).toBeNull();
+		// nothing noted as registered
+		expect(staticData).toEqual({});
 	});
 });
 

@@ -11,10 +11,14 @@
  *   (resumedBy statusCheck); one whose callback never comes stops waiting at a bound.
  * Each waiting run is resumed many times from the same saved state (result.resume works on a copy).
  */
+import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
-import { signPayload } from '../../../nodes/shared/webhooks/signature';
+// The service's side of the signature: the sandbox's own signer (sandbox/callbacks/dispatcher.ts, the
+// spec's rule: `sha256=` + hex HMAC-SHA256 of the raw bytes keyed with the signing secret), never the
+// product's signPayload, so a wrong scheme in the product fails here.
+import { signPayload } from '../../../sandbox/callbacks';
 import { sandboxCredentialData } from '../../../sandbox/fixtures';
 import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { ResumeRequest, RunResult } from '../../helpers/n8n-core-harness';
@@ -164,7 +168,7 @@ describe.each([
 
 describe('a report or reply of another message, or a report naming none, never resumes', () => {
 	it('chat app and SMS delivery, call end: another sid, no sid, a pending status', async () => {
-		const cases: Array<[Wait, string, string, string]> = [];
+		const cases: Array<[Wait, string, number, unknown, string]> = [];
 		const chat = await startWait('chatDelivery');
 		const sms = await startWait('smsDelivery');
 		const call = await startWait('callEnd');
@@ -176,7 +180,7 @@ describe('a report or reply of another message, or a report naming none, never r
 			['sent', chatReport({ sid: chat.sid, exo_status_code: 30001 })],
 		] as const) {
 			const { answer, result } = await chat.result.resume(signed(raw));
-			cases.push(['chatDelivery', what, String(answer.status), String(result?.status ?? 'waiting')]);
+			cases.push(['chatDelivery', what, answer.status, answer.body, result?.status ?? 'waiting']);
 		}
 		const smsReport = (fields: Record<string, string>) => ({ url: sms.url, contentType: FORM, body: new URLSearchParams({ To: TO, Status: 'sent', ...fields }).toString() });
 		for (const [what, fields] of [
@@ -186,7 +190,7 @@ describe('a report or reply of another message, or a report naming none, never r
 			['submitted', { SmsSid: sms.sid, Status: 'submitted' }],
 		] as const) {
 			const { answer, result } = await sms.result.resume(smsReport(fields));
-			cases.push(['smsDelivery', what, String(answer.status), String(result?.status ?? 'waiting')]);
+			cases.push(['smsDelivery', what, answer.status, answer.body, result?.status ?? 'waiting']);
 		}
 		const callReport = (fields: Record<string, string>) => ({ url: call.url, contentType: FORM, body: new URLSearchParams({ Status: 'completed', EventType: 'terminal', ...fields }).toString() });
 		for (const [what, fields] of [
@@ -195,9 +199,10 @@ describe('a report or reply of another message, or a report naming none, never r
 			['answered', { CallSid: call.sid, EventType: 'answered', Status: 'in-progress' }],
 		] as const) {
 			const { answer, result } = await call.result.resume(callReport(fields));
-			cases.push(['callEnd', what, String(answer.status), String(result?.status ?? 'waiting')]);
+			cases.push(['callEnd', what, answer.status, answer.body, result?.status ?? 'waiting']);
 		}
-		expect(cases).toEqual(cases.map(([wait, what]) => [wait, what, '200', 'waiting']));
+		// each acknowledged as the node acknowledges what it does not resume on (200, resumed: false), and still waiting
+		expect(cases).toEqual(cases.map(([wait, what]) => [wait, what, 200, { received: true, resumed: false }, 'waiting']));
 	});
 
 	it('a chat-app reply naming another message is ignored; one naming this message, or none (free text), resumes', async () => {
@@ -208,7 +213,9 @@ describe('a report or reply of another message, or a report naming none, never r
 			});
 			return { url: waiting.url, body: raw, headers: { 'x-service-signature': signPayload(raw, SECRET) } };
 		};
-		expect((await waiting.result.resume(reply({ from: BUSINESS, id: 'another-message' }))).result).toBeUndefined();
+		// acknowledged (200, not resumed) and still waiting: not a 401 or a 500 that happens to resume nothing
+		const ignored = await waiting.result.resume(reply({ from: BUSINESS, id: 'another-message' }));
+		expect([ignored.answer.status, ignored.answer.body, ignored.result]).toEqual([200, { received: true, resumed: false }, undefined]);
 		expect((await waiting.result.resume(reply({ from: BUSINESS, id: waiting.sid }))).result?.status).toBe('success');
 		// The spec routes a reply to its message's own status_callback and shows no reference in RCS
 		// replies or typed text: a reply naming no message is this message's.
@@ -299,12 +306,25 @@ describe('rotating the credential does not strand a waiting execution', () => {
 		expect([answer.status, result?.status]).toEqual([200, 'success']);
 	});
 
+	/**
+	 * The token 0.3.0 put in its resume URLs (`exotelToken`), written here from 0.3.0 itself, not from
+	 * the product: the first 32 hex characters of the HMAC-SHA256, keyed with the credential's API
+	 * token, of `exotel-resume:<execution id>:<node id>`.
+	 */
+	const token030 = (apiToken: string, executionId: string, nodeId: string) =>
+		createHmac('sha256', apiToken).update(`exotel-resume:${executionId}:${nodeId}`).digest('hex').slice(0, 32);
+
+	it('the 0.3.0 token as written here is the one 0.3.0 made (a fixed vector)', () => {
+		// Computed once by running 0.3.0's own tokenFor with node (git show eb0a3c3:nodes/shared/sendAndWait.ts,
+		// the 0.3.0 release, lines 183-185): API token 'sbx-api-token-SECRET-91d2e7', execution '4242', node 'exotel-node-7'.
+		expect(token030('sbx-api-token-SECRET-91d2e7', '4242', 'exotel-node-7')).toBe('8b7e172b4eae84306c5c5df1de4da77a');
+	});
+
 	it('a wait started by 0.3.0 (its URL carries exotelToken, keyed with the API token) still resumes after the upgrade', async () => {
 		const waiting = await startWait('smsDelivery');
-		const { createHmac } = await import('crypto');
 		const executionId = /webhook-waiting\/(\d+)\//.exec(waiting.url)![1];
 		const nodeId = new URL(waiting.url).pathname.split('/').pop()!;
-		const token = createHmac('sha256', SANDBOX_ACCOUNT.apiToken).update(`exotel-resume:${executionId}:${nodeId}`).digest('hex').slice(0, 32);
+		const token = token030(SANDBOX_ACCOUNT.apiToken, executionId, nodeId);
 		const legacy = new URL(waiting.url);
 		legacy.search = `?exotelToken=${token}`;
 		const { raw, contentType } = body('smsForm', waiting.sid);

@@ -7,7 +7,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { signPayload } from '../../../nodes/shared/webhooks/signature';
+// The service's side of the signature: the sandbox's own signer (sandbox/callbacks/dispatcher.ts, the
+// spec's rule: `sha256=` + hex HMAC-SHA256 of the raw bytes keyed with the signing secret), never the
+// product's signPayload, so a wrong scheme in the product fails here.
+import { signPayload as serviceSignature } from '../../../sandbox/callbacks';
 import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import type { ResumeRequest, RunResult } from '../../helpers/n8n-core-harness';
 
@@ -39,7 +42,16 @@ const approval = (more: Parameters = {}) => ({
 /** A signed chat-app callback body, as the sandbox and the service post it. */
 function chatAppCallback(url: string, entries: IDataObject[], signature?: string): ResumeRequest {
 	const body = JSON.stringify({ chatapp: { messages: entries } });
-	return { url, body, headers: { 'x-service-signature': signature ?? signPayload(body, SANDBOX_ACCOUNT.webhookSigningSecret) } };
+	return { url, body, headers: { 'x-service-signature': signature ?? serviceSignature(body, SANDBOX_ACCOUNT.webhookSigningSecret) } };
+}
+
+/** What the node answers a request it takes and does not resume on (webhook.ts keepWaiting): 200, not resumed. */
+const STILL_WAITING = { status: 200, body: { received: true, resumed: false }, headers: {}, answeredBy: 'node' };
+
+/** The request was acknowledged (200, `resumed: false`) and the execution keeps waiting; a 401 or a 500 is not that. */
+function expectStillWaiting(outcome: Awaited<ReturnType<RunResult['resume']>>) {
+	expect(outcome.answer).toEqual(STILL_WAITING);
+	expect(outcome.result).toBeUndefined();
 }
 
 function replyEntry(sentSid: string, from: string, typed: IDataObject): IDataObject {
@@ -198,9 +210,7 @@ describe('Chat App → Send and Wait for Response', () => {
 			[replyEntry(sid, TO, { type: 'text', text: { body: 'who is this?' } })],
 		];
 		for (const entries of cases) {
-			const { answer, result: resumed } = await result.resume(chatAppCallback(url, entries));
-			expect(answer).toEqual({ status: 200, body: { received: true, resumed: false }, headers: {}, answeredBy: 'node' });
-			expect(resumed).toBeUndefined();
+			expectStillWaiting(await result.resume(chatAppCallback(url, entries)));
 		}
 	});
 
@@ -215,7 +225,7 @@ describe('Chat App → Send and Wait for Response', () => {
 			chatAppCallback(forged, entries),
 			chatAppCallback(unsignedUrl.toString(), entries),
 			chatAppCallback(url, entries, 'sha256=bad'),
-			chatAppCallback(url, entries, signPayload('{}', SANDBOX_ACCOUNT.webhookSigningSecret)),
+			chatAppCallback(url, entries, serviceSignature('{}', SANDBOX_ACCOUNT.webhookSigningSecret)),
 		];
 		for (const request of refused) {
 			const { answer, result: resumed } = await result.resume(request);
@@ -227,7 +237,7 @@ describe('Chat App → Send and Wait for Response', () => {
 	it('Approver Numbers: only those numbers count, the recipient no longer does', async () => {
 		const result = await messaging(approval({ options: { approvers: '+91 98111 12222, +919822223333' } }));
 		const { sid, url } = sentChatApp();
-		expect((await result.resume(chatAppCallback(url, [replyEntry(sid, TO, button('approve', 'Approve refund'))]))).result).toBeUndefined();
+		expectStillWaiting(await result.resume(chatAppCallback(url, [replyEntry(sid, TO, button('approve', 'Approve refund'))])));
 		const { result: resumed } = await result.resume(chatAppCallback(url, [replyEntry(sid, STRANGER, button('approve', 'Approve refund'))]));
 		expect(resumed!.output('Exotel')[0].json).toMatchObject({ approved: true, answeredBy: { number: STRANGER, name: 'Asha Rao' }, question: { approvers: ['+919811112222', '+919822223333'] } });
 	});
@@ -353,7 +363,7 @@ describe('RCS → Send Template and Wait for Reply', () => {
 		};
 		const dlr = { callback_type: 'dlr', sid: sent.sid, to: TO, exo_status_code: 40002, exo_detailed_status: 'EX_MESSAGE_DELIVERED' };
 		const url = String(body.rcs.messages[0].status_callback);
-		expect((await result.resume({ url, body: JSON.stringify({ rcs: { messages: [dlr] } }) })).result).toBeUndefined();
+		expectStillWaiting(await result.resume({ url, body: JSON.stringify({ rcs: { messages: [dlr] } }) }));
 		const { result: resumed } = await result.resume({ url, body: JSON.stringify({ rcs: { messages: [reply] } }) });
 		expect(resumed!.output('Exotel')[0].json).toMatchObject({
 			messageSid: sent.sid,
@@ -459,7 +469,7 @@ describe('Send and Wait for Delivery', () => {
 		const [message] = sandbox.messages();
 		const report = (sid: string) => `SmsSid=${sid}&To=${encodeURIComponent(TO)}&Status=sent&SmsUnits=1&DetailedStatus=DELIVERED_TO_HANDSET&DetailedStatusCode=20005&DateSent=2026-11-24+10%3A00%3A05`;
 		const contentType = 'application/x-www-form-urlencoded';
-		expect((await result.resume({ url, contentType, body: report('someothersid') })).result).toBeUndefined();
+		expectStillWaiting(await result.resume({ url, contentType, body: report('someothersid') }));
 		expect((await result.resume({ url: url.replace(/signature=\w+/, `signature=${'0'.repeat(64)}`), contentType, body: report(String(message.sid)) })).answer.status).toBe(401);
 		const { result: resumed } = await result.resume({ url, contentType, body: report(String(message.sid)) });
 		expect(resumed!.output('Exotel')[0].json).toMatchObject({
@@ -481,7 +491,7 @@ describe('Send and Wait for Delivery', () => {
 		const result = await messaging({ resource: 'chatApp', operation: 'sendAndWaitForDelivery', from: FROM, to: TO, messageType: 'text', text: 'Your order shipped' });
 		const { sid, url } = sentChatApp();
 		const dlr = (code: number, status: string) => ({ callback_type: 'dlr', sid, to: TO, exo_status_code: code, exo_detailed_status: status, timestamp: '2026-11-24T15:30:02+05:30' });
-		expect((await result.resume(chatAppCallback(url, [dlr(30001, 'EX_MESSAGE_SENT')]))).result).toBeUndefined();
+		expectStillWaiting(await result.resume(chatAppCallback(url, [dlr(30001, 'EX_MESSAGE_SENT')])));
 		const { result: resumed } = await result.resume(chatAppCallback(url, [dlr(30002, 'EX_MESSAGE_DELIVERED')]));
 		expect(resumed!.output('Exotel')[0].json).toMatchObject({ messageSid: sid, status: 'delivered', channel: 'chatapp', code: 30002, timedOut: false, timestamp: '2026-11-24T15:30:02+05:30' });
 	});
@@ -518,7 +528,7 @@ describe('Voice → Call → Connect and Wait for Call End', () => {
 				'Legs[0][AnsweredBy]': 'NA',
 			}).toString();
 		const contentType = 'application/x-www-form-urlencoded';
-		expect((await result.resume({ url, contentType, body: event('answered', 'in-progress') })).result).toBeUndefined();
+		expectStillWaiting(await result.resume({ url, contentType, body: event('answered', 'in-progress') }));
 		const { result: resumed } = await result.resume({ url, contentType, body: event('terminal', 'completed') });
 		expect(resumed!.output('Exotel')[0].json).toMatchObject({
 			callSid,
