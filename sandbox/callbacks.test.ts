@@ -51,7 +51,12 @@ async function until<T>(get: () => T[], n: number, timeoutMs = 3000): Promise<T[
 	return get();
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Resolves once `sb` has nothing scheduled, queued or in flight (pendingCallbacks 0): every report
+ * and retry it had scheduled, however far ahead, has been posted and answered by then (the receiver
+ * records a post before it answers), so a count taken after it is final.
+ */
+const idle = (sb: ExotelSandbox = sandbox) => sb.waitForCallbacks(() => sb.pendingCallbacks === 0, budget(10_000));
 
 function rcsMessage(to: string, extra: Record<string, unknown> = {}): any {
 	return {
@@ -87,6 +92,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+	jest.useRealTimers();
 	jest.restoreAllMocks();
 });
 
@@ -108,8 +114,9 @@ describe('SMS StatusCallback', () => {
 		expect(res.status).toBe(207);
 		const sids = res.body.slice(0, 3).map((e: any) => e.SMSMessage.Sid);
 		const got = await until(() => rx.at(path), 3);
-		await sleep(20);
+		await idle();
 		expect(rx.at(path)).toHaveLength(3); // the invalid destination gets no report
+		expect(sandbox.callbacks({ url: rx.url(path) })).toHaveLength(3);
 		const forms = got.map((r) => {
 			expect(r.headers['content-type']).toBe('application/x-www-form-urlencoded');
 			expect(r.headers['x-service-signature']).toBeUndefined();
@@ -183,7 +190,7 @@ describe('SMS StatusCallback', () => {
 		}
 		expect(sandbox.messages()).toHaveLength(10_000);
 		expect(sandbox.pendingCallbacks).toBe(0);
-		await sleep(10);
+		await idle();
 		expect(sandbox.callbacks()).toEqual([]);
 	});
 });
@@ -252,7 +259,7 @@ describe('RCS delivery reports', () => {
 		});
 		const sid = res.body.response.rcs.messages[0].data.sid;
 		const [body] = await until(() => rx.json(path), 1);
-		await sleep(20);
+		await idle();
 		expect(rx.at(path)).toHaveLength(1); // one body, nothing after it
 		expect(body).toEqual({
 			rcs: {
@@ -311,7 +318,7 @@ describe('RCS delivery reports', () => {
 		const [alone] = await until(() => rx.json(noFallbackPath), 1);
 		expect(Object.keys(alone)).toEqual(['rcs']);
 		expect(alone.rcs.messages[0].exo_status_code).toBe(40004);
-		await sleep(20);
+		await idle();
 		expect(rx.at(failsPath)).toHaveLength(1);
 		expect(rx.at(noFallbackPath)).toHaveLength(1);
 	});
@@ -401,7 +408,7 @@ describe('chat-app status callbacks', () => {
 			[30001, 'EX_MESSAGE_SENT'],
 			[30004, 'EX_SYSTEM_ERROR'],
 		]);
-		await sleep(20);
+		await idle();
 		expect(rx.at(path)).toHaveLength(2);
 	});
 
@@ -801,7 +808,7 @@ describe('loopback only', () => {
 		);
 		// The log still holds what would have been sent (signed for chat app).
 		expect(log.find((a) => a.kind === 'chatapp-incoming')?.signed).toBe(true);
-		await sleep(20);
+		await idle();
 		expect(sandbox.callbacks()).toHaveLength(8); // no retries
 		expect(sandbox.failingWebhooks()).toEqual([]);
 		// The spies do see the sandbox's requests: one loopback post goes through them.
@@ -853,42 +860,75 @@ describe('the callback log and cancellation', () => {
 		await expect(sandbox.waitForCallbacks((l) => l.length > 0, 30)).rejects.toThrow(/not satisfied within 30 ms/);
 	});
 
+	/**
+	 * The dispatcher's timers (scheduled reports, retries, acknowledgement timeouts) on jest's clock,
+	 * the http traffic real: nothing scheduled fires before the test looks, however busy the machine,
+	 * and jest counts every timer still armed, however far ahead it would fire.
+	 */
+	const fakeDispatcherClock = () =>
+		jest.useFakeTimers({
+			doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval'],
+		});
+
+	/** After cancellation: no timer is left armed (so no report or retry can ever fire) and nothing is in flight. */
+	async function expectNothingMoreFrom(sb: ExotelSandbox): Promise<void> {
+		expect(jest.getTimerCount()).toBe(0);
+		jest.useRealTimers();
+		await idle(sb); // anything posted by now is answered, and so recorded by the receiver
+	}
+
 	it('reset() cancels scheduled reports and retries and clears the log', async () => {
-		const slow = new ExotelSandbox({ timeScale: 0.2 }); // reports at 200, 400, 600 ms; retry at 6 s
+		const slow = new ExotelSandbox({ timeScale: 0.2 }); // reports at 200, 400, 600 ms; retry at 6 s (on jest's clock)
 		const at = await slow.start();
 		try {
+			fakeDispatcherClock();
 			const [reports, retry] = [fresh('cancel'), fresh('cancel-retry')];
 			rx.on(retry, () => 500);
 			const first = await slow.postCallback({ url: rx.url(retry), payload: {} });
 			expect(first.outcome).toBe('retry-scheduled');
 			await call('POST', MESSAGES, chatText('+919812340121', { status_callback: rx.url(reports) }), undefined, at);
 			expect(slow.pendingCallbacks).toBe(2); // the retry and the first report
+			expect(jest.getTimerCount()).toBe(2);
 			slow.reset();
 			expect(slow.pendingCallbacks).toBe(0);
 			expect(slow.callbacks()).toEqual([]);
-			await sleep(300);
+			await expectNothingMoreFrom(slow);
 			expect(rx.at(reports)).toHaveLength(0);
 			expect(rx.at(retry)).toHaveLength(1);
 			expect(slow.callbacks()).toEqual([]);
 		} finally {
+			jest.useRealTimers();
 			await slow.stop();
 		}
 	});
 
 	it('stop() cancels scheduled reports and requests in flight', async () => {
-		const slow = new ExotelSandbox({ timeScale: 0.2 }); // reports at 200 ms...; timeout 1 s
+		const slow = new ExotelSandbox({ timeScale: 0.2 }); // reports at 200 ms... (on jest's clock); ack timeout 5 s
 		const at = await slow.start();
-		const [reports, hang] = [fresh('stop'), fresh('hang')];
-		rx.on(hang, () => 'hang');
-		const inFlight = slow.postCallback({ url: rx.url(hang), payload: {} });
-		await until(() => rx.at(hang), 1);
-		await call('POST', MESSAGES, chatText('+919812340122', { status_callback: rx.url(reports) }), undefined, at);
-		expect(slow.pendingCallbacks).toBe(3); // the request in flight, its timeout, the first report
-		await slow.stop();
-		expect(slow.pendingCallbacks).toBe(0);
-		expect(await inFlight).toMatchObject({ outcome: 'failed', error: 'cancelled' });
-		await sleep(300);
-		expect(rx.at(reports)).toHaveLength(0);
-		expect(slow.callbacks()).toEqual([]);
+		try {
+			fakeDispatcherClock();
+			const [reports, hang] = [fresh('stop'), fresh('hang')];
+			const arrived = new Promise<void>((resolve) =>
+				rx.on(hang, () => {
+					resolve();
+					return 'hang';
+				}),
+			);
+			const inFlight = slow.postCallback({ url: rx.url(hang), payload: {} });
+			await arrived;
+			await call('POST', MESSAGES, chatText('+919812340122', { status_callback: rx.url(reports) }), undefined, at);
+			expect(slow.pendingCallbacks).toBe(3); // the request in flight, its timeout, the first report
+			expect(jest.getTimerCount()).toBe(2); // the timeout and the first report
+			await slow.stop();
+			expect(slow.pendingCallbacks).toBe(0);
+			expect(await inFlight).toMatchObject({ outcome: 'failed', error: 'cancelled' });
+			await expectNothingMoreFrom(slow);
+			expect(rx.at(reports)).toHaveLength(0);
+			expect(rx.at(hang)).toHaveLength(1);
+			expect(slow.callbacks()).toEqual([]);
+		} finally {
+			jest.useRealTimers();
+			await slow.stop();
+		}
 	});
 });

@@ -442,16 +442,25 @@ describe('Exotel Voice → Call → Get Many', () => {
 		});
 
 		it('exactly one month is one request, and the service takes it', async () => {
-			const from = new Date(Date.now() - 40 * 86_400_000);
-			const to = new Date(from);
-			to.setUTCMonth(to.getUTCMonth() + 1);
-			// Stay clear of the end-of-month clamp so the month is exact on either side.
-			if (to.getUTCDate() !== from.getUTCDate()) return;
-			const iso = (d: Date) => d.toISOString().slice(0, 19);
-			const result = await run({ operation: 'getMany', returnAll: true, filters: { dateCreatedFrom: iso(from), dateCreatedTo: iso(to), pageSize: 100 } });
-			expect(result.error).toBeUndefined();
-			expect(new Set(sandbox.requests().map((r) => r.query.DateCreated))).toEqual(new Set([`gte:${iso(from).replace('T', ' ')};lte:${iso(to).replace('T', ' ')}`]));
-			expect(sandbox.requests().every((r) => r.status === 200)).toBe(true);
+			// Fixed dates, whatever today is: the clock (Date only; timers stay real, and it runs on from
+			// there) reads 2026-03-20, so 6 months back is 2025-09-20. 15 January to 15 February is one
+			// calendar month of 31 days, clear of the end-of-month clamp, both bounds inside the window.
+			jest.useFakeTimers({
+				now: new Date('2026-03-20T12:00:00Z'),
+				advanceTimers: true,
+				doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+			});
+			try {
+				const [from, to] = ['2026-01-15T08:30:00', '2026-02-15T08:30:00'];
+				const result = await run({ operation: 'getMany', returnAll: true, filters: { dateCreatedFrom: from, dateCreatedTo: to, pageSize: 100 } });
+				expect(result.error).toBeUndefined();
+				const requests = sandbox.requests();
+				expect(requests.length).toBeGreaterThan(0);
+				expect(new Set(requests.map((r) => r.query.DateCreated))).toEqual(new Set(['gte:2026-01-15 08:30:00;lte:2026-02-15 08:30:00']));
+				expect(requests.every((r) => r.status === 200)).toBe(true);
+			} finally {
+				jest.useRealTimers();
+			}
 		});
 
 		it.each([

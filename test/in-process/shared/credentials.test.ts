@@ -64,6 +64,9 @@ function probe(parameters: IDataObject, items: IDataObject[] = [{}], store?: Cre
 	});
 }
 
+/** A session id the sandbox issues at login for the sandbox's contact-center user (sandbox/handlers/contactCenter.ts). */
+const SESSION_ID = new RegExp(`^[0-9a-f]{4}-[0-9a-f]{8}-ses-${SANDBOX_ACCOUNT.ccUserId.replace(/\./g, '\\.')}-[0-9a-f]{12}$`);
+
 const createUser = (userId: string) => ({
 	base: 'cc',
 	method: 'POST',
@@ -139,9 +142,13 @@ describe('Exotel Contact Center API credential (session login)', () => {
 
 		const store = first.credentialStore;
 		const session = store.get('exotelContactCenterApi')?.sessionId as string;
-		expect(session).toBeTruthy();
+		expect(session).toMatch(SESSION_ID);
+		expect(sandbox.liveSessionCount()).toBe(1); // the one the login issued, which the store holds
 		const creates = sandbox.requests({ pathIncludes: 'contactCenterUsers' });
-		expect(creates.map((r) => r.headers.sessionid)).toEqual([session, session]);
+		expect(creates.map((r) => [r.headers.sessionid, r.status])).toEqual([
+			[session, 200],
+			[session, 200],
+		]);
 		sandbox.clearRequests();
 
 		const second = await probe(parameters, [{ userId: 'agent.three' }], store);
@@ -156,6 +163,7 @@ describe('Exotel Contact Center API credential (session login)', () => {
 		expect(first.error).toBeUndefined();
 		const store = first.credentialStore;
 		const oldSession = store.get('exotelContactCenterApi')?.sessionId;
+		expect(oldSession).toMatch(SESSION_ID);
 		sandbox.reset(); // clears sessions too: the stored one is now unknown to the service
 		sandbox.expireSessions();
 
@@ -170,9 +178,17 @@ describe('Exotel Contact Center API credential (session login)', () => {
 			['/servicerestapi/session/userLogin', 200],
 			['/servicerestapi/cc/contactCenterUsers', 200],
 		]);
+		// the store holds the session the new login issued: the one the request that succeeded carried,
+		// the only live one; the requests answered 401 carried the old one
 		const newSession = store.get('exotelContactCenterApi')?.sessionId;
-		expect(newSession).toBeTruthy();
+		expect(newSession).toMatch(SESSION_ID);
 		expect(newSession).not.toBe(oldSession);
+		expect(sandbox.liveSessionCount()).toBe(1);
+		expect(sandbox.requests({ pathIncludes: 'contactCenterUsers' }).map((r) => [r.headers.sessionid, r.status])).toEqual([
+			[oldSession, 401],
+			[oldSession, 401],
+			[newSession, 200],
+		]);
 	});
 
 	it('a wrong token gives a clear 401 error without the token', async () => {

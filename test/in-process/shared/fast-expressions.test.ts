@@ -13,7 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execution-context/node-execution-context';
 
 import * as expressions from '../../../nodes/shared/items/expressions';
-import { compileParameter, compileTemplate } from '../../../nodes/shared/items/expressions';
+import { compileParameter, compileTemplate, evaluateParameter } from '../../../nodes/shared/items/expressions';
 import { parameterReader } from '../../../nodes/shared/items/parameters';
 import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { chain, packageNodeType, packageNodeTypes, runWorkflow } from '../../helpers/n8n-core-harness';
@@ -306,8 +306,25 @@ describe('fast expression path: the rules', () => {
 		expect(compileTemplate('=text')?.whole).toBe(false);
 	});
 	it('compiles a collection only when every leaf is a constant or a simple template and one is a template', () => {
-		expect(compileParameter({ a: '={{ $json.a }}', b: 'x', c: 1, d: true, e: null, f: [{ g: '=x {{ $json.b }}' }] })).toBeDefined();
-		expect(compileParameter(Object.assign(Object.create(null), { a: '={{ $json.a }}' }))).toBeDefined();
+		const wholeA = { kind: 'template', template: { parts: [['a']], whole: true } };
+		const mixed = compileParameter({ a: '={{ $json.a }}', b: 'x', c: 1, d: true, e: null, f: [{ g: '=x {{ $json.b }}' }] });
+		expect(mixed).toEqual({
+			root: {
+				kind: 'object',
+				entries: [
+					['a', wholeA],
+					['b', { kind: 'constant', value: 'x' }],
+					['c', { kind: 'constant', value: 1 }],
+					['d', { kind: 'constant', value: true }],
+					['e', { kind: 'constant', value: null }],
+					['f', { kind: 'array', items: [{ kind: 'object', entries: [['g', { kind: 'template', template: { parts: ['x ', ['b']], whole: false } }]] }] }],
+				],
+			},
+		});
+		expect(evaluateParameter(mixed!, { a: 'A', b: 2 })).toEqual({ a: 'A', b: 'x', c: 1, d: true, e: null, f: [{ g: 'x 2' }] });
+		const nullPrototype = compileParameter(Object.assign(Object.create(null), { a: '={{ $json.a }}' }));
+		expect(nullPrototype).toEqual({ root: { kind: 'object', entries: [['a', wholeA]] } });
+		expect(evaluateParameter(nullPrototype!, { a: 7 })).toEqual({ a: 7 });
 		for (const raw of [
 			{ a: 'plain', b: 1 },
 			{},
