@@ -55,6 +55,8 @@ const STAGES = [
 	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', real: true, group: 'real n8n' },
 	{ label: 'n8n CLI 2.8.4', folder: 'test/e2e/cli', target: '2.8.4', real: true, group: 'real n8n' },
 	{ label: 'n8n CLI newest', folder: 'test/e2e/cli', target: 'newest', real: true, group: 'real n8n' },
+	// every bench once on a small size, so one that no longer runs is caught; its figures are `npm run bench`'s
+	{ label: 'benches (small)', command: ['npm', 'run', 'bench:small'], target: '2.8.4', real: true, group: 'real n8n' },
 ];
 
 /** The jest path pattern of a stage's folder: that folder under the package root and nothing else (`sandbox` alone would match any path naming it). */

@@ -33,11 +33,28 @@
  * Targets (reported, never failed): with counters 0 × 429 and ≤ 1.05 × the floor; without counters
  * ≤ 1 × 429 after the first window and ≤ 1.25 × the floor. Exit 1 (BenchFailure) only when the Exotel
  * node lost or duplicated a message; the table is printed first.
+ *
+ * Then the scaled part (rate-limit-scaled.ts): the system stage's rate-limit runs at time ×6 with the
+ * counters, measured against the windows' floor, since those tests check only what is exact: on this
+ * n8n one execution of N SMS, two at once, a campaign create burst of 100 and Return All over 60
+ * pages; then two queue-mode workers of N SMS each on a queue-mode n8n of its own (Redis and
+ * PostgreSQL from Debian's packages; `--skip-queue-mode` leaves it out). The Exotel credential's
+ * Custom Rate Limits say `General GET=90` for the listing run; no SMS run makes a GET.
  */
 import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS } from '../../sandbox/rate-limit';
 import type { DocumentedRateLimitConfig, RecordedRequest } from '../../sandbox/types';
 import { int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
 import { SandboxProcess } from './sandbox-process';
+import {
+	brokenScaledRun,
+	formatScaledReport,
+	runScaledQueueMode,
+	runScaledRegular,
+	SCALED_CREDENTIAL_DATA,
+	SCALED_TIME_FACTOR,
+	scaledWorkflows,
+	type ScaledReport,
+} from './rate-limit-scaled';
 import { countBy, execute, nodeItems, type Ctx } from './sms-real-n8n.bench';
 import {
 	BUILD_BULK,
@@ -73,6 +90,8 @@ export interface RateLimitBenchOptions {
 	items: number;
 	latencyMs: number;
 	skipHandBuilt: boolean;
+	/** the scaled part without its queue-mode run (which needs redis-server and postgresql) */
+	skipQueueMode: boolean;
 	log: (line: string) => void;
 }
 
@@ -270,6 +289,8 @@ export interface RateLimitReport {
 	withCounters: RateRunFigures;
 	withoutCounters: RateRunFigures;
 	handBuilt: RateRunFigures | null;
+	/** the system stage's runs at time ×6, measured */
+	scaled: ScaledReport;
 	met: { withCounters: boolean; withoutCounters: boolean };
 	/** why the bench is broken (an Exotel run lost or duplicated a message); empty when not */
 	broken: string[];
@@ -288,8 +309,17 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 	log(`rate-limit: starting the sandbox in a child process (latency ${options.latencyMs} ms, the documented limits at one-minute windows)...`);
 	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { timeFactor: 1 } });
 	const wf = rateWorkflows(sandbox.origin);
-	const setup = { bench: 'rate-limit', sandbox, log, exotelCredential: EXOTEL_CREDENTIAL, basicCredential: BASIC_CREDENTIAL, workflows: [wf.exotel, wf.handBuilt] };
-	return withRealN8n(setup, async (instance, apiKey) => {
+	const scaledWf = scaledWorkflows(EXOTEL_CREDENTIAL, N);
+	const setup = {
+		bench: 'rate-limit',
+		sandbox,
+		log,
+		exotelCredential: EXOTEL_CREDENTIAL,
+		exotelData: SCALED_CREDENTIAL_DATA,
+		basicCredential: BASIC_CREDENTIAL,
+		workflows: [wf.exotel, wf.handBuilt, ...scaledWf],
+	};
+	const report = await withRealN8n<RateLimitReport>(setup, async (instance, apiKey) => {
 		const ctx: RateCtx = { instance, apiKey, sandbox, latencyMs: options.latencyMs, log, bulkLimit };
 		const setupMs = Date.now() - started;
 
@@ -303,6 +333,7 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 			log(`rate-limit: 3. hand-built bulk (Code + HTTP Request, default settings), ${int(N)} items, with counters...`);
 			handBuilt = await rateRun(ctx, wf.handBuilt, 'hand-built bulk (Code + HTTP Request)', N, { mode: 'documented', timeFactor: 1 }, HTTP_BULK);
 		}
+		const scaledRuns = await runScaledRegular({ instance, sandbox, log }, scaledWf, N);
 
 		const t = RATE_LIMIT_TARGETS;
 		const broken = [withCounters, withoutCounters].map(brokenExotelRun).filter((b): b is string => b !== undefined);
@@ -328,6 +359,14 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 			withCounters,
 			withoutCounters,
 			handBuilt,
+			scaled: {
+				timeFactor: SCALED_TIME_FACTOR,
+				windowMs: DOCUMENTED_WINDOW_MS / SCALED_TIME_FACTOR,
+				retryAfterMs: Math.ceil(30 / SCALED_TIME_FACTOR) * 1000,
+				items: N,
+				runs: scaledRuns,
+				broken: [],
+			},
 			met: {
 				withCounters: withCounters.http429 <= t.withCounters.max429 && withCounters.ratio !== null && withCounters.ratio <= t.withCounters.maxRatio,
 				withoutCounters:
@@ -340,6 +379,21 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 			totalBenchMs: Date.now() - started,
 		};
 	});
+	const { scaled } = report;
+	if (options.skipQueueMode) {
+		scaled.queueModeSkipped = '--skip-queue-mode';
+	} else {
+		try {
+			scaled.runs.push(await runScaledQueueMode({ items: N, latencyMs: options.latencyMs, log }));
+		} catch (error) {
+			scaled.queueModeSkipped = `it failed: ${(error as Error)?.message ?? String(error)}`.slice(0, 2000);
+			scaled.broken.push(`queue mode: ${scaled.queueModeSkipped}`);
+		}
+	}
+	scaled.broken.push(...scaled.runs.map(brokenScaledRun).filter((b): b is string => b !== undefined));
+	report.broken.push(...scaled.broken);
+	report.totalBenchMs = Date.now() - started;
+	return report;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,6 +464,7 @@ export function formatRateLimitReport(r: RateLimitReport): string {
 				`execution ${h.executionStatus} after ${s(h.executionMs)} s`,
 		);
 	}
+	out.push(formatScaledReport(r.scaled));
 	if (r.broken.length) out.push(`BROKEN: ${r.broken.join(' | ')}`);
 	out.push(`set-up (pack, install, import, start) ${n(r.setupMs / 1000, 1)} s; bench time ${n(r.totalBenchMs / 1000, 1)} s`);
 	return out.join('\n');

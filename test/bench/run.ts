@@ -4,7 +4,7 @@
  *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--rcs-baseline-items N]
  *                    [--skip-baseline] [--skip-breakdown] [--callbacks N] [--concurrency C]
  *                    [--forged F] [--memory-items M] [--skip-memory] [--rate-limit-items N]
- *                    [--skip-hand-built] [--flood N] [--runs R] [--only NAME]
+ *                    [--skip-hand-built] [--skip-queue-mode] [--flood N] [--runs R] [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
  *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
@@ -28,6 +28,8 @@
  *                           BENCH_RATE_LIMIT_ITEMS, default 20000 = 200 Sms/bulksend requests, four
  *                           one-minute windows at Bulk SMS 50; at most 100000); the sandbox latency is --latency
  *   --skip-hand-built       rate-limit: no hand-built Code + HTTP Request run
+ *   --skip-queue-mode       rate-limit: no queue-mode run in its scaled part (it needs the Debian
+ *                           packages redis-server and postgresql)
  *   --flood N               status-flood: SMS status callbacks a flood (env BENCH_FLOOD, default 20000)
  *   --runs R                status-flood: floods into each of the two workflows (env BENCH_RUNS, default 3)
  *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n, dlt, rate-limit,
@@ -45,8 +47,10 @@
  * node against the sandbox's documented limits at the service's real one-minute windows (Bulk SMS 50
  * a minute), once with the X-RateLimit-* counters and once without, then through the hand-built
  * Code + HTTP Request bulk (default settings) with them: 429s, first-to-last accepted against the
- * windows' floor, messages lost. About 10 minutes. It fails (exit 1) only when the Exotel node lost
- * or duplicated a message (the table is printed first).
+ * windows' floor, messages lost. Then its scaled part, the system stage's rate-limit runs at time ×6
+ * measured the same way: one execution, two at once, a campaign burst, Return All over many pages,
+ * and two queue-mode workers (Redis, PostgreSQL). About 20 minutes. It fails (exit 1) only when the
+ * Exotel node lost, duplicated or failed something (the tables are printed first).
  *
  * callback-burst starts a real n8n 2.8.4 (test/harness; installed into its cache folder on
  * first use) with the packed package; it fails (exit 1) when a callback is lost or duplicated.
@@ -91,6 +95,7 @@ interface BenchOptions {
 	skipMemory: boolean;
 	rateLimitItems: number;
 	skipHandBuilt: boolean;
+	skipQueueMode: boolean;
 	flood: number;
 	runs: number;
 	only?: string;
@@ -151,6 +156,7 @@ const BENCHES: Bench[] = [
 				items: options.rateLimitItems,
 				latencyMs: options.latencyMs,
 				skipHandBuilt: options.skipHandBuilt,
+				skipQueueMode: options.skipQueueMode,
 				log,
 			});
 			return { text: formatRateLimitReport(report), json: report, broken: report.broken.length ? report.broken.join(' | ') : undefined };
@@ -196,6 +202,7 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		'--skip-memory',
 		'--rate-limit-items',
 		'--skip-hand-built',
+		'--skip-queue-mode',
 		'--flood',
 		'--runs',
 		'--only',
@@ -239,6 +246,7 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		skipMemory: args.includes('--skip-memory'),
 		rateLimitItems,
 		skipHandBuilt: args.includes('--skip-hand-built'),
+		skipQueueMode: args.includes('--skip-queue-mode'),
 		flood: numberOption(argValue(args, '--flood') ?? env.BENCH_FLOOD, 'flood', DEFAULT_FLOOD, { integer: true, min: 1 }),
 		runs: numberOption(argValue(args, '--runs') ?? env.BENCH_RUNS, 'runs', DEFAULT_RUNS, { integer: true, min: 1 }),
 		only,

@@ -3,22 +3,42 @@
  * the sandbox counts each category in fixed windows and answers with the X-RateLimit counters and
  * `Retry-After: 30` past the limit, time scaled ×6 (windows of 10 s, Retry-After 5 s; the request
  * counts and the limits per window are the service's). Each run starts early in a window.
- * - 20,000 personalised SMS (200 dynamic-bulk requests, Bulk SMS: 50 a window): 0 × 429, first to
- *   last accepted request within 1.05× the windows' floor;
- * - two executions of 20,000 at once on the account: 0 lost, ≤ 2 × 429 in all, within 1.10× the
- *   floor of the combined 400 requests (two queue-mode workers: queue-mode.test.ts);
+ * - 20,000 personalised SMS (200 dynamic-bulk requests, Bulk SMS: 50 a window): every message sent
+ *   once, none failed, 0 × 429;
+ * - two executions of 20,000 at once on the account: 40,000 sent once, none failed, ≤ 2 × 429 in
+ *   all, and a refused request sent again only once its Retry-After has passed (two queue-mode
+ *   workers: queue-mode.test.ts);
  * - a campaign create burst of 100 (Campaign: 30 a window) and Return All over many pages
- *   (General GET, the credential's Custom Rate Limits lowering it to 30 a window): the same rules.
- * Every figure comes from the sandbox's own request log; they are printed for the docs. Without the
- * counters the pace assumes one-minute windows, which scaled windows cannot show: that run is
- * `npm run bench -- rate-limit` (test/bench/rate-limit.bench.ts), at the service's own minute.
+ *   (General GET, the credential's Custom Rate Limits lowering it to 15 a window): each created or
+ *   read once, 0 × 429.
+ * Every check is a count or an order from the sandbox's own request log and stores: none depends on
+ * how fast the machine is. How long the runs take against the windows' floor is measured by the
+ * rate-limit bench's scaled part, the same runs (`npm run bench -- --only rate-limit`,
+ * test/bench/rate-limit.bench.ts; docs/rate-limits.md, Measured); the tests print the same figures
+ * beside their checks. Without the counters the pace assumes one-minute windows, which scaled windows
+ * cannot show: that bench runs it at the service's own minute.
  */
 import path from 'path';
 
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../../sandbox/fixtures';
+import { DOCUMENTED_RETRY_AFTER_SECONDS } from '../../sandbox/rate-limit';
 import { ExotelSandbox } from '../../sandbox/server';
-import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
-import { bulkSmsWorkflow, earlyInWindow, expectSharedWindowsUsed, MESSAGES, REQUESTS_PER_RUN, sendOutputOf, windowFigures } from './bulk-sms';
+import { JEST_TIMEOUTS, N8nInstance, packPackage, removeTempDir } from '../harness';
+import {
+	BIG_LIST,
+	bulkSmsWorkflow,
+	CAMPAIGNS,
+	campaignBurstWorkflow,
+	earlyInWindow,
+	firstRecipient,
+	LIST_READERS,
+	manyPagesWorkflow,
+	MESSAGES,
+	REQUESTS_PER_RUN,
+	retryAfterBroken,
+	sendOutputOf,
+	windowFigures,
+} from './bulk-sms';
 
 const TIME_FACTOR = 6;
 const WINDOW_MS = 60_000 / TIME_FACTOR;
@@ -26,10 +46,8 @@ const WINDOW_MS = 60_000 / TIME_FACTOR;
 const GENERAL_GET_PER_WINDOW = 15;
 const DOCUMENTED = { mode: 'documented', timeFactor: TIME_FACTOR, limits: { generalGet: GENERAL_GET_PER_WINDOW } } as const;
 
-const CAMPAIGNS = 100;
-const LIST_READERS = 20;
-/** The sandbox's big list: 1,203 contacts, read in pages of 500. */
-const BIG_LIST = { sid: 'list-big', size: 1203, pages: 3 };
+/** The Retry-After of the sandbox's 429s at this time factor, in ms (the page's 30 s, scaled). */
+const RETRY_AFTER_MS = Math.ceil(DOCUMENTED_RETRY_AFTER_SECONDS / TIME_FACTOR) * 1000;
 
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
@@ -39,43 +57,8 @@ const credential = CREDENTIAL_IDS.exotelApi;
 const one = bulkSmsWorkflow('rate limit: one run', 'rate-limit-one', 9_100_000_000, credential);
 const twoA = bulkSmsWorkflow('rate limit: run A', 'rate-limit-a', 9_200_000_000, credential);
 const twoB = bulkSmsWorkflow('rate limit: run B', 'rate-limit-b', 9_300_000_000, credential);
-
-function voiceWorkflow(name: string, webhookPath: string, items: string, voice: Record<string, unknown>) {
-	const trigger: WorkflowNode = {
-		name: 'Start',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-	};
-	const make: WorkflowNode = {
-		name: 'Items',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		parameters: { language: 'javaScript', mode: 'runOnceForAllItems', jsCode: items },
-	};
-	const node: WorkflowNode = {
-		name: 'Exotel',
-		type: 'n8n-nodes-exotel.exotelVoice',
-		typeVersion: 1,
-		onError: 'continueRegularOutput',
-		parameters: voice,
-		credentials: { exotelApi: credential },
-	};
-	return makeWorkflow([make, node], { name, trigger });
-}
-
-const campaigns = voiceWorkflow(
-	'rate limit: campaign burst',
-	'rate-limit-campaigns',
-	`return Array.from({ length: ${CAMPAIGNS} }, (_, i) => ({ json: { phone: '+9198765' + String(10000 + i), name: 'Burst campaign ' + i } }));`,
-	{ resource: 'campaign', operation: 'create', recipientSource: 'numbers', from: '={{ $json.phone }}', callerId: '+918047112233', additionalFields: { name: '={{ $json.name }}' } },
-);
-const listing = voiceWorkflow(
-	'rate limit: many pages',
-	'rate-limit-pages',
-	`return Array.from({ length: ${LIST_READERS} }, () => ({ json: {} }));`,
-	{ resource: 'list', operation: 'getContacts', listSid: BIG_LIST.sid, returnAll: true },
-);
+const campaigns = campaignBurstWorkflow('rate limit: campaign burst', 'rate-limit-campaigns', credential);
+const listing = manyPagesWorkflow('rate limit: many pages', 'rate-limit-pages', credential);
 
 async function runToTheEnd(workflows: Array<{ id: string; path: string }>): Promise<any[]> {
 	await earlyInWindow(WINDOW_MS);
@@ -115,7 +98,7 @@ beforeEach(() => {
 });
 
 describe('20,000 SMS at the documented limits (Bulk SMS 50 a window, counters on) on a real n8n', () => {
-	test('one execution: all sent once, none failed, 0 × 429, within 1.05x the windows’ floor', async () => {
+	test('one execution: all sent once, none failed, 0 × 429', async () => {
 		const [execution] = await runToTheEnd([{ id: one.id, path: 'rate-limit-one' }]);
 		expect(execution.status).toBe('success');
 		const output = sendOutputOf(execution);
@@ -129,10 +112,9 @@ describe('20,000 SMS at the documented limits (Bulk SMS 50 a window, counters on
 		const figures = windowFigures(sandbox.requests({ pathIncludes: 'Sms/bulksend' }), REQUESTS_PER_RUN, 50, WINDOW_MS);
 		process.stdout.write(`RATE_LIMIT one execution: ${JSON.stringify(figures)}\n`);
 		expect(figures).toMatchObject({ accepted: REQUESTS_PER_RUN, limited: 0 });
-		expect(figures.ratio).toBeLessThanOrEqual(1.05);
 	}, 10 * 60_000);
 
-	test('two executions at once on the account: 40,000 sent once, none failed, ≤ 2 × 429, every window used, within 1.10x the floor of 400', async () => {
+	test('two executions at once on the account: 40,000 sent once, none failed, ≤ 2 × 429, each refused request sent again after its Retry-After', async () => {
 		const executions = await runToTheEnd([
 			{ id: twoA.id, path: 'rate-limit-a' },
 			{ id: twoB.id, path: 'rate-limit-b' },
@@ -146,17 +128,22 @@ describe('20,000 SMS at the documented limits (Bulk SMS 50 a window, counters on
 		const messages = sandbox.messages();
 		expect(messages).toHaveLength(2 * MESSAGES);
 		expect(new Set(messages.map((m) => m.to)).size).toBe(2 * MESSAGES);
+		expect(new Set(messages.map((m) => m.sid))).toEqual(new Set(executions.flatMap((execution) => sendOutputOf(execution).map((json) => json.messageSid))));
 
-		const figures = windowFigures(sandbox.requests({ pathIncludes: 'Sms/bulksend' }), 2 * REQUESTS_PER_RUN, 50, WINDOW_MS);
+		const log = sandbox.requests({ pathIncludes: 'Sms/bulksend' });
+		const figures = windowFigures(log, 2 * REQUESTS_PER_RUN, 50, WINDOW_MS);
 		process.stdout.write(`RATE_LIMIT two executions: ${JSON.stringify(figures)}\n`);
 		expect(figures.accepted).toBe(2 * REQUESTS_PER_RUN);
 		expect(figures.limited).toBeLessThanOrEqual(2);
-		expectSharedWindowsUsed(figures, WINDOW_MS, expect);
+		// every request accepted once (its recipients are its key), a refused one only after its Retry-After
+		const accepted = log.filter((r) => !r.rateLimited).map(firstRecipient);
+		expect(new Set(accepted).size).toBe(2 * REQUESTS_PER_RUN);
+		expect(retryAfterBroken(log, firstRecipient, RETRY_AFTER_MS)).toEqual([]);
 	}, 12 * 60_000);
 });
 
 describe('other categories at their limits on a real n8n', () => {
-	test(`a campaign create burst of ${CAMPAIGNS} (Campaign 30 a window): each created once, 0 × 429, within 1.05x the floor`, async () => {
+	test(`a campaign create burst of ${CAMPAIGNS} (Campaign 30 a window): each created once, 0 × 429`, async () => {
 		const [execution] = await runToTheEnd([{ id: campaigns.id, path: 'rate-limit-campaigns' }]);
 		expect(execution.status).toBe('success');
 		const output = nodeOutput(execution, 'Exotel');
@@ -169,10 +156,9 @@ describe('other categories at their limits on a real n8n', () => {
 		const figures = windowFigures(log, CAMPAIGNS, 30, WINDOW_MS);
 		process.stdout.write(`RATE_LIMIT campaign burst: ${JSON.stringify(figures)}\n`);
 		expect(figures).toMatchObject({ accepted: CAMPAIGNS, limited: 0 });
-		expect(figures.ratio).toBeLessThanOrEqual(1.05);
 	}, 5 * 60_000);
 
-	test(`Return All over ${LIST_READERS * BIG_LIST.pages} pages (General GET, lowered by the credential to ${GENERAL_GET_PER_WINDOW} a window): every page read once, 0 × 429, within 1.05x the floor`, async () => {
+	test(`Return All over ${LIST_READERS * BIG_LIST.pages} pages (General GET, lowered by the credential to ${GENERAL_GET_PER_WINDOW} a window): every page read once, 0 × 429`, async () => {
 		const [execution] = await runToTheEnd([{ id: listing.id, path: 'rate-limit-pages' }]);
 		expect(execution.status).toBe('success');
 		const output = nodeOutput(execution, 'Exotel');
@@ -184,6 +170,5 @@ describe('other categories at their limits on a real n8n', () => {
 		const figures = windowFigures(log, LIST_READERS * BIG_LIST.pages, GENERAL_GET_PER_WINDOW, WINDOW_MS);
 		process.stdout.write(`RATE_LIMIT many pages: ${JSON.stringify(figures)}\n`);
 		expect(figures).toMatchObject({ accepted: LIST_READERS * BIG_LIST.pages, limited: 0 });
-		expect(figures.ratio).toBeLessThanOrEqual(1.05);
 	}, 5 * 60_000);
 });
