@@ -33,6 +33,11 @@ import { publishesAsynchronously, releaseEnv, webhookUrlVariable } from './targe
 import { budget, pollFor, TIMEOUTS } from './timeouts';
 import { newWorkflowId, type CredentialSpec } from './workflows';
 
+/** n8n's answer while its database check fails (its middleware, before any route runs). */
+function isDatabaseNotReady(res: AxiosResponse): boolean {
+	return res.status === 503 && (res.data as { message?: unknown } | undefined)?.message === 'Database is not ready!';
+}
+
 const NO_KEEP_ALIVE = new http.Agent({ keepAlive: false });
 
 /** Fixed so credentials imported by one process can be decrypted by the next. */
@@ -610,17 +615,27 @@ export class N8nInstance {
 	async request<T = any>(method: Method, urlPath: string, config: AxiosRequestConfig = {}): Promise<AxiosResponse<T>> {
 		const url = /^https?:\/\//.test(urlPath) ? urlPath : `${this.baseUrl}${urlPath.startsWith('/') ? '' : '/'}${urlPath}`;
 		if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(url)) throw new Error(`Refusing non-loopback URL ${url}`);
-		return await axios.request<T>({
-			method,
-			url,
-			timeout: TIMEOUTS.http,
-			proxy: false,
-			// a fresh connection each time: a kept-alive socket that n8n closes after its 5 s idle
-			// timeout, just as the next request goes out on it, is a "socket hang up" (seen under load)
-			httpAgent: NO_KEEP_ALIVE,
-			validateStatus: () => true,
-			...config,
-		});
+		const send = async () =>
+			await axios.request<T>({
+				method,
+				url,
+				timeout: TIMEOUTS.http,
+				proxy: false,
+				// a fresh connection each time: a kept-alive socket that n8n closes after its 5 s idle
+				// timeout, just as the next request goes out on it, is a "socket hang up" (seen under load)
+				httpAgent: NO_KEEP_ALIVE,
+				validateStatus: () => true,
+				...config,
+			});
+		// n8n answers 503 "Database is not ready!" while its own database check fails, before any route
+		// runs: seen on the newest under npm run test:load, after "Editor is now accessible" (its check
+		// pings the database on a timer). Nothing was done: the same request again once it is ready.
+		const deadline = Date.now() + budget(TIMEOUTS.databaseReady);
+		for (;;) {
+			const res = await send();
+			if (!isDatabaseNotReady(res) || Date.now() > deadline) return res;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
 	}
 
 	/**

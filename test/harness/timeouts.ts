@@ -42,6 +42,8 @@ export const TIMEOUTS = {
 	cli: 120_000,
 	/** `n8n execute`: measured 4.5 to 6.5 s per call (process start included). */
 	execute: 180_000,
+	/** n8n answering 503 "Database is not ready!" (its database check failing) before a request is given up. */
+	databaseReady: 60_000,
 	/** `n8n start` until "Editor is now accessible": measured 5 to 6.5 s. */
 	start: 120_000,
 	/** Between SIGTERM and SIGKILL. n8n stopped in 0.3 to 2 s. */
