@@ -1115,12 +1115,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 		getRunExecutionData: async () => undefined,
 		executionId,
 		currentNodeExecutionIndex: 0,
-		restApiUrl: `${BASE_URL}rest`,
-		instanceBaseUrl: BASE_URL,
-		formWaitingBaseUrl: `${BASE_URL}form-waiting`,
-		webhookBaseUrl: `${BASE_URL}webhook`,
-		webhookWaitingBaseUrl: `${BASE_URL}webhook-waiting`,
-		webhookTestBaseUrl: `${BASE_URL}webhook-test`,
+		...n8nUrls(BASE_URL),
 		variables: {},
 		logAiEvent: () => undefined,
 		startRunnerTask: async () => {
@@ -1267,6 +1262,32 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 	};
 
 	return resultOf(run);
+}
+
+/** The addresses n8n-core builds webhook, resume and form URLs from, on one base URL (ending in `/`). */
+function n8nUrls(baseUrl: string) {
+	return {
+		restApiUrl: `${baseUrl}rest`,
+		instanceBaseUrl: baseUrl,
+		formWaitingBaseUrl: `${baseUrl}form-waiting`,
+		webhookBaseUrl: `${baseUrl}webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}webhook-test`,
+	};
+}
+
+/**
+ * What a trigger's webhook methods (checkExists, create, delete) run with in a HookContext: the
+ * harness's credentials (requests go through n8n-core's httpRequestWithAuthentication) and n8n's
+ * addresses on `baseUrl`, from which n8n-core builds the trigger's production and test URLs.
+ */
+export function hookAdditionalData(store: CredentialStore, baseUrl: string): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper: new HarnessCredentialsHelper(packageCredentialTypes(), store),
+		...n8nUrls(baseUrl),
+		variables: {},
+		executionId: undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { HookContext } from 'n8n-core';
-import type { IDataObject, IHookFunctions, INode, INodeParameters, INodeType, IWebhookData, IWorkflowExecuteAdditionalData, WorkflowActivateMode, WorkflowExecuteMode } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INode, INodeParameters, INodeType, IWebhookData, WorkflowActivateMode, WorkflowExecuteMode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
@@ -8,7 +8,7 @@ import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/Ex
 import { signPayload } from '../../../sandbox/callbacks';
 import { sandboxCredentialData } from '../../../sandbox/fixtures';
 import type { ExotelSandbox } from '../../../sandbox/server';
-import { CredentialStore, HarnessCredentialsHelper, packageCredentialTypes, packageNodeType, packageNodeTypes } from '../../helpers/n8n-core-harness';
+import { CredentialStore, hookAdditionalData, packageNodeType, packageNodeTypes } from '../../helpers/n8n-core-harness';
 import { SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { dump, GOOD, SECRETS, SIGNING_SECRET, VERIFY_TOKEN } from '../../helpers/secrets';
 import { callWebhook } from '../../helpers/webhook-context';
@@ -489,17 +489,7 @@ describe('Exotel Messaging Trigger: registration on activation', () => {
 			staticData: { [`node:${node.name}`]: staticData },
 			settings: { executionOrder: 'v1' },
 		});
-		const additionalData = {
-			credentialsHelper: new HarnessCredentialsHelper(packageCredentialTypes(), store),
-			instanceBaseUrl: N8N_URL,
-			webhookBaseUrl: `${N8N_URL}webhook`,
-			webhookTestBaseUrl: `${N8N_URL}webhook-test`,
-			webhookWaitingBaseUrl: `${N8N_URL}webhook-waiting`,
-			formWaitingBaseUrl: `${N8N_URL}form-waiting`,
-			restApiUrl: `${N8N_URL}rest`,
-			variables: {},
-			executionId: undefined,
-		} as unknown as IWorkflowExecuteAdditionalData;
+		const additionalData = hookAdditionalData(store, N8N_URL);
 		const workflowNode = workflow.getNode(node.name) as INode;
 		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, 1) as INodeType;
 		const webhookDescription = nodeType.description.webhooks!.find((webhook) => webhook.name === 'default')!;

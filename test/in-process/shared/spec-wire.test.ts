@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type * as http from 'node:http';
 import * as path from 'node:path';
 import { HookContext } from 'n8n-core';
-import type { IDataObject, INode, INodeParameters, INodeType, IWorkflowExecuteAdditionalData, IWorkflowSettings } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeType, IWorkflowSettings } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
@@ -17,9 +17,8 @@ import { CsvFileNode } from '../../helpers/csv-file-node';
 import {
 	chain,
 	CredentialStore,
-	HarnessCredentialsHelper,
+	hookAdditionalData,
 	itemsNode,
-	packageCredentialTypes,
 	packageNodeType,
 	packageNodeTypes,
 	runWorkflow,
@@ -246,17 +245,7 @@ async function activateTrigger(): Promise<void> {
 		credentials: store.nodeCredentials('exotelApi'),
 	};
 	const workflow = new Workflow({ id: 'spec-wire-workflow', nodes: [trigger], connections: {}, active: true, nodeTypes: packageNodeTypes(), staticData: {}, settings: { executionOrder: 'v1' } });
-	const additionalData = {
-		credentialsHelper: new HarnessCredentialsHelper(packageCredentialTypes(), store),
-		instanceBaseUrl: N8N_URL,
-		webhookBaseUrl: `${N8N_URL}webhook`,
-		webhookTestBaseUrl: `${N8N_URL}webhook-test`,
-		webhookWaitingBaseUrl: `${N8N_URL}webhook-waiting`,
-		formWaitingBaseUrl: `${N8N_URL}form-waiting`,
-		restApiUrl: `${N8N_URL}rest`,
-		variables: {},
-		executionId: undefined,
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = hookAdditionalData(store, N8N_URL);
 	const workflowNode = workflow.getNode(trigger.name) as INode;
 	const context = new HookContext(workflow, workflowNode, additionalData, 'trigger', 'activate');
 	const methods = (workflow.nodeTypes.getByNameAndVersion(trigger.type, 1) as INodeType).webhookMethods?.default;
