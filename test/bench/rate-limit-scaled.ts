@@ -50,7 +50,7 @@ import {
 	windowFigures,
 	type WindowFigures,
 } from '../system/bulk-sms';
-import { startPostgres, startRedis, type LoopbackService } from '../system/services';
+import { queueModeEnv, startPostgres, startRedis, type LoopbackService } from '../system/services';
 import { int, MESSAGES_PER_REQUEST, n, table } from './common';
 import { SandboxProcess } from './sandbox-process';
 import type { KeyedWorkflow, NamedCredential } from './sms-workflows';
@@ -300,18 +300,7 @@ export async function runScaledQueueMode(options: { items: number; latencyMs: nu
 		const processorPort = await freePort();
 		instance = await N8nInstance.create({
 			tarball,
-			env: {
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
-				DB_TYPE: 'postgresdb',
-				DB_POSTGRESDB_HOST: '127.0.0.1',
-				DB_POSTGRESDB_PORT: String(postgres.port),
-				DB_POSTGRESDB_DATABASE: postgres.database,
-				DB_POSTGRESDB_USER: postgres.user,
-				DB_POSTGRESDB_PASSWORD: '',
-				N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-			},
+			env: queueModeEnv(redis, postgres),
 			webhookUrl: `http://127.0.0.1:${processorPort}/`,
 		});
 		// main first: it runs the database migrations; the credential and workflows then go in through its API

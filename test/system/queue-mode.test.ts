@@ -39,7 +39,7 @@ import {
 	type WorkflowNode,
 } from '../harness';
 import { bulkSmsWorkflow, earlyInWindow, firstRecipient, MESSAGES, REQUESTS_PER_RUN, retryAfterBroken, sendOutputOf, windowFigures } from './bulk-sms';
-import { type LoopbackService, startPostgres, startRedis } from './services';
+import { type LoopbackService, queueModeEnv, startPostgres, startRedis } from './services';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const TRIGGER_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000a0e01';
@@ -103,19 +103,8 @@ beforeAll(async () => {
 	const processorPort = await freePort();
 	instance = await N8nInstance.create({
 		tarball,
-		env: {
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_DATABASE: postgres.database,
-			DB_POSTGRESDB_USER: postgres.user,
-			DB_POSTGRESDB_PASSWORD: '',
-			// production webhooks: only the webhook processor, and the URL the service is given is its own
-			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-		},
+		// production webhooks: only the webhook processor, and the URL the service is given is its own
+		env: queueModeEnv(redis, postgres),
 		webhookUrl: `http://127.0.0.1:${processorPort}/`,
 	});
 	// main first: it runs the database migrations; credentials and workflows then go in through its API

@@ -109,3 +109,23 @@ export async function startPostgres(): Promise<LoopbackService & { user: string;
 		},
 	};
 }
+
+/**
+ * The environment of an n8n main in queue mode on `redis` and `postgres`, with production webhooks
+ * only on its webhook processor (N8N_DISABLE_PRODUCTION_MAIN_PROCESS): the service is given the
+ * processor's URL.
+ */
+export function queueModeEnv(redis: LoopbackService, postgres: LoopbackService & { user: string; database: string }): Record<string, string> {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+	};
+}
