@@ -12,14 +12,14 @@ import { makeWorkflow, type WorkflowNode } from '../harness';
 export const MESSAGES = 20_000;
 export const REQUESTS_PER_RUN = MESSAGES / 100;
 
+/** A Webhook trigger that starts the run on a POST to `webhookPath` and answers at once. */
+function startedByPost(webhookPath: string): WorkflowNode {
+	return { name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} } };
+}
+
 /** `messages` personalised SMS to +91 and `firstNumber`, `firstNumber + 1`, …, started by a POST to `webhookPath`. */
 export function bulkSmsWorkflow(name: string, webhookPath: string, firstNumber: number, credential: { id: string; name: string }, messages = MESSAGES) {
-	const trigger: WorkflowNode = {
-		name: 'Start',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-	};
+	const trigger = startedByPost(webhookPath);
 	const recipients: WorkflowNode = {
 		name: 'Recipients',
 		type: 'n8n-nodes-base.code',
@@ -53,12 +53,7 @@ export const LIST_READERS = 20;
 export const BIG_LIST = { sid: 'list-big', size: 1203, pages: 3 };
 
 function voiceWorkflow(name: string, webhookPath: string, items: string, voice: Record<string, unknown>, credential: { id: string; name: string }) {
-	const trigger: WorkflowNode = {
-		name: 'Start',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-	};
+	const trigger = startedByPost(webhookPath);
 	const make: WorkflowNode = {
 		name: 'Items',
 		type: 'n8n-nodes-base.code',
