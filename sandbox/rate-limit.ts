@@ -7,6 +7,7 @@
  *   category (categoryOf), fixed one-minute windows, X-RateLimit-* headers, 429 with Retry-After 30.
  */
 import { SANDBOX_BASE_PREFIX } from './fixtures';
+import { declaredEndpointsOf } from './package-endpoints';
 import type {
 	AnyRateLimitConfig,
 	DocumentedRateLimitConfig,
@@ -152,50 +153,15 @@ export type ResolvedDocumentedConfig = Required<Omit<DocumentedRateLimitConfig, 
 
 const DOCUMENTED_KEYS = ['mode', 'timeFactor', 'headers', 'smsStatus', 'limits'];
 
-const SID = '[^/]+';
-const ACCOUNT_V1 = `/v1/Accounts/${SID}`;
-const ACCOUNT_V2 = `/v2/accounts/${SID}`;
-/** `prefix` then the end, a `/`, a `.` (Calls.json) or nothing more of the segment */
-const under = (prefix: string) => new RegExp(`^${prefix}(?:[/.]|$)`);
-
-type CategoryRule = { category: RateCategory; base?: SandboxBase; methods: 'any' | 'GET' | 'POST' | 'non-GET'; path: RegExp };
-
 /**
- * The rate-limiting page as a table, first match wins (then every other GET is generalGet). Paths
- * are matched under any base unless `base` says which (the page names those by their host).
- */
-const CATEGORY_RULES: readonly CategoryRule[] = [
-	{ category: 'bulkSms', methods: 'POST', path: new RegExp(`^${ACCOUNT_V1}/Sms/bulksend/?$`) },
-	{ category: 'sms', methods: 'POST', path: new RegExp(`^${ACCOUNT_V1}/Sms/send/?$`) },
-	// SMS details (the sandbox does not serve them: they answer 404, but count as the service would)
-	{ category: 'sms', methods: 'GET', path: new RegExp(`^${ACCOUNT_V1}/(?:Sms|SMS)/`) },
-	{ category: 'voice', methods: 'any', path: under(`${ACCOUNT_V1}/Calls`) },
-	{ category: 'voice', methods: 'any', path: under(`/v[23]/accounts/${SID}/calls`) },
-	// the page lists it as POST; the spec (and so the sandbox) serves it as GET: any method counts
-	{ category: 'voice', base: 'cc', methods: 'any', path: under('/servicerestapi/cc/downloadVoiceLog') },
-	{ category: 'chatApp', methods: 'any', path: under(`${ACCOUNT_V2}/messages`) },
-	{ category: 'chatApp', methods: 'any', path: new RegExp(`^${ACCOUNT_V2}/(chatapp|whatsapp)/`) },
-	{ category: 'exoPhone', base: 'alloc', methods: 'non-GET', path: under(`/v1/tenants/${SID}/greenvn`) },
-	{ category: 'campaign', methods: 'non-GET', path: under(`${ACCOUNT_V2}/(?:campaigns|lists|contacts)`) },
-	{ category: 'userManagement', methods: 'non-GET', path: under(`${ACCOUNT_V2}/users`) },
-	{ category: 'userManagement', base: 'integrations', methods: 'non-GET', path: new RegExp(`^/v2/integrations/${SID}/apps/${SID}/users/${SID}/devices/?$`) },
-	{ category: 'userManagement', base: 'cc', methods: 'non-GET', path: under('/servicerestapi/(?:cc/contactCenterUsers|user/users)') },
-];
-
-/**
- * The documented category of a request (`path` without the base prefix and query), or undefined
- * when the page limits it in no category (e.g. the contact-center login): then it is not counted.
+ * The documented category of a request (`path` without the base prefix and query): the one its
+ * declaration in the package names (package-endpoints.ts), else General GET for any other read;
+ * undefined for any other write (e.g. the contact-center login): then it is not counted.
  */
 export function categoryOf(base: SandboxBase, method: string, path: string): RateCategory | undefined {
-	const m = method.toUpperCase();
-	for (const rule of CATEGORY_RULES) {
-		if (rule.base !== undefined && rule.base !== base) continue;
-		if (rule.methods === 'GET' && m !== 'GET') continue;
-		if (rule.methods === 'POST' && m !== 'POST') continue;
-		if (rule.methods === 'non-GET' && m === 'GET') continue;
-		if (rule.path.test(path)) return rule.category;
-	}
-	return m === 'GET' ? 'generalGet' : undefined;
+	const [declared] = declaredEndpointsOf(base, method, path);
+	if (declared) return declared.endpoint.rate;
+	return method.toUpperCase() === 'GET' ? 'generalGet' : undefined;
 }
 
 function parseDocumentedConfig(input: Record<string, unknown>): ResolvedDocumentedConfig {

@@ -1,16 +1,14 @@
-// What the send operations of every channel share: their sender and recipient fields, and how they send.
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
+// What the send operations of every channel share: their sender and recipient fields, and how a request of messages is sent.
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ItemOutcome } from '../shared/items/outcomes';
-import { parameterReader, type GivenParameters, type ParameterReader } from '../shared/items/parameters';
-import { sendInBatches } from '../shared/items/sendInBatches';
+import type { BatchSending } from '../shared/items/sendInBatches';
 import { batchesOf } from '../shared/items/sending';
 import { unsentMessages, type Channel } from '../shared/output/vocabulary';
 import type { FormValue } from '../shared/transport/encoding';
+import type { Endpoint } from '../shared/transport/endpoint';
 import { exotelRequest } from '../shared/transport/request';
-
-/** The v2 send endpoint of RCS and chat-app messages. */
-export const V2_MESSAGES_PATH = '/v2/accounts/{accountSid}/messages';
+import type { NodeRun } from '../shared/transport/run';
 
 /** The sending number (or sender ID) of a send. */
 export function senderField(description: string): INodeProperties {
@@ -48,7 +46,7 @@ export interface SentMessage {
 
 /** One POST of one or more messages, and how its answer gives each message its outcome. */
 export interface MessageRequest {
-	path: string;
+	endpoint: Endpoint;
 	/** v1 body, form-encoded. */
 	form?: Record<string, FormValue>;
 	/** v2 body, JSON. */
@@ -59,24 +57,18 @@ export interface MessageRequest {
 }
 
 /**
- * A send operation's run (see sendInBatches): the prepared messages made into requests, each
- * POSTed and its answer read into its messages' outcomes. A request that fails as a whole gives
- * each of its messages the same failure, `unknown` where the service may have acted on it.
+ * How a send operation's requests go out (the sending of sendInBatches): each POSTed and its answer
+ * read into its messages' outcomes. A request that fails as a whole gives each of its messages the
+ * same failure, `unknown` where the service may have acted on it.
  */
-export async function sendMessages<Prepared>(
-	context: IExecuteFunctions,
-	channel: Channel,
-	items: INodeExecutionData[],
-	prepare: (itemIndex: number) => Prepared | NodeOperationError,
-	requestsOf: (prepared: Prepared[]) => MessageRequest[],
-): Promise<INodeExecutionData[]> {
-	return await sendInBatches(context, items, prepare, requestsOf, {
-		send: async ({ path, form, body, sent, outcomesOf }) => {
-			const response = await exotelRequest.call(context, { base: 'base', method: 'POST', path, form, body, itemIndex: sent[0].itemIndex });
+export function messageSending(context: IExecuteFunctions, run: NodeRun, channel: Channel): BatchSending<MessageRequest> {
+	return {
+		send: async ({ endpoint, form, body, sent, outcomesOf }) => {
+			const response = await exotelRequest(context, run, { endpoint, form, body, itemIndex: sent[0].itemIndex });
 			return outcomesOf(response.body);
 		},
 		failed: ({ sent }, error) => unsentMessages(channel, sent, error),
-	});
+	};
 }
 
 /** One item's message, and the request-level values it goes with: items with equal ones may share a request. */
@@ -87,26 +79,13 @@ export interface BatchedMessage<Message, RequestLevel> {
 }
 
 /**
- * One message per item, batched: messages with equal request-level values go out together, at
- * most `size` to a request, so the service's own limit is never reached. `given` parameters are
- * not read from the node (a waiting operation's resume URL).
+ * The prepared messages as requests: messages with equal request-level values go out together, at
+ * most `size` to a request, so the service's own limit is never reached.
  */
-export async function sendBatched<Message, RequestLevel>(
-	context: IExecuteFunctions,
-	channel: Channel,
-	items: INodeExecutionData[],
+export function batchedRequests<Message, RequestLevel>(
+	prepared: Array<BatchedMessage<Message, RequestLevel>>,
 	size: number,
-	prepare: (node: INode, param: ParameterReader, itemIndex: number) => BatchedMessage<Message, RequestLevel> | NodeOperationError,
-	requestOf: (node: INode, batch: Array<BatchedMessage<Message, RequestLevel>>) => MessageRequest,
-	given: GivenParameters = {},
-): Promise<INodeExecutionData[]> {
-	const node = context.getNode();
-	const param = parameterReader(context, given);
-	return await sendMessages(
-		context,
-		channel,
-		items,
-		(itemIndex) => prepare(node, param, itemIndex),
-		(prepared) => batchesOf(prepared, (message) => JSON.stringify(message.requestLevel), size).map((batch) => requestOf(node, batch)),
-	);
+	requestOf: (batch: Array<BatchedMessage<Message, RequestLevel>>) => MessageRequest,
+): MessageRequest[] {
+	return batchesOf(prepared, (message) => JSON.stringify(message.requestLevel), size).map(requestOf);
 }

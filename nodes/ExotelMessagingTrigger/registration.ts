@@ -1,7 +1,9 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../shared/transport/live';
-import { exotelCredentials, exotelRequest } from '../shared/transport/request';
+import { exotelCredentials } from '../shared/transport/address';
+import { exotelRequest } from '../shared/transport/request';
+import { NodeRun } from '../shared/transport/run';
 
 /**
  * The chat-app webhook URLs are account-wide and the API can only set them (PUT chatapp/webhook, or
@@ -35,8 +37,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const webhook: IDataObject = { incoming_message_url: url, status_callback_url: url };
 	const verifyToken = String(this.getNodeParameter('verifyToken', '') ?? '');
 	if (verifyToken) webhook.verify_token = verifyToken;
-	const envelope = chatAppEnvelopeOf(await exotelCredentials(this, 'exotelApi'));
-	await exotelRequest.call(this, { base: 'base', method: 'PUT', ...chatAppWebhookRequest(envelope, webhook), secrets: verifyToken ? [verifyToken] : [] });
+	// Activation is no execution: the request paces alone.
+	const run = NodeRun.alone();
+	const envelope = chatAppEnvelopeOf(await exotelCredentials(this, run, 'exotelApi'));
+	await exotelRequest(this, run, { ...chatAppWebhookRequest(envelope, webhook), secrets: verifyToken ? [verifyToken] : [] });
 	const data = this.getWorkflowStaticData('node');
 	data.registeredUrl = url;
 	return true;

@@ -4,7 +4,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { optionsCollection } from '../shared/descriptions/fields';
 import { requestPerItem } from '../shared/items/requestPerItem';
 import { fieldsError, trimmed, type FieldCheck } from '../shared/rules/validation';
-import { exotelRequestAllItems, type ExotelBase } from '../shared/transport/request';
+import type { Endpoint } from '../shared/transport/endpoint';
+import { exotelRequestAllItems } from '../shared/transport/request';
+import type { NodeRun } from '../shared/transport/run';
 
 /** Return All / Limit, as n8n's list operations show them (the operation's own display conditions are added by defineResource). */
 export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
@@ -73,22 +75,23 @@ export function nameAndSortQuery(filters: IDataObject): IDataObject {
 /** The check of Limit: a whole number of at least 1 (none with Return All). */
 export const limitCheck = (limit: number | undefined): FieldCheck => [limit, { label: 'Limit', integer: true, min: 1 }];
 
-/** One item's listing request: where, what it asks, and the checks on the item's values, in the order their problems are told. */
+/** One item's listing request: the endpoint's path values, what it asks, and the checks on the item's values, in the order their problems are told. */
 export interface ListingRequest {
-	path: string;
+	params?: Record<string, string>;
 	qs?: IDataObject;
 	checks: FieldCheck[];
 }
 
 /**
  * A listing per input item, paged by offset and limit until the item's Limit or the last page:
- * `requestOf` gives the item's path, query and checks (`limitCheck` among them) from its values;
+ * `requestOf` gives the item's path values, query and checks (`limitCheck` among them) from its values;
  * an item whose checks fail fails before anything is sent.
  */
 export async function listEach(
 	context: IExecuteFunctions,
+	run: NodeRun,
 	items: INodeExecutionData[],
-	listing: { base: ExotelBase; pageSize: number; itemsOf: (body: unknown) => IDataObject[] },
+	listing: { endpoint: Endpoint; pageSize: number; itemsOf: (body: unknown) => IDataObject[] },
 	requestOf: (itemIndex: number, limit: number | undefined) => ListingRequest,
 ): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
@@ -96,13 +99,14 @@ export async function listEach(
 		items,
 		(itemIndex) => {
 			const limit = limitOf(context, itemIndex);
-			const { path, qs, checks } = requestOf(itemIndex, limit);
-			return fieldsError(context.getNode(), itemIndex, checks) ?? { itemIndex, limit, path, qs };
+			const { params, qs, checks } = requestOf(itemIndex, limit);
+			return fieldsError(context.getNode(), itemIndex, checks) ?? { itemIndex, limit, params, qs };
 		},
-		async ({ itemIndex, limit, path, qs }) =>
-			await exotelRequestAllItems.call(
+		async ({ itemIndex, limit, params, qs }) =>
+			await exotelRequestAllItems(
 				context,
-				{ base: listing.base, method: 'GET', path, qs, itemIndex },
+				run,
+				{ endpoint: listing.endpoint, params, qs, itemIndex },
 				{ pageSize: listing.pageSize, limit, itemsOf: listing.itemsOf },
 			),
 	);

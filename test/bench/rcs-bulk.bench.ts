@@ -30,7 +30,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { MESSAGES } from '../../nodes/ExotelMessaging/endpoints';
 import { exotelRequest } from '../../nodes/shared/transport/request';
+import { NodeRun } from '../../nodes/shared/transport/run';
 import { breakdownLines, bulkTargets, onePerItemDescription, onePerItemNode, packageMessagingNode, pairedCell, parametersOnly, ratioLines, RUN_ROWS, runBulkBench, runsLines, runsOf, settingLines, targetLines, wallSpeedups, type BulkConfig, type BulkOptions, type BulkRatios, type BulkReport } from './bulk';
 import { BenchFailure, int, n, round, type BenchSubject, type Recipient, type RunFigures } from './common';
 import type { SandboxProcess } from './sandbox-process';
@@ -101,10 +103,8 @@ export class OnePerItemRcs implements INodeType {
 				to,
 				content: { type: 'template', template: { name: templateName, variables } },
 			};
-			const response = await exotelRequest.call(this, {
-				base: 'base',
-				method: 'POST',
-				path: '/v2/accounts/{accountSid}/messages',
+			const response = await exotelRequest(this, NodeRun.alone(), {
+				endpoint: MESSAGES.send,
 				body: { rcs: { messages: [message] } },
 				itemIndex: i,
 			});

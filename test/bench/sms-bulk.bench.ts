@@ -26,7 +26,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { SMS as SMS_ENDPOINTS } from '../../nodes/ExotelMessaging/endpoints';
 import { exotelRequest } from '../../nodes/shared/transport/request';
+import { NodeRun } from '../../nodes/shared/transport/run';
 import { breakdownLines, bulkTargets, onePerItemDescription, onePerItemNode, packageMessagingNode, pairedCell, parametersOnly, ratioLines, RUN_ROWS, runBulkBench, runsLines, runsOf, settingLines, targetLines, wallSpeedups, type BulkOptions, type BulkReport, type RunRow } from './bulk';
 import { BenchFailure, int, round, type BenchSubject, type Recipient } from './common';
 
@@ -67,10 +69,8 @@ export class OnePerItemSms implements INodeType {
 			const from = this.getNodeParameter('from', i) as string;
 			const to = this.getNodeParameter('to', i) as string;
 			const body = this.getNodeParameter('body', i) as string;
-			const response = await exotelRequest.call(this, {
-				base: 'base',
-				method: 'POST',
-				path: '/v1/Accounts/{accountSid}/Sms/send',
+			const response = await exotelRequest(this, NodeRun.alone(), {
+				endpoint: SMS_ENDPOINTS.send,
 				form: { From: from, To: to, Body: body },
 				itemIndex: i,
 			});

@@ -8,7 +8,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
 import { CMS_BASE_URL_EXPRESSION, CMS_HOST_PATTERN, cmsBaseUrlFrom } from '../../nodes/shared/transport/hosts';
-import { baseUrlOf } from '../../nodes/shared/transport/request';
+import { baseUrlOf } from '../../nodes/shared/transport/address';
 
 const probeType: INodeType = {
 	description: {

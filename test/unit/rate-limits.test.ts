@@ -1,63 +1,90 @@
 /**
  * Which of the service's rate-limit categories each request of the nodes counts against, and the
- * credential's Custom Rate Limits. The sandbox models the service's side of the same table, so
- * both are read for every path the nodes build: a request the package paces as one category while
- * the service counts it as another would meet 429s the pace cannot foresee.
+ * credential's Custom Rate Limits. Each node declares its requests with their category in its
+ * `endpoints.ts`; the package paces by that declaration and the sandbox counts by it
+ * (sandbox/package-endpoints.ts), so the two cannot disagree. What can still be wrong is the
+ * declaration itself: this file holds it, request by request, against the service's page.
  */
 import { ExotelAllocationApi } from '../../credentials/ExotelAllocationApi.credentials';
 import { ExotelApi } from '../../credentials/ExotelApi.credentials';
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
 import { ExotelContactCenterApi } from '../../credentials/ExotelContactCenterApi.credentials';
-import { perMinuteOf, RATE_CATEGORIES, rateCategoryOf, type RateCategory } from '../../nodes/shared/transport/rateLimits';
-import type { ExotelBase } from '../../nodes/shared/transport/request';
+import { pathOf } from '../../nodes/shared/transport/endpoint';
+import { perMinuteOf, RATE_CATEGORIES, type RateCategory } from '../../nodes/shared/transport/rateLimits';
+import { declaredEndpointsOf, PACKAGE_ENDPOINTS } from '../../sandbox/package-endpoints';
 import { categoryOf as serviceCategoryOf } from '../../sandbox/rate-limit';
 
-const SID = 'exotel_account';
-
-/** Every request path the nodes build (as in nodes/**), and the category the service's page puts it in. */
-const REQUESTS: Array<[ExotelBase, string, string, RateCategory | undefined]> = [
-	['base', 'POST', '/v1/Accounts/{accountSid}/Sms/bulksend', 'bulkSms'],
-	['base', 'POST', '/v1/Accounts/{accountSid}/Sms/send', 'sms'],
-	['base', 'POST', '/v1/Accounts/{accountSid}/Calls/connect', 'voice'],
-	['base', 'GET', '/v1/Accounts/{accountSid}/Calls/CA123.json', 'voice'],
-	['base', 'GET', '/v1/Accounts/{accountSid}/Calls.json', 'voice'],
-	['ccm', 'GET', '/v2/accounts/{accountSid}/calls/CA123', 'voice'],
-	['base', 'GET', '/v3/accounts/{accountSid}/calls/CA123/voice-logs', 'voice'],
-	['cc', 'GET', '/servicerestapi/cc/downloadVoiceLog', 'voice'],
-	['base', 'POST', '/v2/accounts/{accountSid}/messages', 'chatApp'],
-	['base', 'PUT', '/v2/accounts/{accountSid}/chatapp/webhook', 'chatApp'],
+/**
+ * The service's rate-limiting page, one row per request the nodes make (shared/notes/service-facts.md):
+ * a request declared in an `endpoints.ts` without its row here fails by its name.
+ */
+const PAGE: Record<string, RateCategory> = {
+	'SMS.send': 'sms',
+	'SMS.bulksend': 'bulkSms',
+	'MESSAGES.send': 'chatApp',
+	'CHAT_APP_WEBHOOK.chatapp': 'chatApp',
 	// the live service's path for the same settings
-	['base', 'PUT', '/v2/accounts/{accountSid}/whatsapp/webhook', 'chatApp'],
-	['alloc', 'POST', '/v1/tenants/{accountSid}/greenvn', 'exoPhone'],
-	['alloc', 'DELETE', '/v1/tenants/{accountSid}/greenvn/alloc-1', 'exoPhone'],
-	['alloc', 'GET', '/v1/tenants/{accountSid}/greenvn/alloc-1', 'generalGet'],
-	['base', 'POST', '/v2/accounts/{accountSid}/campaigns', 'campaign'],
-	['base', 'PUT', '/v2/accounts/{accountSid}/campaigns/cmp-1', 'campaign'],
-	['base', 'GET', '/v2/accounts/{accountSid}/campaigns', 'generalGet'],
-	['base', 'GET', '/v2/accounts/{accountSid}/campaigns/cmp-1/call-details', 'generalGet'],
-	['base', 'POST', '/v2/accounts/{accountSid}/lists', 'campaign'],
-	['base', 'PUT', '/v2/accounts/{accountSid}/lists/list-1', 'campaign'],
-	['base', 'DELETE', '/v2/accounts/{accountSid}/lists/list-1/contacts/c-1', 'campaign'],
-	['base', 'GET', '/v2/accounts/{accountSid}/lists/list-1/contacts', 'generalGet'],
-	['ccm', 'POST', '/v2/accounts/{accountSid}/contacts/upload', 'campaign'],
-	['ccm', 'GET', '/v2/accounts/{accountSid}/contacts/upload/up-1', 'generalGet'],
-	['ccm', 'GET', '/v2/accounts/{accountSid}/users', 'generalGet'],
-	['integrations', 'PUT', '/v2/integrations/cust/apps/app/users/u-1/devices', 'userManagement'],
-	['integrations', 'GET', '/v2/integrations/cust/apps/app/users/u-1/devices', 'generalGet'],
-	['cc', 'POST', '/servicerestapi/cc/contactCenterUsers', 'userManagement'],
-	['cc', 'PUT', '/servicerestapi/cc/contactCenterUsers/u-1', 'userManagement'],
-	['cc', 'DELETE', '/servicerestapi/user/users/u-1', 'userManagement'],
-	['cms', 'GET', '/configuration/hierarchyconfig/campaign', 'generalGet'],
-];
+	'CHAT_APP_WEBHOOK.whatsapp': 'chatApp',
+	'CALLS.connect': 'voice',
+	'CALLS.get': 'voice',
+	'CALLS.getMany': 'voice',
+	'CALLS.getDetails': 'voice',
+	'CALLS.voiceLogs': 'voice',
+	// the page lists it as POST; the spec serves it as GET: Voice either way
+	'VOICE_LOGS.download': 'voice',
+	'ALLOCATIONS.allocate': 'exoPhone',
+	'ALLOCATIONS.deallocate': 'exoPhone',
+	'ALLOCATIONS.get': 'generalGet',
+	'CAMPAIGNS.create': 'campaign',
+	'CAMPAIGNS.update': 'campaign',
+	'CAMPAIGNS.delete': 'campaign',
+	'CAMPAIGNS.get': 'generalGet',
+	'CAMPAIGNS.getMany': 'generalGet',
+	'CAMPAIGNS.getCallDetails': 'generalGet',
+	'LISTS.bulkRename': 'campaign',
+	'LISTS.rename': 'campaign',
+	'LISTS.delete': 'campaign',
+	'LISTS.removeContact': 'campaign',
+	'LISTS.get': 'generalGet',
+	'LISTS.getMany': 'generalGet',
+	'LISTS.getContacts': 'generalGet',
+	'CONTACT_UPLOADS.upload': 'campaign',
+	'CONTACT_UPLOADS.getStatus': 'generalGet',
+	'USERS.get': 'generalGet',
+	'USERS.getMany': 'generalGet',
+	'USER_DEVICES.update': 'userManagement',
+	'USER_DEVICES.getStatus': 'generalGet',
+	'CONTACT_CENTER_USERS.create': 'userManagement',
+	'CONTACT_CENTER_USERS.update': 'userManagement',
+	'CONTACT_CENTER_USERS.delete': 'userManagement',
+	'CAMPAIGN_CONFIGURATION.getMany': 'generalGet',
+};
+
+/** A path as the service receives it: every placeholder given a value. */
+const filled = (path: string) => pathOf({ base: 'base', method: 'GET', path, rate: 'generalGet' }, 'exotel_account', new Proxy({}, { get: (_t, name) => `${String(name)}-1` }));
 
 describe('the rate-limit category of every request the nodes make', () => {
-	test.each(REQUESTS)('%s %s %s → %s, as the service counts it', (base, method, path, category) => {
-		expect(rateCategoryOf({ base, method, path })).toBe(category);
-		expect(serviceCategoryOf(base, method, path.replace('{accountSid}', SID))).toBe(category);
+	test.each(PACKAGE_ENDPOINTS.map(({ name, endpoint }) => [name, endpoint] as const))('%s is declared in the category the service counts it in', (name, endpoint) => {
+		expect({ [name]: endpoint.rate }).toEqual({ [name]: PAGE[name] });
+	});
+
+	test('every row of the page is a request some node declares', () => {
+		expect(Object.keys(PAGE).sort()).toEqual(PACKAGE_ENDPOINTS.map(({ name }) => name).sort());
+	});
+
+	test.each(PACKAGE_ENDPOINTS.map(({ name, endpoint }) => [name, endpoint] as const))('%s: its request as received matches its declaration alone, and the sandbox counts it there', (name, endpoint) => {
+		const path = filled(endpoint.path);
+		expect(declaredEndpointsOf(endpoint.base, endpoint.method, path).map((declared) => declared.name)).toEqual([name]);
+		expect(serviceCategoryOf(endpoint.base, endpoint.method, path)).toBe(endpoint.rate);
+	});
+
+	test('a request no node declares: any other read is General GET, any other write not counted (the contact-center login)', () => {
+		expect(serviceCategoryOf('base', 'GET', '/v1/Accounts/exotel_account/Sms/Messages/sms-1.json')).toBe('generalGet');
+		expect(serviceCategoryOf('cc', 'POST', '/login')).toBeUndefined();
 	});
 
 	test('every category of the page is paced somewhere, with its documented default', () => {
-		expect(new Set(REQUESTS.map(([, , , category]) => category))).toEqual(new Set(Object.keys(RATE_CATEGORIES)));
+		expect(new Set(PACKAGE_ENDPOINTS.map(({ endpoint }) => endpoint.rate))).toEqual(new Set(Object.keys(RATE_CATEGORIES)));
 		expect(Object.fromEntries(Object.entries(RATE_CATEGORIES).map(([category, { perMinute }]) => [category, perMinute]))).toEqual({
 			bulkSms: 50,
 			sms: 200,
@@ -95,7 +122,6 @@ describe('Custom Rate Limits in the credentials', () => {
 		expect(perMinuteOf({ rateLimits: 'Bulk SMS=10' }, 'sms')).toBe(200);
 		expect(perMinuteOf({ rateLimits: ' bulkSms = 10 ;  general_get: 600\nCampaign=5 ' }, 'generalGet')).toBe(600);
 		expect(perMinuteOf({ rateLimits: 'bulk-sms=10, USER MANAGEMENT=7' }, 'userManagement')).toBe(7);
-		expect(perMinuteOf({ rateLimits: 'SMS=500' }, undefined)).toBe(200);
 	});
 
 	test.each([

@@ -3,10 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { itemsOf, statusKey } from '../../shared/output/envelope';
 import { trimmed } from '../../shared/rules/validation';
+import type { Endpoint } from '../../shared/transport/endpoint';
 import { exotelRequest } from '../../shared/transport/request';
-import { CAMPAIGNS_PATH } from '../resources/campaign/api';
-import { LISTS_PATH } from '../resources/list/api';
-import { USERS_PATH } from '../resources/user/api';
+import { NodeRun } from '../../shared/transport/run';
+import { CAMPAIGNS, LISTS, USERS } from '../endpoints';
 
 /** Entries a search asks for at once; the user listing allows no more than this (LIMITS.users.listLimit). */
 const PAGE_SIZE = 50;
@@ -36,7 +36,7 @@ const nextToken = (offset: number, page: unknown[]) => (page.length >= PAGE_SIZE
  */
 async function searchByName(
 	context: ILoadOptionsFunctions,
-	path: string,
+	endpoint: Endpoint,
 	filter: string | undefined,
 	paginationToken: string | undefined,
 	idKey: string,
@@ -45,7 +45,7 @@ async function searchByName(
 	const offset = offsetOf(paginationToken);
 	const qs: IDataObject = { offset, limit: PAGE_SIZE };
 	if (trimmed(filter)) qs.name = trimmed(filter);
-	const response = await exotelRequest.call(context, { base: 'base', method: 'GET', path, qs });
+	const response = await exotelRequest(context, NodeRun.alone(), { endpoint, qs });
 	const entries = itemsOf(response.body);
 	const results: INodeListSearchItems[] = entries
 		.filter((entry) => trimmed(entry[idKey]))
@@ -59,7 +59,7 @@ export async function searchCampaigns(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchByName(this, CAMPAIGNS_PATH, filter, paginationToken, 'id', (campaign, id) => {
+	return await searchByName(this, CAMPAIGNS.getMany, filter, paginationToken, 'id', (campaign, id) => {
 		const status = trimmed(campaign.status);
 		const label = STATUS_LABELS[statusKey(status)] ?? status;
 		const name = trimmed(campaign.name) || id;
@@ -79,7 +79,7 @@ export async function searchLists(
 			description: 'With a bearer token, choose ID and enter the list ID.',
 		});
 	}
-	return await searchByName(this, LISTS_PATH, filter, paginationToken, 'sid', (list, sid) => {
+	return await searchByName(this, LISTS.getMany, filter, paginationToken, 'sid', (list, sid) => {
 		const name = trimmed(list.name) || sid;
 		const count = Number(list.contact_count);
 		if (list.contact_count === undefined || list.contact_count === null || !Number.isFinite(count)) return name;
@@ -108,8 +108,8 @@ export async function searchUsers(
 ): Promise<INodeListSearchResult> {
 	const offset = offsetOf(paginationToken);
 	const search = trimmed(filter).toLowerCase().replace(/\s+/g, ' ');
-	const request = async (qs: IDataObject) =>
-		itemsOf((await exotelRequest.call(this, { base: 'ccm', method: 'GET', path: USERS_PATH, qs })).body);
+	const run = NodeRun.alone();
+	const request = async (qs: IDataObject) => itemsOf((await exotelRequest(this, run, { endpoint: USERS.getMany, qs })).body);
 
 	if (offset === 0 && EMAIL.test(search)) {
 		const found = (await request({ email: trimmed(filter), offset: 0, limit: PAGE_SIZE })).filter((user) => trimmed(user.id));

@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fieldsError, trimmed, type FieldCheck } from '../rules/validation';
-import { exotelRequest, type ExotelBase } from '../transport/request';
+import type { Endpoint } from '../transport/endpoint';
+import { exotelRequest } from '../transport/request';
+import type { NodeRun } from '../transport/run';
 import { requestPerItem } from './requestPerItem';
 
 /** An ID parameter and its label in messages. */
@@ -65,17 +67,18 @@ export async function eachById(
 }
 
 /**
- * Deletes one thing per input item (DELETE on its path). The service's answer says nothing worth
- * keeping, so each item comes out as the ID deleted, under `key`, and `deleted: true`.
+ * Deletes one thing per input item (the endpoint, its `placeholder` the ID). The service's answer
+ * says nothing worth keeping, so each item comes out as the ID deleted, under `key`, and `deleted: true`.
  */
 export async function deleteEach(
 	context: IExecuteFunctions,
+	run: NodeRun,
 	items: INodeExecutionData[],
 	parameter: IdParameter,
-	target: { base: ExotelBase; pathOf: (id: string) => string; key: string },
+	target: { endpoint: Endpoint; placeholder: string; key: string },
 ): Promise<INodeExecutionData[]> {
 	return await eachById(context, items, parameter, async (id, itemIndex) => {
-		await exotelRequest.call(context, { base: target.base, method: 'DELETE', path: target.pathOf(id), itemIndex });
+		await exotelRequest(context, run, { endpoint: target.endpoint, params: { [target.placeholder]: id }, itemIndex });
 		return { [target.key]: id, deleted: true };
 	});
 }

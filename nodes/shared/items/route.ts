@@ -3,12 +3,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PACING_POLICY } from '../transport/pacing';
-import { startRun, type MaxWait } from '../transport/run';
+import { NodeRun, type MaxWait } from '../transport/run';
 
 /** One operation of a resource: its fields and how it runs over all input items at once. */
 export interface ExotelOperation {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+	/** `run` is what every request of this execution of the node shares: hand it to each request. */
+	execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]>;
 }
 
 /** An operation as `route` finds it: with the name of the Options collection that holds its Max Wait (see withMaxWait; '' when it sends nothing). */
@@ -27,8 +28,8 @@ export async function route(this: IExecuteFunctions, resources: ResourceMap): Pr
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
 	// Every request of this run shares one pace per account and one read of each credential.
-	startRun(this, maxWaitOf(this, handler.maxWaitIn));
-	return [await handler.execute.call(this, this.getInputData())];
+	const run = new NodeRun(maxWaitOf(this, handler.maxWaitIn));
+	return [await handler.execute.call(this, this.getInputData(), run)];
 }
 
 

@@ -11,6 +11,7 @@ import type { GivenParameters } from '../items/parameters';
 import { LIMIT_WAIT_TIME_OPTION, waitingFields, waitNotice } from './fields';
 import { resumeUrls, type ResumeUrl } from './resumeUrl';
 import { waitingItem } from './waitingItem';
+import type { NodeRun } from '../transport/run';
 
 /** A waiting operation handles one item: one message, one resume. */
 export function oneItemOnly(context: IExecuteFunctions, items: INodeExecutionData[]): void {
@@ -112,7 +113,7 @@ export async function sendThenWait(
 /** A plain send a waiting operation runs: its fields, and its run with some parameters given instead of read. */
 export interface PlainSend {
 	description: INodeProperties[];
-	send(context: IExecuteFunctions, items: INodeExecutionData[], given?: GivenParameters): Promise<INodeExecutionData[]>;
+	send(context: IExecuteFunctions, run: NodeRun, items: INodeExecutionData[], given?: GivenParameters): Promise<INodeExecutionData[]>;
 }
 
 /**
@@ -129,18 +130,18 @@ export function waitingTwin(
 		given: (resumeUrl: string, context: IExecuteFunctions) => GivenParameters;
 		/** The timed-out item, from the sent item's keys and what the node sent (the parameters of item 0). */
 		timedOut: (sent: IDataObject, context: IExecuteFunctions) => IDataObject;
-		settled?: (context: IExecuteFunctions, sent: IDataObject) => Promise<IDataObject | undefined>;
+		settled?: (context: IExecuteFunctions, run: NodeRun, sent: IDataObject) => Promise<IDataObject | undefined>;
 		defaultWaitTill?: (context: IExecuteFunctions, sent: IDataObject) => Date;
 	},
 ): OperationModule {
 	return {
 		option: twin.option,
 		description: [waitNotice(twin.notice), ...waitingFields(plain.description, [LIMIT_WAIT_TIME_OPTION], twin.drop)],
-		async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		async execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 			return await sendThenWait(this, items, (context, resumeUrl) => ({
-				send: async () => await plain.send(context, items, twin.given(resumeUrl(), context)),
+				send: async () => await plain.send(context, run, items, twin.given(resumeUrl(), context)),
 				timedOut: (sent) => twin.timedOut(sent, context),
-				settled: twin.settled && (async (sent) => await twin.settled!(context, sent)),
+				settled: twin.settled && (async (sent) => await twin.settled!(context, run, sent)),
 				defaultWaitTill: twin.defaultWaitTill && ((sent) => twin.defaultWaitTill!(context, sent)),
 			}));
 		},

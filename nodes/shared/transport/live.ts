@@ -1,8 +1,9 @@
 // Where a live account speaks otherwise than the API reference: the chat app's envelope and the zone of v1 dates.
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-/** The key the chat app goes under: the API reference's `chatapp`, or `whatsapp` as the live service takes it. */
-export type ChatAppEnvelope = 'chatapp' | 'whatsapp';
+import { CHAT_APP_WEBHOOK, type ChatAppEnvelope, type Endpoint } from './endpoint';
+
+export type { ChatAppEnvelope } from './endpoint';
 
 /** The live service's zone for v1 date-times (public recorded traffic: +05:30 wall clock, no zone given). */
 export const LIVE_TIME_ZONE = 'Asia/Kolkata';
@@ -32,9 +33,9 @@ export function chatAppSendBody(
 	return { ...requestLevel, whatsapp: { messages: [message] } };
 }
 
-/** The PUT that sets the account's chat-app webhooks, under the envelope's own path and key. */
-export function chatAppWebhookRequest(envelope: ChatAppEnvelope, webhook: IDataObject): { path: string; body: IDataObject } {
-	return { path: `/v2/accounts/{accountSid}/${envelope}/webhook`, body: { [envelope]: { webhook } } };
+/** The webhooks request under the envelope's own path and key. */
+export function chatAppWebhookRequest(envelope: ChatAppEnvelope, webhook: IDataObject): { endpoint: Endpoint; body: IDataObject } {
+	return { endpoint: CHAT_APP_WEBHOOK[envelope], body: { [envelope]: { webhook } } };
 }
 
 /**

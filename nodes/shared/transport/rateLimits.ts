@@ -2,8 +2,9 @@ import type { ICredentialDataDecryptedObject, INodeProperties } from 'n8n-workfl
 
 /**
  * The service's rate limits: per account, per minute, by endpoint category (its public
- * rate-limiting page; shared/notes/service-facts.md). Enterprise accounts may have others, so a
- * credential can override each one.
+ * rate-limiting page; shared/notes/service-facts.md). Each request's category is declared with its
+ * endpoint (each node's `endpoints.ts`). Enterprise accounts may have others, so a credential can
+ * override each one.
  */
 export type RateCategory = 'bulkSms' | 'sms' | 'voice' | 'chatApp' | 'exoPhone' | 'campaign' | 'userManagement' | 'generalGet';
 
@@ -18,27 +19,7 @@ export const RATE_CATEGORIES: Readonly<Record<RateCategory, { displayName: strin
 	voice: { displayName: 'Voice', perMinute: 200, covers: 'making calls, call details and voice logs' },
 };
 
-/** What the requests of no documented category are paced to: the general figure of the service's older material. */
-export const UNCATEGORISED_PER_MINUTE = 200;
-
 const MAX_PER_MINUTE = 100_000;
-
-/**
- * The category a request counts against, from its method and path (the path as the node builds
- * it, `{accountSid}` not yet filled in); undefined for a write the page names no category for.
- */
-export function rateCategoryOf(request: { base: string; method: string; path: string }): RateCategory | undefined {
-	const { base, method, path } = request;
-	if (/\/Sms\/bulksend$/i.test(path)) return 'bulkSms';
-	if (/\/Sms\//i.test(path)) return 'sms';
-	if (/\/calls(\/|\.json|$)/i.test(path) || /\/downloadVoiceLog$/.test(path)) return 'voice';
-	if (/^\/v2\/accounts\/[^/]+\/(messages|chatapp|whatsapp)(\/|$)/.test(path)) return 'chatApp';
-	if (method === 'GET') return 'generalGet';
-	if (base === 'alloc') return 'exoPhone';
-	if (/^\/v2\/accounts\/[^/]+\/(campaigns|lists|contacts)(\/|$)/.test(path)) return 'campaign';
-	if (/\/users(\/|$)|\/contactCenterUsers(\/|$)|\/devices$/.test(path)) return 'userManagement';
-	return undefined;
-}
 
 /** A category as a user may write it: any case, spaces, hyphens or underscores ("Bulk SMS", "bulkSms", "bulk_sms"). */
 const normalise = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
@@ -97,10 +78,9 @@ function customLimits(text: string): Partial<Record<RateCategory, number>> | str
  * else the documented default. A malformed entry is the credential's error, named, never a silent
  * default.
  */
-export function perMinuteOf(credentials: ICredentialDataDecryptedObject, category: RateCategory | undefined): number | string {
+export function perMinuteOf(credentials: ICredentialDataDecryptedObject, category: RateCategory): number | string {
 	const text = typeof credentials.rateLimits === 'string' ? credentials.rateLimits.trim() : '';
 	const limits = text ? customLimits(text) : {};
 	if (typeof limits === 'string') return limits;
-	if (category === undefined) return UNCATEGORISED_PER_MINUTE;
 	return limits[category] ?? RATE_CATEGORIES[category].perMinute;
 }

@@ -1,14 +1,21 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import type { Endpoint } from './endpoint';
 import { CategoryPacer, PACING_POLICY } from './pacing';
+import { perMinuteOf } from './rateLimits';
 
 /** The node's Max Wait, and the setting's place as the panel of the node's version shows it (for error messages). */
 export interface MaxWait {
 	ms: number;
+	/** Empty outside an execution: there is no setting to raise. */
 	setting: string;
 }
 
-/** What the requests of one node run share: one pace per category of each account, and credentials read once. */
+/**
+ * What the requests of one node run share: one pace per category of each account, and credentials
+ * read once. `route` starts one per execution of an action node and hands it to the operation,
+ * which passes it to every request it makes.
+ */
 export class NodeRun {
 	private readonly pacers = new Map<string, CategoryPacer>();
 
@@ -16,8 +23,20 @@ export class NodeRun {
 
 	constructor(readonly maxWait: MaxWait) {}
 
-	/** The limit is the account's, for each category of its endpoints. */
-	pacer(key: string, perMinute: number): CategoryPacer {
+	/** A run for requests made outside an execution (a dropdown, a trigger's activation): it paces alone, and nobody there should wait long. */
+	static alone(): NodeRun {
+		return new NodeRun({ ms: PACING_POLICY.interactiveMaxWaitMs, setting: '' });
+	}
+
+	/**
+	 * The pace of the endpoint's category on the credential's account (the credential's Custom Rate
+	 * Limits, else the documented default); a string is the credential's malformed entry, named.
+	 */
+	pacerOf(credentials: ICredentialDataDecryptedObject, endpoint: Endpoint, baseUrl: string): CategoryPacer | string {
+		const perMinute = perMinuteOf(credentials, endpoint.rate);
+		if (typeof perMinute === 'string') return perMinute;
+		const account = credentials.accountSid ? `account:${String(credentials.accountSid)}` : baseUrl;
+		const key = `${account}|${endpoint.rate}`;
 		let pacer = this.pacers.get(key);
 		if (!pacer) {
 			pacer = new CategoryPacer(perMinute, this.maxWait.ms);
@@ -35,29 +54,4 @@ export class NodeRun {
 		}
 		return credentials;
 	}
-}
-
-const RUN = Symbol('exotelNodeRun');
-
-/**
- * n8n gives a node no storage of its own for one run, and module state would be shared by every
- * execution of the process; the context n8n creates for this node run is the one object all its
- * requests share, so the run travels on it.
- */
-export function startRun(context: object, maxWait: MaxWait): NodeRun {
-	const existing = runOf(context);
-	if (existing) return existing;
-	const run = new NodeRun(maxWait);
-	Object.defineProperty(context, RUN, { value: run, enumerable: false });
-	return run;
-}
-
-/** The node run a request belongs to; undefined outside `execute` (dropdowns, triggers, hooks). */
-export function runOf(context: object): NodeRun | undefined {
-	return (context as { [RUN]?: NodeRun })[RUN];
-}
-
-/** A request made outside a run paces alone, and nobody in the editor should wait long. */
-export function pacerFor(context: object, key: string, perMinute: number): CategoryPacer {
-	return runOf(context)?.pacer(key, perMinute) ?? new CategoryPacer(perMinute, PACING_POLICY.interactiveMaxWaitMs);
 }

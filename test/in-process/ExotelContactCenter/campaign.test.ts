@@ -1,4 +1,4 @@
-import { cmsBaseUrlFrom } from '../../../nodes/shared/transport/request';
+import { cmsBaseUrlFrom } from '../../../nodes/shared/transport/hosts';
 import { describeBadInput, refused, type RefusedCase } from '../../helpers/bad-input';
 import { contactCenterRunner, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import { describeNoSecrets, WRONG_CREDENTIALS, type SecretCase } from '../../helpers/secrets';

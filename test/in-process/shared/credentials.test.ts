@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { exotelRequest, type ExotelBase } from '../../../nodes/shared/transport/request';
+import { NodeRun } from '../../../nodes/shared/transport/run';
 import { basicAuthHeader, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { chain, CredentialStore, itemsNode, runWorkflow } from '../../helpers/n8n-core-harness';
 
@@ -36,10 +37,14 @@ class TransportProbe implements INodeType {
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < this.getInputData().length; i++) {
 			const body = this.getNodeParameter('body', i, '') as string;
-			const response = await exotelRequest.call(this, {
+			const endpoint = {
 				base: this.getNodeParameter('base', i) as ExotelBase,
 				method: this.getNodeParameter('method', i) as 'GET',
 				path: this.getNodeParameter('path', i) as string,
+				rate: 'generalGet' as const,
+			};
+			const response = await exotelRequest(this, NodeRun.alone(), {
+				endpoint,
 				body: body ? (JSON.parse(body) as IDataObject) : undefined,
 				itemIndex: i,
 			});

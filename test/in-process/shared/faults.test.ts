@@ -18,7 +18,8 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { RETRY_POLICY, TIMEOUT_POLICY } from '../../../nodes/shared/transport/request';
+import { TIMEOUT_POLICY } from '../../../nodes/shared/transport/address';
+import { RETRY_POLICY } from '../../../nodes/shared/transport/retry';
 import type { Fault, FaultMatch, RecordedRequest } from '../../../sandbox/types';
 import { budget, pollFor } from '../../harness/timeouts';
 import { formFields, packageNode, sandboxCredentials, useSandbox } from '../../helpers/exotel';

@@ -4,6 +4,8 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { fieldsError } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGN_CONFIGURATION } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -23,7 +25,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		this,
 		items,
@@ -33,13 +35,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			return invalid ?? { itemIndex, contactCenterId };
 		},
 		async ({ itemIndex, contactCenterId }) => {
-			const response = await exotelRequest.call(this, {
-				base: 'cms',
-				method: 'GET',
-				path: '/configuration/hierarchyconfig/campaign',
-				qs: { contactCenterId },
-				itemIndex,
-			});
+			const response = await exotelRequest(this, run, { endpoint: CAMPAIGN_CONFIGURATION.getMany, qs: { contactCenterId }, itemIndex });
 			return (Array.isArray(response.body) ? response.body : []) as IDataObject[];
 		},
 	);

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationE
 import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { SESSION_REQUESTS } from '../../../shared/items/sending';
 import { exotelRequest, type ExotelRequest } from '../../../shared/transport/request';
+import type { NodeRun } from '../../../shared/transport/run';
 
 /**
  * One request per item to the contact-center users API. Its credential is a session: the first
@@ -11,16 +12,17 @@ import { exotelRequest, type ExotelRequest } from '../../../shared/transport/req
  */
 export async function eachUserRequest<T extends { itemIndex: number }>(
 	context: IExecuteFunctions,
+	run: NodeRun,
 	items: INodeExecutionData[],
 	prepare: (itemIndex: number) => T | NodeOperationError,
-	request: (entry: T) => Pick<ExotelRequest, 'method' | 'path' | 'body'>,
+	request: (entry: T) => Pick<ExotelRequest, 'endpoint' | 'params' | 'body'>,
 ): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		context,
 		items,
 		prepare,
 		async (entry) => {
-			const response = await exotelRequest.call(context, { base: 'cc', itemIndex: entry.itemIndex, ...request(entry) });
+			const response = await exotelRequest(context, run, { itemIndex: entry.itemIndex, ...request(entry) });
 			return response.body as IDataObject;
 		},
 		SESSION_REQUESTS,

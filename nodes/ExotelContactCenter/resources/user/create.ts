@@ -6,6 +6,8 @@ import { preparedBody } from '../../../shared/items/parameters';
 import { trimmed } from '../../../shared/rules/validation';
 import { eachUserRequest } from './api';
 import { USER_SETTINGS } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CONTACT_CENTER_USERS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Create',
@@ -29,9 +31,10 @@ export const description: INodeProperties[] = [
 	),
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await eachUserRequest(
 		this,
+		run,
 		items,
 		preparedBody(this, (param, extra) => {
 			const body: IDataObject = {
@@ -53,6 +56,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				],
 			};
 		}),
-		({ body }) => ({ method: 'POST', path: '/servicerestapi/cc/contactCenterUsers', body }),
+		({ body }) => ({ endpoint: CONTACT_CENTER_USERS.create, body }),
 	);
 }

@@ -4,6 +4,8 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { prepareNamed } from '../../../shared/items/byId';
 import { eachUserRequest } from './api';
 import { USER, USER_ID } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CONTACT_CENTER_USERS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Delete',
@@ -22,11 +24,12 @@ export const description: INodeProperties[] = [
 	USER_ID,
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await eachUserRequest(
 		this,
+		run,
 		items,
 		prepareNamed(this, [USER], ([userId]) => ({ userId })),
-		({ userId }) => ({ method: 'DELETE', path: `/servicerestapi/user/users/${encodeURIComponent(userId)}` }),
+		({ userId }) => ({ endpoint: CONTACT_CENTER_USERS.delete, params: { userId } }),
 	);
 }

@@ -5,6 +5,8 @@ import { prepareNamed } from '../../../shared/items/byId';
 import { fieldsError } from '../../../shared/rules/validation';
 import { eachUserRequest } from './api';
 import { USER, USER_ID, USER_SETTINGS } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CONTACT_CENTER_USERS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Update',
@@ -32,9 +34,10 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await eachUserRequest(
 		this,
+		run,
 		items,
 		prepareNamed(this, [USER], ([userId], itemIndex) => {
 			const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -47,6 +50,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}),
 		// The spec shows this path both with and without <userId>: the node uses the path form of
 		// the heading and also sends userId in the body, which satisfies both readings.
-		({ userId, body }) => ({ method: 'PUT', path: `/servicerestapi/cc/contactCenterUsers/${encodeURIComponent(userId)}`, body }),
+		({ userId, body }) => ({ endpoint: CONTACT_CENTER_USERS.update, params: { userId }, body }),
 	);
 }

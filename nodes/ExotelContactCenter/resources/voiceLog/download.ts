@@ -6,6 +6,8 @@ import { withItemParameters } from '../../../shared/items/parameters';
 import { SESSION_REQUESTS } from '../../../shared/items/sending';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
+import type { NodeRun } from '../../../shared/transport/run';
+import { VOICE_LOGS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Download',
@@ -36,7 +38,7 @@ function fileNameOf(disposition: unknown): string | undefined {
 	return match ? decodeURIComponent(match[1]) : undefined;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await requestPerItemWithFile(
 		this,
 		items,
@@ -57,10 +59,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			return invalid ?? { itemIndex, query, callId, binaryPropertyName: String(param('binaryPropertyName', 'data')) };
 		}),
 		async ({ itemIndex, query, callId }) => {
-			const response = await exotelRequest.call(this, {
-				base: 'cc',
-				method: 'GET',
-				path: '/servicerestapi/cc/downloadVoiceLog',
+			const response = await exotelRequest(this, run, {
+				endpoint: VOICE_LOGS.download,
 				qs: query,
 				binary: true,
 				itemIndex,

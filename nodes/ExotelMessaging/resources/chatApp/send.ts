@@ -4,13 +4,16 @@ import { jsonParse, NodeOperationError } from 'n8n-workflow';
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemParameters, type GivenParameters, type ItemParameters } from '../../../shared/items/parameters';
+import { sendInBatches } from '../../../shared/items/sendInBatches';
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, normalizePhone, trimmed } from '../../../shared/rules/validation';
 import { chatAppEnvelopeOf, chatAppSendBody } from '../../../shared/transport/live';
-import { exotelCredentials } from '../../../shared/transport/request';
-import { recipientField, senderField, sendMessages, V2_MESSAGES_PATH } from '../../messages';
+import { exotelCredentials } from '../../../shared/transport/address';
+import { MESSAGES } from '../../endpoints';
+import { messageSending, recipientField, senderField } from '../../messages';
 import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from './content';
+import type { NodeRun } from '../../../shared/transport/run';
 
 const fields = { contentMode: ['fields'] };
 const ofType = (...messageType: string[]) => ({ show: { ...fields, messageType } });
@@ -400,25 +403,25 @@ function prepare(context: IExecuteFunctions, itemIndex: number, given: GivenPara
 }
 
 /** One message per item (the chat-app request carries a single message), a few requests at a time. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await send(this, items);
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await send(this, run, items);
 }
 
 /** The send, with `given` parameters instead of the node's (the waiting operations' resume URL and message). */
-export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
+export async function send(context: IExecuteFunctions, run: NodeRun, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	const node = context.getNode();
-	const envelope = chatAppEnvelopeOf(await exotelCredentials(context, 'exotelApi'));
-	return await sendMessages(
+	const envelope = chatAppEnvelopeOf(await exotelCredentials(context, run, 'exotelApi'));
+	return await sendInBatches(
 		context,
-		'chatapp',
 		items,
 		(itemIndex) => prepare(context, itemIndex, given),
 		(prepared) =>
 			prepared.map(({ itemIndex, message, request }) => ({
-				path: V2_MESSAGES_PATH,
+				endpoint: MESSAGES.send,
 				body: chatAppSendBody(envelope, message, request),
 				sent: [{ itemIndex, to: message.to, from: message.from }],
 				outcomesOf: (answer: unknown) => envelopeOutcomes(node, 'chatapp', answer, [itemIndex], [message]),
 			})),
+		messageSending(context, run, 'chatapp'),
 	);
 }

@@ -11,6 +11,7 @@ import { recipientField, senderField } from '../../messages';
 import { approvalMessage } from '../../toolInput';
 import { approvalChoices, approvalOptionsField, waitForAnswer, type AnswerWait } from '../../waitForAnswer';
 import { send } from './send';
+import type { NodeRun } from '../../../shared/transport/run';
 
 const L = LIMITS.chatApp;
 
@@ -140,7 +141,7 @@ function contentOf(
 }
 
 /** Sends the question through Chat App → Send (same checks, same request) with the resume URL as its status callback. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await waitForAnswer(this, items, 'chatapp', (context, resumeUrl): AnswerWait => {
 		const responseType = String(context.getNodeParameter('responseType', 0, 'approval')) as Question['responseType'];
 		const choices = choicesOf(context, responseType);
@@ -162,6 +163,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			statusCallback: resumeUrl(),
 			options: { customData: options.customData },
 		};
-		return { question, send: async () => await send(context, items, given) };
+		return { question, send: async () => await send(context, run, items, given) };
 	});
 }

@@ -6,8 +6,10 @@ import { outputOf, prepareItems } from '../../../shared/items/outcomes';
 import { sendEach } from '../../../shared/items/sending';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../../../shared/transport/live';
-import { exotelCredentials, exotelRequest } from '../../../shared/transport/request';
+import { exotelCredentials } from '../../../shared/transport/address';
+import { exotelRequest } from '../../../shared/transport/request';
 import { redact } from '../../../shared/transport/secrets';
+import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Set Webhooks',
@@ -52,8 +54,8 @@ export const description: INodeProperties[] = [
  * PUT chatapp/webhook (whatsapp/webhook on the live service) with the URLs of each item (usually
  * one), one item after the other: the last one set stays.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const envelope = chatAppEnvelopeOf(await exotelCredentials(this, 'exotelApi'));
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	const envelope = chatAppEnvelopeOf(await exotelCredentials(this, run, 'exotelApi'));
 	const { prepared, failures } = prepareItems(this, items.length, (itemIndex) => {
 		const incoming = trimmed(this.getNodeParameter('incomingMessageUrl', itemIndex, ''));
 		const status = trimmed(this.getNodeParameter('statusCallbackUrl', itemIndex, ''));
@@ -74,7 +76,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			// The verify token is a secret: the output says whether one was set, never its value.
 			const { verify_token: verifyToken, ...shown } = webhook;
 			const secrets = typeof verifyToken === 'string' ? [verifyToken] : [];
-			const response = await exotelRequest.call(this, { base: 'base', method: 'PUT', ...chatAppWebhookRequest(envelope, webhook), itemIndex, secrets });
+			const response = await exotelRequest(this, run, { ...chatAppWebhookRequest(envelope, webhook), itemIndex, secrets });
 			return { ...shown, verifyTokenSet: verifyToken !== undefined, raw: redact(response.body as IDataObject, secrets) };
 		},
 		{ inFlight: 1 },

@@ -4,6 +4,7 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitingFields, waitNotice } from '../../../shared/sendAndWait/fields';
 import { waitForAnswer } from '../../waitForAnswer';
 import * as sendTemplate from './sendTemplate';
+import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Send Template and Wait for Reply',
@@ -23,9 +24,9 @@ export const description: INodeProperties[] = [
 ];
 
 /** Sends through RCS → Send Template (same checks, same request) with the resume URL as the message's status callback. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await waitForAnswer(this, items, 'rcs', (context, resumeUrl) => ({
 		question: { responseType: 'reply', text: String(context.getNodeParameter('templateName', 0, '')), choices: [], approvers: [] },
-		send: async () => await sendTemplate.send(context, items, { statusCallback: resumeUrl() }),
+		send: async () => await sendTemplate.send(context, run, items, { statusCallback: resumeUrl() }),
 	}));
 }

@@ -3,13 +3,16 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection, statusCallbackField } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import type { GivenParameters, ParameterReader } from '../../../shared/items/parameters';
+import { parameterReader, type GivenParameters, type ParameterReader } from '../../../shared/items/parameters';
+import { sendInBatches } from '../../../shared/items/sendInBatches';
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
 import { dltRefusal, dltTemplates, dltTemplateTextField, type CompiledTemplate } from '../../dlt';
-import { recipientField, sendBatched, V2_MESSAGES_PATH, type BatchedMessage, type MessageRequest } from '../../messages';
+import { MESSAGES } from '../../endpoints';
+import { batchedRequests, messageSending, recipientField, type BatchedMessage, type MessageRequest } from '../../messages';
 import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks } from '../sms/fields';
+import type { NodeRun } from '../../../shared/transport/run';
 
 const showFallback = { smsFallback: [true] };
 
@@ -179,14 +182,22 @@ export const description: INodeProperties[] = [
 type PreparedRcs = BatchedMessage<IDataObject, IDataObject & { channel: IDataObject }>;
 
 /** Template messages, one per item, batched up to 100 a request so the service's 400 above 100 is never reached. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await send(this, items);
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await send(this, run, items);
 }
 
 /** The send, with `given` parameters instead of the node's (the waiting operation's resume URL). */
-export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
+export async function send(context: IExecuteFunctions, run: NodeRun, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	const templates = dltTemplates();
-	return await sendBatched(context, 'rcs', items, LIMITS.rcs.messagesPerRequest, (node, read, itemIndex) => prepare(node, read, itemIndex, templates), request, given);
+	const node = context.getNode();
+	const read = parameterReader(context, given);
+	return await sendInBatches(
+		context,
+		items,
+		(itemIndex) => prepare(node, read, itemIndex, templates),
+		(prepared) => batchedRequests(prepared, LIMITS.rcs.messagesPerRequest, (batch) => request(node, batch)),
+		messageSending(context, run, 'rcs'),
+	);
 }
 
 /** Copies the options that are set, trimmed, onto the wire object under the spec's names. */
@@ -281,7 +292,7 @@ function request(node: INode, batch: PreparedRcs[]): MessageRequest {
 	const { channel, ...envelope } = batch[0].requestLevel;
 	const messages = batch.map((prepared) => prepared.message);
 	return {
-		path: V2_MESSAGES_PATH,
+		endpoint: MESSAGES.send,
 		body: { ...envelope, rcs: { ...channel, messages } },
 		sent: batch.map(({ itemIndex, message }) => ({ itemIndex, to: message.to, from: message.from })),
 		outcomesOf: (answer) =>

@@ -2,16 +2,16 @@ import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import type { GivenParameters, ParameterReader } from '../../../shared/items/parameters';
+import { parameterReader, type GivenParameters, type ParameterReader } from '../../../shared/items/parameters';
+import { sendInBatches } from '../../../shared/items/sendInBatches';
 import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone, trimmed } from '../../../shared/rules/validation';
 import { dltTemplates, type CompiledTemplate } from '../../dlt';
-import { recipientField, sendBatched, type BatchedMessage, type MessageRequest } from '../../messages';
+import { SMS } from '../../endpoints';
+import { batchedRequests, messageSending, recipientField, type BatchedMessage, type MessageRequest } from '../../messages';
 import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm, type SmsMessageFields, type SmsRequestOptions } from './api';
 import { smsFields } from './fields';
-
-const STATIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/send';
-const DYNAMIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/bulksend';
+import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Send',
@@ -35,16 +35,24 @@ type PreparedMessage = BatchedMessage<SmsMessageFields, SmsRequestOptions>;
  * request whose messages are one text from one sender goes through static bulk (`To[]`), a batch
  * of one included; anything static bulk cannot carry goes through dynamic bulk.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await send(this, items);
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await send(this, run, items);
 }
 
 /** The send, with `given` parameters instead of the node's (the waiting operations' resume URL and message). */
-export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
+export async function send(context: IExecuteFunctions, run: NodeRun, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	// Static bulk takes as many recipients as dynamic bulk takes messages, so one batch size fits both.
 	const size = Math.min(LIMITS.sms.messagesPerDynamicBulk, LIMITS.sms.recipientsPerStaticBulk);
 	const templates = dltTemplates();
-	return await sendBatched(context, 'sms', items, size, (node, param, itemIndex) => prepare(node, param, itemIndex, templates), request, given);
+	const node = context.getNode();
+	const param = parameterReader(context, given);
+	return await sendInBatches(
+		context,
+		items,
+		(itemIndex) => prepare(node, param, itemIndex, templates),
+		(prepared) => batchedRequests(prepared, size, (batch) => request(node, batch)),
+		messageSending(context, run, 'sms'),
+	);
 }
 
 function prepare(node: INode, param: ParameterReader, itemIndex: number, templates: (text: string) => CompiledTemplate): PreparedMessage | NodeOperationError {
@@ -63,8 +71,8 @@ function request(node: INode, batch: PreparedMessage[]): MessageRequest {
 	const [first] = messages;
 	return {
 		...(oneText(messages, requestLevel)
-			? { path: STATIC_BULK_PATH, form: staticBulkForm(first.From, messages.map((message) => message.To), first.Body, requestLevel) }
-			: { path: DYNAMIC_BULK_PATH, form: dynamicBulkForm(messages, requestLevel) }),
+			? { endpoint: SMS.send, form: staticBulkForm(first.From, messages.map((message) => message.To), first.Body, requestLevel) }
+			: { endpoint: SMS.bulksend, form: dynamicBulkForm(messages, requestLevel) }),
 		sent,
 		outcomesOf: (answer) => smsOutcomes(node, answer, sent),
 	};

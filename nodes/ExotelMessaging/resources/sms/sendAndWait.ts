@@ -9,6 +9,7 @@ import { recipientField, senderField } from '../../messages';
 import { approvalChoices, approvalOptionsField, waitForAnswer } from '../../waitForAnswer';
 import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from './fields';
 import { send } from './send';
+import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Send and Wait for Approval',
@@ -60,7 +61,7 @@ export const description: INodeProperties[] = [
  * Sends through SMS → Send (same checks, same request): the body is the message and one signed
  * resume link per answer, shortened by the service.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await waitForAnswer(
 		this,
 		items,
@@ -77,7 +78,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			};
 			return {
 				question: { responseType: 'approval', text, choices, approvers: [] },
-				send: async () => await send(context, items, given),
+				send: async () => await send(context, run, items, given),
 			};
 		},
 		'approvalLink',

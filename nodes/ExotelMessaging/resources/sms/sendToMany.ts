@@ -2,16 +2,17 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
+import { sendInBatches } from '../../../shared/items/sendInBatches';
 import type { ParameterReader } from '../../../shared/items/parameters';
 import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone } from '../../../shared/rules/validation';
 import { dltTemplates, type CompiledTemplate } from '../../dlt';
-import { recipientField, sendMessages, type MessageRequest } from '../../messages';
+import { SMS } from '../../endpoints';
+import { messageSending, recipientField, type MessageRequest } from '../../messages';
 import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm } from './api';
 import { smsFields } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
 
-const STATIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/send';
-const DYNAMIC_BULK_PATH = '/v1/Accounts/{accountSid}/Sms/bulksend';
 
 export const option: OperationOption = {
 	name: 'Send to Many',
@@ -48,15 +49,9 @@ function recipientList(value: unknown): string[] {
  * a request and the same SMSMessage answer. Hiding them instead would lose delivery reports and
  * the DLT template id Indian traffic needs.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	const templates = dltTemplates();
-	return await sendMessages(
-		this,
-		'sms',
-		items,
-		(itemIndex) => prepare(this, itemIndex, templates),
-		(prepared) => prepared.flat(),
-	);
+	return await sendInBatches(this, items, (itemIndex) => prepare(this, itemIndex, templates), (prepared) => prepared.flat(), messageSending(this, run, 'sms'));
 }
 
 function prepare(context: IExecuteFunctions, itemIndex: number, templates: (text: string) => CompiledTemplate): MessageRequest[] | NodeOperationError {
@@ -76,9 +71,9 @@ function prepare(context: IExecuteFunctions, itemIndex: number, templates: (text
 			sent,
 			outcomesOf: (answer) => smsOutcomes(node, answer, sent),
 			...(viaStatic
-				? { path: STATIC_BULK_PATH, form: staticBulkForm(from, chunk, body, request) }
+				? { endpoint: SMS.send, form: staticBulkForm(from, chunk, body, request) }
 				: {
-						path: DYNAMIC_BULK_PATH,
+						endpoint: SMS.bulksend,
 						form: dynamicBulkForm(
 							chunk.map((to) => ({ To: to, Body: body, From: from, ...options })),
 							request,

@@ -7,7 +7,9 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { ALLOCATION_REGIONS } from '../../../shared/rules/limits';
 import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
-import { allocationDataOf, ALLOCATIONS_PATH } from './api';
+import { allocationDataOf } from './api';
+import type { NodeRun } from '../../../shared/transport/run';
+import { ALLOCATIONS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Allocate',
@@ -102,13 +104,13 @@ function allocationOf(param: ItemParameters, extra: IDataObject): { body: IDataO
 	return { body, checks };
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		this,
 		items,
 		preparedBody(this, allocationOf),
 		async ({ itemIndex, body }) => {
-			const response = await exotelRequest.call(this, { base: 'alloc', method: 'POST', path: ALLOCATIONS_PATH, body, itemIndex });
+			const response = await exotelRequest(this, run, { endpoint: ALLOCATIONS.allocate, body, itemIndex });
 			return allocationDataOf(response.body);
 		},
 	);

@@ -1,4 +1,4 @@
-// The allocation API's path and envelope, requests about one allocation, and its failures in its own words.
+// The allocation API's envelope, requests about one allocation, and its failures in its own words.
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -6,21 +6,16 @@ import { eachById } from '../../../shared/items/byId';
 import { ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/transport/errors';
 import { GREENVN_ID } from './fields';
 
-/** Allocations (GreenVNs) of the account; one is `ALLOCATIONS_PATH/<greenvn_id>`. */
-export const ALLOCATIONS_PATH = '/v1/tenants/{accountSid}/greenvn';
-
 /** Data of the allocation envelope `{success, status, code, message, data}`. */
 export const allocationDataOf = (body: unknown) => (((body ?? {}) as IDataObject).data ?? {}) as IDataObject;
 
-/** One request per item about the allocation its GreenVN ID names, at `path` (ALLOCATIONS_PATH/<id>). */
+/** One request per item about the allocation its GreenVN ID names. */
 export async function eachAllocation(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-	send: (allocation: { itemIndex: number; id: string; path: string }) => Promise<IDataObject>,
+	send: (allocation: { itemIndex: number; id: string }) => Promise<IDataObject>,
 ): Promise<INodeExecutionData[]> {
-	return await eachById(context, items, { name: GREENVN_ID.name, label: GREENVN_ID.displayName }, async (id, itemIndex) =>
-		await send({ itemIndex, id, path: `${ALLOCATIONS_PATH}/${encodeURIComponent(id)}` }),
-	);
+	return await eachById(context, items, { name: GREENVN_ID.name, label: GREENVN_ID.displayName }, async (id, itemIndex) => await send({ itemIndex, id }));
 }
 
 /**

@@ -6,6 +6,8 @@ import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } f
 import { exotelRequest } from '../../../shared/transport/request';
 import { allocationDataOf, allocationFailure, eachAllocation } from './api';
 import { GREENVN_ID } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { ALLOCATIONS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Deallocate',
@@ -16,10 +18,10 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [GREENVN_ID];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await eachAllocation(this, items, async ({ itemIndex, id, path }) => {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await eachAllocation(this, items, async ({ itemIndex, id }) => {
 		try {
-			const response = await exotelRequest.call(this, { base: 'alloc', method: 'DELETE', path, itemIndex });
+			const response = await exotelRequest(this, run, { endpoint: ALLOCATIONS.deallocate, params: { greenvnId: id }, itemIndex });
 			return { greenvn_id: id, deallocated: true, ...allocationDataOf(response.body) };
 		} catch (error) {
 			const apiError = error as NodeApiError;

@@ -4,6 +4,8 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
 import { allocationDataOf, allocationFailure, eachAllocation } from './api';
 import { GREENVN_ID } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { ALLOCATIONS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -14,10 +16,10 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [GREENVN_ID];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await eachAllocation(this, items, async ({ itemIndex, id, path }) => {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await eachAllocation(this, items, async ({ itemIndex, id }) => {
 		try {
-			const response = await exotelRequest.call(this, { base: 'alloc', method: 'GET', path, itemIndex });
+			const response = await exotelRequest(this, run, { endpoint: ALLOCATIONS.get, params: { greenvnId: id }, itemIndex });
 			return allocationDataOf(response.body);
 		} catch (error) {
 			throw allocationFailure(this.getNode(), error, id, itemIndex);

@@ -11,6 +11,8 @@ import { sameNumber } from '../../../shared/rules/values';
 import type { FormValue } from '../../../shared/transport/encoding';
 import { exotelRequest } from '../../../shared/transport/request';
 import { callTypeField, customFieldField } from '../../fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CALLS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Connect to Flow',
@@ -112,21 +114,19 @@ function callOf(param: ItemParameters, extra: IDataObject): { body: Record<strin
 }
 
 /** Places one call per item and connects it to the flow once From answers. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await send(this, items);
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await send(this, run, items);
 }
 
 /** The calls, with `given` parameters instead of the node's (the waiting operation's resume URL and events). */
-export async function send(context: IExecuteFunctions, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
+export async function send(context: IExecuteFunctions, run: NodeRun, items: INodeExecutionData[], given: GivenParameters = {}): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		context,
 		items,
 		preparedBody(context, callOf, given),
 		async (call) => {
-			const response = await exotelRequest.call(context, {
-				base: 'base',
-				method: 'POST',
-				path: '/v1/Accounts/{accountSid}/Calls/connect',
+			const response = await exotelRequest(context, run, {
+				endpoint: CALLS.connect,
 				form: call.body,
 				itemIndex: call.itemIndex,
 			});

@@ -5,6 +5,8 @@ import { sentOption, waitingTwin } from '../../../shared/sendAndWait/execute';
 import { callWaitItem, endedCallItem } from '../../../shared/sendAndWait/waitingItem';
 import { exotelRequest } from '../../../shared/transport/request';
 import * as connect from './connect';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CALLS } from '../../endpoints';
 
 /** Without Limit Wait Time the wait ends this long after the call's own Time Limit and Time Out. */
 const MARGIN_SECONDS = 600;
@@ -16,13 +18,12 @@ const RING_SECONDS = 120;
  * being placed sent its terminal callback before n8n saved the wait, n8n answered it 409, and the
  * service does not send call callbacks again. A failed check only means waiting for the callback.
  */
-async function endedAlready(context: IExecuteFunctions, call: IDataObject): Promise<IDataObject | undefined> {
+async function endedAlready(context: IExecuteFunctions, run: NodeRun, call: IDataObject): Promise<IDataObject | undefined> {
 	if (typeof call.callSid !== 'string' || !call.callSid) return undefined;
 	try {
-		const response = await exotelRequest.call(context, {
-			base: 'base',
-			method: 'GET',
-			path: `/v1/Accounts/{accountSid}/Calls/${encodeURIComponent(call.callSid)}.json`,
+		const response = await exotelRequest(context, run, {
+			endpoint: CALLS.get,
+			params: { callSid: call.callSid },
 			qs: { details: 'true' },
 			itemIndex: 0,
 		});

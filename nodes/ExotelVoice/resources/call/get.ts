@@ -6,6 +6,8 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { v1CallItem } from '../../../shared/output/vocabulary';
 import { exotelRequest } from '../../../shared/transport/request';
 import { CALL_SID, callSidField } from '../../fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CALLS } from '../../endpoints';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a call', description: 'Get a call, with its legs' };
 
@@ -20,16 +22,15 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		this,
 		items,
 		prepareNamed(this, [CALL_SID], ([callSid], itemIndex) => ({ callSid, details: this.getNodeParameter('details', itemIndex, true) === true })),
 		async ({ itemIndex, callSid, details }) => {
-			const response = await exotelRequest.call(this, {
-				base: 'base',
-				method: 'GET',
-				path: `/v1/Accounts/{accountSid}/Calls/${encodeURIComponent(callSid)}.json`,
+			const response = await exotelRequest(this, run, {
+				endpoint: CALLS.get,
+				params: { callSid },
 				qs: details ? { details: 'true' } : undefined,
 				itemIndex,
 			});

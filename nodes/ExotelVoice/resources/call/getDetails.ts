@@ -5,6 +5,8 @@ import { eachById } from '../../../shared/items/byId';
 import { callItem, secondsOf, textOf } from '../../../shared/output/vocabulary';
 import { exotelRequest } from '../../../shared/transport/request';
 import { CALL_SID, callSidField } from '../../fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CALLS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get Details',
@@ -60,14 +62,9 @@ export function normalizeCallDetails(details: IDataObject): IDataObject {
 	);
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await eachById(this, items, CALL_SID, async (callSid, itemIndex) => {
-		const response = await exotelRequest.call(this, {
-			base: 'ccm',
-			method: 'GET',
-			path: `/v2/accounts/{accountSid}/calls/${encodeURIComponent(callSid)}`,
-			itemIndex,
-		});
+		const response = await exotelRequest(this, run, { endpoint: CALLS.getDetails, params: { callSid }, itemIndex });
 		const body = (response.body ?? {}) as IDataObject;
 		const details = ((body.response as IDataObject | undefined)?.call_details ?? {}) as IDataObject;
 		return normalizeCallDetails(details);

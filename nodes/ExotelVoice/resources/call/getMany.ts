@@ -7,9 +7,12 @@ import { v1CallItem } from '../../../shared/output/vocabulary';
 import { LIMITS } from '../../../shared/rules/limits';
 import { addMonths, dateWindowProblem, fieldsError, formatServiceDate, isTimeZone, itemError, monthWindows, parseServiceDate, serviceDateInZone, type FieldCheck } from '../../../shared/rules/validation';
 import { accountTimeZoneOf } from '../../../shared/transport/live';
-import { exotelCredentials, exotelRequest } from '../../../shared/transport/request';
+import { exotelCredentials } from '../../../shared/transport/address';
+import { exotelRequest } from '../../../shared/transport/request';
 import { CALL_STATUS_OPTIONS } from '../../fields';
 import { listingFields } from '../../listing';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CALLS } from '../../endpoints';
 
 const V = LIMITS.voice;
 
@@ -165,20 +168,14 @@ function createdRanges({ qs, split }: CallQuery): Array<string | undefined> {
 }
 
 /** The calls of one item's query: each created range followed along `Metadata.NextPageUri` (its `After` cursor) until the limit or the last page. */
-async function callsOf(context: IExecuteFunctions, itemIndex: number, ranges: Array<string | undefined>, qs: IDataObject, limit: number): Promise<IDataObject[]> {
+async function callsOf(context: IExecuteFunctions, run: NodeRun, itemIndex: number, ranges: Array<string | undefined>, qs: IDataObject, limit: number): Promise<IDataObject[]> {
 	const calls: IDataObject[] = [];
 	for (const created of ranges) {
 		let pageQuery: IDataObject = { ...qs };
 		if (created !== undefined) pageQuery.DateCreated = created;
 		if (Number.isFinite(limit)) pageQuery.PageSize = Math.min(Number(qs.PageSize), limit);
 		for (;;) {
-			const response = await exotelRequest.call(context, {
-				base: 'base',
-				method: 'GET',
-				path: '/v1/Accounts/{accountSid}/Calls.json',
-				qs: pageQuery,
-				itemIndex,
-			});
+			const response = await exotelRequest(context, run, { endpoint: CALLS.getMany, qs: pageQuery, itemIndex });
 			const body = response.body as IDataObject;
 			calls.push(...((body.Calls ?? []) as IDataObject[]));
 			const next = (body.Metadata as IDataObject | undefined)?.NextPageUri;
@@ -194,8 +191,8 @@ async function callsOf(context: IExecuteFunctions, itemIndex: number, ranges: Ar
 }
 
 /** One query per item, its calls paged by cursor and split by month when Return All covers more. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const zones: DateZones = { workflow: this.getTimezone(), account: accountTimeZoneOf(await exotelCredentials(this, 'exotelApi')) };
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	const zones: DateZones = { workflow: this.getTimezone(), account: accountTimeZoneOf(await exotelCredentials(this, run, 'exotelApi')) };
 	return await requestPerItem(
 		this,
 		items,
@@ -206,6 +203,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
 			return { itemIndex, ranges: createdRanges(callQuery), qs: callQuery.qs, limit };
 		},
-		async ({ itemIndex, ranges, qs, limit }) => await callsOf(this, itemIndex, ranges, qs, limit),
+		async ({ itemIndex, ranges, qs, limit }) => await callsOf(this, run, itemIndex, ranges, qs, limit),
 	);
 }

@@ -5,8 +5,10 @@ import type { OperationModule, OperationOption } from '../../../shared/descripti
 import { eachById } from '../../../shared/items/byId';
 import { dataOf, statusKey } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
-import { campaignPath, getCampaign } from './api';
+import { getCampaign } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGNS } from '../../endpoints';
 
 export type CampaignAction = 'pause' | 'resume' | 'complete' | 'archive';
 
@@ -30,10 +32,10 @@ export function campaignAction(option: OperationOption & { value: CampaignAction
 	return {
 		option,
 		description: [campaignIdField],
-		async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		async execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun) {
 			const node = this.getNode();
 			return await eachById(this, items, CAMPAIGN_ID, async (campaignId, itemIndex) => {
-				const current = await getCampaign(this, campaignId, itemIndex);
+				const current = await getCampaign(this, run, campaignId, itemIndex);
 				if (!allowed.map(statusKey).includes(statusKey(current.status))) {
 					throw new NodeOperationError(
 						node,
@@ -41,13 +43,7 @@ export function campaignAction(option: OperationOption & { value: CampaignAction
 						{ itemIndex, description: 'Nothing was sent. The service moves a campaign only along its transitions: pause from Created or InProgress, resume and complete from Paused, archive from Completed.' },
 					);
 				}
-				const response = await exotelRequest.call(this, {
-					base: 'base',
-					method: 'PUT',
-					path: campaignPath(campaignId),
-					body: { action },
-					itemIndex,
-				});
+				const response = await exotelRequest(this, run, { endpoint: CAMPAIGNS.update, params: { campaignId }, body: { action }, itemIndex });
 				const updated = dataOf(response.body);
 				return updated.id !== undefined ? updated : { id: campaignId, action, previousStatus: current.status ?? null };
 			});

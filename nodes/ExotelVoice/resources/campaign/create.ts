@@ -7,9 +7,10 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { dataOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { exotelRequest } from '../../../shared/transport/request';
-import { CAMPAIGNS_PATH } from './api';
 import { campaignBody } from './body';
 import { callerIdField, campaignOptions } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGNS } from '../../endpoints';
 
 const C = LIMITS.campaign;
 
@@ -67,7 +68,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** One campaign per input item; the output is the created campaign with its id and stats. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		this,
 		items,
@@ -84,7 +85,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			return 'body' in built ? { itemIndex, body: built.body } : built;
 		}),
 		async ({ itemIndex, body }) => {
-			const response = await exotelRequest.call(this, { base: 'base', method: 'POST', path: CAMPAIGNS_PATH, body, itemIndex });
+			const response = await exotelRequest(this, run, { endpoint: CAMPAIGNS.create, body, itemIndex });
 			return dataOf(response.body);
 		},
 	);

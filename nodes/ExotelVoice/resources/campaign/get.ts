@@ -4,6 +4,7 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachById } from '../../../shared/items/byId';
 import { getCampaign } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -15,6 +16,6 @@ export const option: OperationOption = {
 export const description: INodeProperties[] = [campaignIdField];
 
 /** The campaign with its current status and stats. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await eachById(this, items, CAMPAIGN_ID, async (campaignId, itemIndex) => await getCampaign(this, campaignId, itemIndex));
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await eachById(this, items, CAMPAIGN_ID, async (campaignId, itemIndex) => await getCampaign(this, run, campaignId, itemIndex));
 }

@@ -7,8 +7,9 @@ import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
 import { CALL_STATUS_OPTIONS } from '../../fields';
 import { limitCheck, listEach, listingFields } from '../../listing';
-import { campaignPath } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGNS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get Call Details',
@@ -64,16 +65,16 @@ function campaignCallItem(record: IDataObject): IDataObject {
 }
 
 /** The campaign's call records (number, status, duration, digit, recording...), one item each. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const listing = { base: 'base' as const, pageSize: LIMITS.campaign.listLimit, itemsOf: (body: unknown) => itemsOf(body).map(campaignCallItem) };
-	return await listEach(this, items, listing, (itemIndex, limit) => {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	const listing = { endpoint: CAMPAIGNS.getCallDetails, pageSize: LIMITS.campaign.listLimit, itemsOf: (body: unknown) => itemsOf(body).map(campaignCallItem) };
+	return await listEach(this, run, items, listing, (itemIndex, limit) => {
 		const campaignId = trimmed(this.getNodeParameter(CAMPAIGN_ID.name, itemIndex, '', { extractValue: true }));
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const qs: IDataObject = {};
 		if (filters.status) qs.status = filters.status;
 		if (filters.sortBy) qs.sort_by = filters.sortBy;
 		return {
-			path: `${campaignPath(campaignId)}/call-details`,
+			params: { campaignId },
 			qs,
 			checks: [
 				[campaignId, { label: CAMPAIGN_ID.label, required: true }],

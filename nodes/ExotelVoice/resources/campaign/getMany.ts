@@ -4,8 +4,9 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery, SORT_BY_DATE_OR_NAME } from '../../listing';
-import { CAMPAIGNS_PATH } from './api';
 import { CAMPAIGN_TYPE_OPTIONS } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGNS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -39,16 +40,15 @@ export const description: INodeProperties[] = listingFields(LIMITS.campaign.list
 ]);
 
 /** Campaigns by name, status and type, paged by offset and limit (at most 500 a page). */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const listing = { base: 'base' as const, pageSize: LIMITS.campaign.listLimit, itemsOf };
-	return await listEach(this, items, listing, (itemIndex, limit) => {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	const listing = { endpoint: CAMPAIGNS.getMany, pageSize: LIMITS.campaign.listLimit, itemsOf };
+	return await listEach(this, run, items, listing, (itemIndex, limit) => {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const qs = nameAndSortQuery(filters);
 		const status = Array.isArray(filters.status) ? filters.status : [];
 		if (status.length) qs.status = status.join(',');
 		if (filters.type) qs.type = filters.type;
 		return {
-			path: CAMPAIGNS_PATH,
 			qs,
 			checks: [limitCheck(limit), [filters.sortBy, { label: 'Sort By', choices: SORT_BY_DATE_OR_NAME }]],
 		};

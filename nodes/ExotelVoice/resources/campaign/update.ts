@@ -8,9 +8,11 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { dataOf, statusKey } from '../../../shared/output/envelope';
 import { objectOf } from '../../../shared/rules/values';
 import { exotelRequest } from '../../../shared/transport/request';
-import { campaignPath, getCampaign } from './api';
+import { getCampaign } from './api';
 import { campaignBody, crossCheck, lockedFields } from './body';
 import { CAMPAIGN_ID, campaignIdField, campaignOptions } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGNS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Update',
@@ -47,7 +49,7 @@ export function pastSendTime(campaign: IDataObject, now = Date.now()): { passed:
  * Reads the campaign first: past its `send_at` only the callbacks may change, so other fields are
  * refused (named) before anything is sent; otherwise PUTs the changed parameters.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	return await requestPerItem(
 		this,
@@ -65,7 +67,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			return { campaignId, body: built.body, locked: lockedFields(built.body) };
 		}),
 		async ({ itemIndex, campaignId, body, locked }) => {
-			const current = await getCampaign(this, campaignId, itemIndex);
+			const current = await getCampaign(this, run, campaignId, itemIndex);
 			const { passed, sendAt } = pastSendTime(current);
 			if (passed && locked.length > 0) {
 				const names = locked.join(', ');
@@ -80,7 +82,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			}
 			const problem = crossCheck(this, itemIndex, body, current);
 			if (problem) throw problem;
-			const response = await exotelRequest.call(this, { base: 'base', method: 'PUT', path: campaignPath(campaignId), body, itemIndex });
+			const response = await exotelRequest(this, run, { endpoint: CAMPAIGNS.update, params: { campaignId }, body, itemIndex });
 			const updated = dataOf(response.body);
 			// The spec does not show the update's answer: without a campaign in it, the fields sent say what changed.
 			return updated.id !== undefined ? updated : { id: campaignId, ...body };

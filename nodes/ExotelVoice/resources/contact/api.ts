@@ -3,9 +3,8 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { dataOf } from '../../../shared/output/envelope';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport/request';
-
-/** Contact upload lives on the contact-center management API: `{ccm_base_url}/v2/accounts/<sid>/contacts/upload`. */
-export const UPLOAD_PATH = '/v2/accounts/{accountSid}/contacts/upload';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CONTACT_UPLOADS } from '../../endpoints';
 
 /** The credential of the Authentication choice: the API key, or the bearer token. */
 export function credentialTypeOf(context: IExecuteFunctions): ExotelCredentialType {
@@ -28,14 +27,14 @@ export function waitSettingsOf(options: IDataObject): WaitSettings {
 
 export async function uploadStatus(
 	context: IExecuteFunctions,
+	run: NodeRun,
 	uploadId: string,
 	itemIndex: number,
 	credentialType: ExotelCredentialType,
 ): Promise<IDataObject> {
-	const response = await exotelRequest.call(context, {
-		base: 'ccm',
-		method: 'GET',
-		path: `${UPLOAD_PATH}/${encodeURIComponent(uploadId)}`,
+	const response = await exotelRequest(context, run, {
+		endpoint: CONTACT_UPLOADS.getStatus,
+		params: { uploadId },
 		credentialType,
 		itemIndex,
 	});
@@ -50,6 +49,7 @@ const processing = (status: IDataObject) => String(status.status ?? '').toLowerC
  */
 export async function waitForUpload(
 	context: IExecuteFunctions,
+	run: NodeRun,
 	uploadId: string,
 	itemIndex: number,
 	credentialType: ExotelCredentialType,
@@ -59,7 +59,7 @@ export async function waitForUpload(
 	const deadline = Date.now() + settings.timeoutMs;
 	if (firstDelayMs > 0) await sleep(Math.min(firstDelayMs, settings.timeoutMs));
 	for (;;) {
-		const status = await uploadStatus(context, uploadId, itemIndex, credentialType);
+		const status = await uploadStatus(context, run, uploadId, itemIndex, credentialType);
 		if (!processing(status)) return status;
 		if (Date.now() + settings.intervalMs > deadline) {
 			throw new NodeOperationError(

@@ -6,6 +6,7 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { credentialTypeOf, uploadStatus, waitForUpload, waitSettingsOf } from './api';
 import { waitOptions } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Get Upload Status',
@@ -27,7 +28,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** The upload's status: processing, or completed with successful, failed and skipped counts. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	const credentialType = credentialTypeOf(this);
 	return await requestPerItem(
 		this,
@@ -39,7 +40,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		},
 		async ({ itemIndex, uploadId, settings }) =>
 			settings.wait
-				? await waitForUpload(this, uploadId, itemIndex, credentialType, settings, 0)
-				: await uploadStatus(this, uploadId, itemIndex, credentialType),
+				? await waitForUpload(this, run, uploadId, itemIndex, credentialType, settings, 0)
+				: await uploadStatus(this, run, uploadId, itemIndex, credentialType),
 	);
 }

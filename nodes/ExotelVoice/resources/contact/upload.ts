@@ -12,9 +12,11 @@ import { fieldsError, normalizePhone, problemWith, trimmed } from '../../../shar
 import { encodeMultipart } from '../../../shared/transport/encoding';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport/request';
 import { idLocator } from '../../locators';
-import { credentialTypeOf, UPLOAD_PATH, waitForUpload, waitSettingsOf, type WaitSettings } from './api';
+import { credentialTypeOf, waitForUpload, waitSettingsOf, type WaitSettings } from './api';
 import { csvOf, csvShape } from './csv';
 import { waitOptions } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CONTACT_UPLOADS } from '../../endpoints';
 
 const U = LIMITS.contactUpload;
 const fromItems = { source: ['items'] };
@@ -241,16 +243,14 @@ function itemsUpload(
 
 // ---------------------------------------------------------------- sending
 
-async function send(context: IExecuteFunctions, upload: Upload, credentialType: ExotelCredentialType): Promise<IDataObject> {
+async function send(context: IExecuteFunctions, run: NodeRun, upload: Upload, credentialType: ExotelCredentialType): Promise<IDataObject> {
 	const itemIndex = upload.itemIndexes[0];
 	const multipart = encodeMultipart(
 		{ list_id: upload.listId || undefined, duplicate_action: upload.duplicateAction },
 		[{ name: 'file', filename: upload.fileName, contentType: 'text/csv', data: upload.file }],
 	);
-	const response = await exotelRequest.call(context, {
-		base: 'ccm',
-		method: 'POST',
-		path: UPLOAD_PATH,
+	const response = await exotelRequest(context, run, {
+		endpoint: CONTACT_UPLOADS.upload,
 		rawBody: { data: multipart.body, contentType: multipart.contentType },
 		credentialType,
 		itemIndex,
@@ -259,14 +259,14 @@ async function send(context: IExecuteFunctions, upload: Upload, credentialType: 
 	if (!upload.settings.wait || accepted.upload_id === undefined) return accepted;
 	const estimate = Number(accepted.estimated_time_seconds);
 	const firstDelay = Number.isFinite(estimate) && estimate > 0 ? Math.min(estimate * 1000, upload.settings.intervalMs) : upload.settings.intervalMs;
-	return await waitForUpload(context, String(accepted.upload_id), itemIndex, credentialType, upload.settings, firstDelay);
+	return await waitForUpload(context, run, String(accepted.upload_id), itemIndex, credentialType, upload.settings, firstDelay);
 }
 
 /**
  * Uploads contacts as a CSV (multipart `file`, `list_id`, `duplicate_action`), from a binary field
  * of each item or built from all input items at once; optionally waits for the job to finish.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	const credentialType = credentialTypeOf(this);
 	const source = this.getNodeParameter('source', 0, 'binary') as string;
 	const common = (itemIndex: number) => ({
@@ -279,7 +279,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const { prepared, failures } = await binaryUploads(this, items, common);
 		const outcomes = await sendEach(
 			prepared.map((upload) => ({ ...upload, itemIndex: upload.itemIndexes[0] })),
-			async (upload) => await send(this, upload, credentialType),
+			async (upload) => await send(this, run, upload, credentialType),
 		);
 		return outputOf(this, [...failures, ...outcomes]);
 	}
@@ -288,7 +288,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (!upload) return outputOf(this, failures);
 	// One upload for all the items: its outcome is paired to every one of them.
 	const first = upload.itemIndexes[0];
-	const outcomes = await sendEach([{ ...upload, itemIndex: first }], async (entry) => await send(this, entry, credentialType));
+	const outcomes = await sendEach([{ ...upload, itemIndex: first }], async (entry) => await send(this, run, entry, credentialType));
 	const pairedItem = upload.itemIndexes.map((item) => ({ item }));
 	return outputOf(this, [...failures, ...outcomes]).map((item) =>
 		(item.pairedItem as { item: number }).item === first ? { ...item, pairedItem } : item,

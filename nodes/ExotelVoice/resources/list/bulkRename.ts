@@ -11,8 +11,9 @@ import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { objectOf } from '../../../shared/rules/values';
 import { exotelRequest } from '../../../shared/transport/request';
-import { LISTS_PATH } from './api';
 import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { LISTS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Bulk Rename',
@@ -65,11 +66,9 @@ function outcomeOf(context: IExecuteFunctions, rename: Rename, entry: IDataObjec
 }
 
 /** Sends one batch of renames and gives each list its outcome from the answer. */
-async function sendBatch(context: IExecuteFunctions, batch: Rename[]): Promise<ItemOutcome[]> {
-	const response = await exotelRequest.call(context, {
-		base: 'base',
-		method: 'PUT',
-		path: LISTS_PATH,
+async function sendBatch(context: IExecuteFunctions, run: NodeRun, batch: Rename[]): Promise<ItemOutcome[]> {
+	const response = await exotelRequest(context, run, {
+		endpoint: LISTS.bulkRename,
 		body: { lists: batch.map(({ sid, name }) => ({ sid, name })) },
 		itemIndex: batch[0].itemIndex,
 	});
@@ -83,7 +82,7 @@ async function sendBatch(context: IExecuteFunctions, batch: Rename[]): Promise<I
 }
 
 /** Renames one list per input item with the bulk endpoint; every item is paired to its list's outcome. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	const param = parameterReader(this);
 	const node = this.getNode();
 	return await sendInBatches(
@@ -101,7 +100,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		},
 		(prepared) => batchesOf(prepared, () => 'lists', LIMITS.campaign.bulkListRename),
 		{
-			send: async (batch) => await sendBatch(this, batch),
+			send: async (batch) => await sendBatch(this, run, batch),
 			// The whole request failed: every list in it shares the cause.
 			failed: (batch, error) => batch.map(({ itemIndex, sid, name }) => ({ itemIndex, json: { sid, name }, error })),
 			// One batch at a time: a later batch may rename to a name an earlier one freed.

@@ -5,8 +5,9 @@ import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
 import { limitCheck, listEach, returnAllOrLimit } from '../../listing';
-import { listPath } from './api';
 import { LIST_SID, listSidField } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { LISTS } from '../../endpoints';
 
 // As for Get Many: no maximum page size in the spec, the campaign listing's is used.
 const PAGE_SIZE = LIMITS.campaign.listLimit;
@@ -16,11 +17,11 @@ export const option: OperationOption = { name: 'Get Contacts', value: 'getContac
 export const description: INodeProperties[] = [listSidField, ...returnAllOrLimit(PAGE_SIZE)];
 
 /** The contacts of a list, one item each. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await listEach(this, items, { base: 'base', pageSize: PAGE_SIZE, itemsOf }, (itemIndex, limit) => {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await listEach(this, run, items, { endpoint: LISTS.getContacts, pageSize: PAGE_SIZE, itemsOf }, (itemIndex, limit) => {
 		const listSid = trimmed(this.getNodeParameter(LIST_SID.name, itemIndex, '', { extractValue: true }));
 		return {
-			path: `${listPath(listSid)}/contacts`,
+			params: { listSid },
 			checks: [[listSid, { label: LIST_SID.label, required: true }], limitCheck(limit)],
 		};
 	});

@@ -4,7 +4,8 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../listing';
-import { LISTS_PATH } from './api';
+import type { NodeRun } from '../../../shared/transport/run';
+import { LISTS } from '../../endpoints';
 
 // The spec gives list listings a default page (20) but no maximum; the node pages as the campaign
 // listing allows.
@@ -19,9 +20,9 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = listingFields(PAGE_SIZE, nameAndSortFilters('Lists'));
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await listEach(this, items, { base: 'base', pageSize: PAGE_SIZE, itemsOf }, (itemIndex, limit) => {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await listEach(this, run, items, { endpoint: LISTS.getMany, pageSize: PAGE_SIZE, itemsOf }, (itemIndex, limit) => {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		return { path: LISTS_PATH, qs: nameAndSortQuery(filters), checks: [limitCheck(limit)] };
+		return { qs: nameAndSortQuery(filters), checks: [limitCheck(limit)] };
 	});
 }

@@ -3,8 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachWith } from '../../../shared/items/byId';
 import { exotelRequest } from '../../../shared/transport/request';
-import { listPath } from './api';
 import { LIST_SID, listSidField } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { LISTS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Remove Contact',
@@ -26,15 +27,10 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	const contact = { name: 'contactSid', label: 'Contact ID' };
 	return await eachWith(this, items, [LIST_SID, contact], async ([listSid, contactSid], itemIndex) => {
-		await exotelRequest.call(this, {
-			base: 'base',
-			method: 'DELETE',
-			path: `${listPath(listSid)}/contacts/${encodeURIComponent(contactSid)}`,
-			itemIndex,
-		});
+		await exotelRequest(this, run, { endpoint: LISTS.removeContact, params: { listSid, contactSid }, itemIndex });
 		return { listSid, contactSid, removed: true };
 	});
 }

@@ -5,7 +5,8 @@ import { eachById } from '../../../shared/items/byId';
 import { itemsOf } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
 import { idLocator } from '../../locators';
-import { userPath } from './api';
+import type { NodeRun } from '../../../shared/transport/run';
+import { USERS } from '../../endpoints';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a user', description: 'Get a user with their devices' };
 
@@ -20,9 +21,9 @@ export const description: INodeProperties[] = [
 ];
 
 /** The user, devices included. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await eachById(this, items, { name: 'userId', label: 'User ID' }, async (userId, itemIndex) => {
-		const response = await exotelRequest.call(this, { base: 'ccm', method: 'GET', path: userPath(userId), itemIndex });
+		const response = await exotelRequest(this, run, { endpoint: USERS.get, params: { userId }, itemIndex });
 		return itemsOf(response.body)[0] ?? {};
 	});
 }

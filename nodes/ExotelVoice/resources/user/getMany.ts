@@ -5,7 +5,8 @@ import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
 import { limitCheck, listEach, listingFields } from '../../listing';
-import { USERS_PATH } from './api';
+import type { NodeRun } from '../../../shared/transport/run';
+import { USERS } from '../../endpoints';
 
 const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Active Call', value: 'active_call' },
@@ -33,8 +34,8 @@ export const description: INodeProperties[] = listingFields(LIMITS.users.listLim
 	},
 ]);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await listEach(this, items, { base: 'ccm', pageSize: LIMITS.users.listLimit, itemsOf }, (itemIndex, limit) => {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
+	return await listEach(this, run, items, { endpoint: USERS.getMany, pageSize: LIMITS.users.listLimit, itemsOf }, (itemIndex, limit) => {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const qs: IDataObject = {};
 		const contactUri = trimmed(filters.contactUri);
@@ -42,7 +43,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (contactUri) qs['devices.contact_uri'] = contactUri;
 		if (filters.email) qs.email = trimmed(filters.email);
 		return {
-			path: USERS_PATH,
 			qs,
 			checks: [
 				[contactUri, { label: 'Device Number', format: 'e164' }],

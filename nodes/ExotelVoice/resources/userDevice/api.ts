@@ -1,5 +1,5 @@
-/** The user's devices on the integrations API, from the values of DEVICE_USER (customer, app, user). */
-export function devicesPath(ids: string[]): string {
-	const [customer, app, user] = ids.map(encodeURIComponent);
-	return `/v2/integrations/${customer}/apps/${app}/users/${user}/devices`;
+/** The user's devices path parameters (USER_DEVICES), from the values of DEVICE_USER (customer, app, user). */
+export function deviceUserParams(ids: string[]): Record<string, string> {
+	const [customer, app, user] = ids;
+	return { customer, app, user };
 }

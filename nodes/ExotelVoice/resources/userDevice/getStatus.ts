@@ -4,8 +4,10 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachWith } from '../../../shared/items/byId';
 import { integrationDataOf } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
-import { devicesPath } from './api';
+import { deviceUserParams } from './api';
 import { DEVICE_USER, deviceUserFields } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { USER_DEVICES } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get Status',
@@ -16,9 +18,9 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = deviceUserFields;
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await eachWith(this, items, DEVICE_USER, async (ids, itemIndex) => {
-		const response = await exotelRequest.call(this, { base: 'integrations', method: 'GET', path: devicesPath(ids), itemIndex });
+		const response = await exotelRequest(this, run, { endpoint: USER_DEVICES.getStatus, params: deviceUserParams(ids), itemIndex });
 		return integrationDataOf(response.body);
 	});
 }

@@ -7,8 +7,10 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { integrationDataOf } from '../../../shared/output/envelope';
 import { fieldsError } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
-import { devicesPath } from './api';
+import { deviceUserParams } from './api';
 import { DEVICE_USER, deviceUserFields } from './fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { USER_DEVICES } from '../../endpoints';
 
 const DEVICE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Disable', value: 'disable' },
@@ -44,7 +46,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await requestPerItem(
 		this,
 		items,
@@ -69,10 +71,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					description: 'Nothing was sent. The service refuses to leave a user without a device.',
 				});
 			}
-			return { path: devicesPath(ids), body };
+			return { params: deviceUserParams(ids), body };
 		}),
-		async ({ itemIndex, path, body }) => {
-			const response = await exotelRequest.call(this, { base: 'integrations', method: 'PUT', path, body, itemIndex });
+		async ({ itemIndex, params, body }) => {
+			const response = await exotelRequest(this, run, { endpoint: USER_DEVICES.update, params, body, itemIndex });
 			return integrationDataOf(response.body);
 		},
 	);

@@ -7,6 +7,8 @@ import { prepareNamed } from '../../../shared/items/byId';
 import { fieldsError } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
 import { CALL_SID, callSidField } from '../../fields';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CALLS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -83,7 +85,7 @@ async function downloadRecording(context: IExecuteFunctions, url: string, itemIn
 	return Buffer.from(response.body as ArrayBuffer);
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], run: NodeRun): Promise<INodeExecutionData[]> {
 	return await requestPerItemWithFile(
 		this,
 		items,
@@ -100,10 +102,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			);
 		}),
 		async ({ itemIndex, callSid, format, channel, download }) => {
-			const response = await exotelRequest.call(this, {
-				base: 'base',
-				method: 'GET',
-				path: `/v3/accounts/{accountSid}/calls/${encodeURIComponent(callSid)}/voice-logs`,
+			const response = await exotelRequest(this, run, {
+				endpoint: CALLS.voiceLogs,
+				params: { callSid },
 				qs: { format, channel },
 				itemIndex,
 			});

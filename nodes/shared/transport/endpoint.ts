@@ -1,0 +1,55 @@
+// An endpoint: where one kind of request goes and which of the account's limits it counts against.
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import type { RateCategory } from './rateLimits';
+
+/** The spec's base URLs, each served by one credential type. */
+export type ExotelBase = 'base' | 'ccm' | 'integrations' | 'cms' | 'cc' | 'alloc';
+
+/**
+ * One request of the spec the package makes. Each node declares its own in its `endpoints.ts`;
+ * the pacing, the sandbox's limiter and the tests all read the category from there, so a new
+ * operation's request is counted where the service counts it, or fails the spec-wire test by name.
+ */
+export interface Endpoint {
+	base: ExotelBase;
+	method: IHttpRequestMethods;
+	/** Under the base; `{accountSid}` is the credential's, every other `{name}` the request's `params.name`. */
+	path: string;
+	/** The category of the service's rate-limiting page the request counts in. */
+	rate: RateCategory;
+}
+
+/** The key the chat app goes under: the API reference's `chatapp`, or `whatsapp` as the live service takes it. */
+export type ChatAppEnvelope = 'chatapp' | 'whatsapp';
+
+/**
+ * The one request two nodes make (Messaging's Set Webhooks and the Messaging Trigger's
+ * registration): the PUT of the account's chat-app webhooks, under each envelope's own path.
+ */
+export const CHAT_APP_WEBHOOK: Readonly<Record<ChatAppEnvelope, Endpoint>> = {
+	chatapp: { base: 'base', method: 'PUT', path: '/v2/accounts/{accountSid}/chatapp/webhook', rate: 'chatApp' },
+	whatsapp: { base: 'base', method: 'PUT', path: '/v2/accounts/{accountSid}/whatsapp/webhook', rate: 'chatApp' },
+};
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** The endpoint's path with its placeholders filled, each value URI-encoded as one path segment. */
+export function pathOf(endpoint: Endpoint, accountSid: string, params: Record<string, string> = {}): string {
+	return endpoint.path.replace(PLACEHOLDER, (_whole, name: string) => {
+		const value = name === 'accountSid' ? accountSid : params[name];
+		if (value === undefined) throw new Error(`${endpoint.method} ${endpoint.path}: no value for {${name}}`);
+		return encodeURIComponent(value);
+	});
+}
+
+/** Whether a path as received (any values in the placeholders' places, `.json` or not) is this endpoint's. */
+export function matchesEndpoint(endpoint: Endpoint, base: string, method: string, path: string): boolean {
+	if (endpoint.base !== base || endpoint.method !== method.toUpperCase()) return false;
+	const pattern = endpoint.path
+		.replace(/\.json$/, '')
+		.split(PLACEHOLDER)
+		.map((part, index) => (index % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+		.join('');
+	return new RegExp(`^${pattern}(?:\\.json)?/?$`).test(path);
+}

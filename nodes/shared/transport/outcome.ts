@@ -1,0 +1,51 @@
+// The last attempt's answer as the request's outcome: the answer itself, or an error in the service's words.
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { Address } from './address';
+import { serviceApiError } from './errors';
+import type { Exchange } from './exchange';
+import type { ExotelRequest } from './request';
+import { isIdempotent, isRetryable } from './retry';
+import { redact } from './secrets';
+
+/** The session credential's login failed: the error is the login's, its status and words, not those of the request it was for. */
+export function loginFailed(node: INode, request: ExotelRequest, address: Address, failure: NonNullable<Exchange['loginFailure']>): NodeApiError {
+	const status = failure.status === undefined ? undefined : String(failure.status);
+	return new NodeApiError(node, { httpCode: status ?? null, request: failure.request } as JsonObject, {
+		message: redact(`Contact-center login failed: ${failure.message}`, address.secrets),
+		description: redact(
+			`${status ? `HTTP ${status} from ${failure.request}` : failure.request} (the login). Check the user ID and token in the contact-center credential; a failed login is not tried again.`,
+			address.secrets,
+		),
+		httpCode: status,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** What failed for good after `attempts`: the service's answer, or the connection. */
+export function failureOf(node: INode, request: ExotelRequest, address: Address, met: Exchange, attempts: number): NodeApiError {
+	const { method } = request.endpoint;
+	if (met.response) {
+		return serviceApiError(node, {
+			base: request.endpoint.base,
+			statusCode: met.response.statusCode,
+			body: met.response.body,
+			method,
+			url: address.path,
+			itemIndex: request.itemIndex,
+			secrets: address.secrets,
+			hint: isRetryable(met, request) ? `Gave up after ${attempts} attempts.` : undefined,
+		});
+	}
+	const idempotent = isIdempotent(request);
+	const error = new NodeApiError(node, { code: met.networkError?.code ?? 'UNKNOWN' } as JsonObject, {
+		message: redact(`Could not reach the service: ${met.networkError?.message ?? 'connection failed'}`, address.secrets),
+		description: idempotent
+			? `${method} ${address.path} failed after ${attempts} attempts.`
+			: `${method} ${address.path} lost its connection. The service may have accepted it, so it was not sent again (that could duplicate messages or calls); check before resending.`,
+		itemIndex: request.itemIndex,
+	});
+	error.context.deliveryUnknown = !idempotent && met.networkError?.code !== 'ECONNREFUSED';
+	return error;
+}
