@@ -106,8 +106,8 @@ describe('the chat app envelope', () => {
 
 	it('sets webhooks under the envelope\'s own path and key', () => {
 		const webhook = { incoming_message_url: 'https://n8n.example.com/webhook/x' };
-		expect(chatAppWebhookRequest('whatsapp', webhook)).toEqual({ path: '/v2/accounts/{accountSid}/whatsapp/webhook', body: { whatsapp: { webhook } } });
-		expect(chatAppWebhookRequest('chatapp', webhook)).toEqual({ path: '/v2/accounts/{accountSid}/chatapp/webhook', body: { chatapp: { webhook } } });
+		expect(chatAppWebhookRequest('whatsapp', webhook)).toEqual({ endpoint: { base: 'base', method: 'PUT', path: '/v2/accounts/{accountSid}/whatsapp/webhook', rate: 'chatApp' }, body: { whatsapp: { webhook } } });
+		expect(chatAppWebhookRequest('chatapp', webhook)).toEqual({ endpoint: { base: 'base', method: 'PUT', path: '/v2/accounts/{accountSid}/chatapp/webhook', rate: 'chatApp' }, body: { chatapp: { webhook } } });
 	});
 
 	it('reads the live send answer into the item as the reference\'s', () => {

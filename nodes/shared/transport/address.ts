@@ -10,13 +10,10 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { encodeForm } from './encoding';
-import { pathOf, type ExotelBase } from './endpoint';
+import { pathOf, type ExotelBase, type ExotelCredentialType, type ExotelRequest } from './endpoint';
 import { REGION_HOSTS, cmsBaseUrlFrom } from './hosts';
-import type { ExotelRequest } from './request';
 import type { NodeRun } from './run';
 import { secretsOf } from './secrets';
-
-export type ExotelCredentialType = 'exotelApi' | 'exotelBearerTokenApi' | 'exotelContactCenterApi' | 'exotelAllocationApi';
 
 export type ExotelContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 

@@ -1,7 +1,8 @@
 // One attempt on the wire: n8n sends it with the credential, and whatever happens comes back as data, never thrown.
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ExotelContext, ExotelCredentialType } from './address';
+import type { ExotelContext } from './address';
+import type { ExotelCredentialType } from './endpoint';
 import { looksLikeXml, readServiceXml } from './xml';
 
 export interface ExotelResponse<T = unknown> {

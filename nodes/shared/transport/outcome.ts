@@ -3,9 +3,9 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Address } from './address';
+import type { ExotelRequest } from './endpoint';
 import { serviceApiError } from './errors';
 import type { Exchange } from './exchange';
-import type { ExotelRequest } from './request';
 import { isIdempotent, isRetryable } from './retry';
 import { redact } from './secrets';
 

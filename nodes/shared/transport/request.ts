@@ -2,47 +2,18 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { addressOf, type ExotelContext, type ExotelCredentialType } from './address';
-import type { FormValue } from './encoding';
-import type { Endpoint } from './endpoint';
+import { addressOf, type ExotelContext } from './address';
+import type { ExotelRequest } from './endpoint';
 import { exchange, type ExotelResponse } from './exchange';
 import { failureOf, loginFailed } from './outcome';
 import { retryDelayOf } from './retry';
 import type { NodeRun } from './run';
 import { limitDidNotLift, notSentInTime, throttleReading } from './throttle';
 
-export type { ExotelContext, ExotelCredentialType } from './address';
-export type { ExotelBase } from './endpoint';
+export type { ExotelContext } from './address';
+export type { ExotelBase, ExotelCredentialType, ExotelRequest } from './endpoint';
 export type { ExotelResponse } from './exchange';
 
-export interface ExotelRequest {
-	/** Where it goes and which rate limit it counts in (each node's `endpoints.ts`). */
-	endpoint: Endpoint;
-	/** Values of the endpoint path's placeholders besides `{accountSid}`. */
-	params?: Record<string, string>;
-	qs?: IDataObject;
-	/** v1 body: sent form-encoded with bracket keys (`To[]`, `Messages[0][To]`). */
-	form?: Record<string, FormValue>;
-	/** v2/v3 body: sent as JSON. */
-	body?: IDataObject | IDataObject[];
-	/** A body already encoded (multipart uploads), sent as is with its content type. */
-	rawBody?: { data: Buffer; contentType: string };
-	/** Answer as raw bytes (recordings) instead of parsed JSON. */
-	binary?: boolean;
-	/** A base URL given explicitly (e.g. a configuration server derived from the contact-center URL). */
-	baseUrl?: string;
-	/** Another credential for the same base, e.g. a bearer token for contact upload on `ccm`. */
-	credentialType?: ExotelCredentialType;
-	itemIndex?: number;
-	/**
-	 * Whether the request may be sent again after a lost connection. Defaults to true except for
-	 * POST: a POST whose answer was lost may already have been accepted (messages sent, calls made).
-	 */
-	idempotent?: boolean;
-	timeout?: number;
-	/** Secrets the request carries besides the credential's (a verify token), kept out of errors. */
-	secrets?: string[];
-}
 
 /**
  * Sends the request as the credential of its base, in its turn of the account's pace: a refusal

@@ -1,5 +1,5 @@
 // When an attempt that failed goes again: server errors without the service's reason, and lost connections.
-import type { ExotelRequest } from './request';
+import type { ExotelRequest } from './endpoint';
 import type { Exchange } from './exchange';
 import { retryAfterMs } from './pacing';
 import { isReasonedRefusal } from './throttle';

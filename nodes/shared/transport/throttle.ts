@@ -3,11 +3,11 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Address } from './address';
+import type { ExotelRequest } from './endpoint';
 import { serviceApiError } from './errors';
 import type { ExotelResponse } from './exchange';
 import { retryAfterMs } from './pacing';
 import type { RateCategory } from './rateLimits';
-import type { ExotelRequest } from './request';
 import type { NodeRun } from './run';
 
 /** The code the service's rate-limit page gives a refusal for the limit (on a 429, and on the older SMS 503). */
