@@ -24,7 +24,8 @@ import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';
 import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, RateLimiter } from './rate-limit';
 import { Router, type RouteMatch } from './router';
-import { SandboxState, type Allocation, type ChatAppWebhookConfig, type StoredChatAppMessage, type StoredRcsMessage, type StoredSmsMessage } from './state';
+import { SandboxState } from './state';
+import type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
 import { budget } from './timing';
 import type { AnyRateLimitConfig, AuthOutcome, ErrorStyle, Fault, FaultMatch, RateCategory, RateLimitStats, RecordedRequest, Reply, RequestContext, RouteDefinition, SandboxBase, SandboxOptions } from './types';
 import { twilioResponse } from './xml';
@@ -50,7 +51,7 @@ export type {
 	StoredChatAppMessage,
 	StoredRcsMessage,
 	StoredSmsMessage,
-} from './state';
+} from './stored';
 
 /** Bodies above this are answered 413 without being processed. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;

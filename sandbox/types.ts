@@ -4,7 +4,8 @@
  * are re-exported by server.ts.
  */
 import type { SandboxBase } from './fixtures';
-import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './state';
+import type { SandboxState } from './state';
+import type { StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
 
 export type { SandboxBase };
 

@@ -7,9 +7,10 @@
  * `duplicate_action` deciding what a phone number already present does (see `settleContactUploads`).
  */
 import { fail, isoTimestamp, json, parseMultipart, randomHex } from '../http';
-import type { ContactUpload, SandboxState } from '../state';
+import type { SandboxState } from '../state';
+import { CONTACT_COLUMNS, type ContactColumn, type ContactUpload, type StoredContact } from '../stored';
 import type { RequestContext, RouteDefinition } from '../types';
-import { CONTACT_COLUMNS, ensureListsSeeded, newSid, type ContactColumn, type StoredContact } from './lists';
+import { ensureListsSeeded, newSid } from './lists';
 
 export const CONTACT_UPLOAD_LIMITS = { bytes: 10 * 1024 * 1024, records: 50_000, concurrent: 5 } as const;
 

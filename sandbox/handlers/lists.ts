@@ -9,37 +9,9 @@
 import { SANDBOX_BIG_LIST, SANDBOX_LISTS } from '../fixtures';
 import { fail, firstQueryValue, isoTimestamp, isPlainObject, json, randomHex, readJson } from '../http';
 import type { SandboxState } from '../state';
+import { CONTACT_COLUMNS, type StoredContact, type StoredList } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
 import { settleContactUploads } from './contacts';
-
-/** Columns of a contact, as the contact upload CSV names them. */
-export const CONTACT_COLUMNS = [
-	'phone_number',
-	'first_name',
-	'last_name',
-	'email',
-	'company',
-	'tag',
-	'custom_field_1',
-] as const;
-
-export type ContactColumn = (typeof CONTACT_COLUMNS)[number];
-
-export interface StoredContact {
-	sid: string;
-	fields: Partial<Record<ContactColumn, string>> & { phone_number: string };
-	dateCreated: string;
-	dateUpdated: string;
-}
-
-export interface StoredList {
-	sid: string;
-	name: string;
-	/** Contact sids, in the order they joined. */
-	contactSids: string[];
-	dateCreated: string;
-	dateUpdated: string;
-}
 
 /** Listing limits of the list and contact endpoints (the spec gives the default only; the maximum is the campaign listing's). */
 export const LIST_PAGE = { defaultLimit: 20, maxLimit: 500 } as const;

@@ -30,62 +30,11 @@ import {
 	v1DateTime,
 } from '../http';
 import type { SandboxState } from '../state';
+import type { CallOutcome, StoredCall, StoredCallLeg } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
 import { ccmUsersOf, userPhone } from './users';
 
 // ---------------------------------------------------------------- data
-
-export type V1CallStatus = 'in-progress' | 'completed' | 'failed' | 'busy' | 'no-answer';
-export type CallOutcome = Exclude<V1CallStatus, 'in-progress'>;
-export type CallDirection = 'inbound' | 'outbound-dial' | 'outbound-api';
-
-export interface StoredCallLeg {
-	status: CallOutcome;
-	/** Simulated seconds this leg was on the call. */
-	onCallDuration: number;
-	answeredBy: 'Human' | 'Machine' | 'NotSure' | 'NA';
-}
-
-export interface StoredCall {
-	sid: string;
-	accountSid: string;
-	parentCallSid: string | null;
-	from: string;
-	/** null for a call connected to a flow. */
-	to: string | null;
-	/** The virtual number used. */
-	phoneNumberSid: string;
-	direction: CallDirection;
-	/** ms epoch of creation; StartTime is the same moment. */
-	createdAt: number;
-	/** What the call ends as. */
-	outcome: CallOutcome;
-	/** Simulated seconds from the start: answered (null when never), ended (= Duration). */
-	answeredAfter: number | null;
-	endedAfter: number;
-	/** Real ms epoch from which the call reads as ended (timeScale applied; 0 for seeded calls). */
-	endsAt: number;
-	/** Decimal string of the final price. */
-	price: string;
-	recording: boolean;
-	answeredBy: 'Human' | 'Machine' | 'NotSure' | null;
-	legs: StoredCallLeg[];
-	/** Whether the first leg is the agent (outbound calls of an agent), for the management API statuses. */
-	agentFirst: boolean;
-	/** Management API user handling the call, when there is one. */
-	agentUserId?: string;
-	customField?: string;
-	/** What Calls/connect was given (placed calls only). */
-	connect?: {
-		callerId: string;
-		url: string;
-		callType?: string;
-		timeLimit?: number;
-		timeOut?: number;
-		statusCallback?: string;
-		statusCallbackEvents: Array<'answered' | 'terminal'>;
-	};
-}
 
 export const SANDBOX_SEEDED_CALLS = 230;
 
