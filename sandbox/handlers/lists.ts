@@ -3,15 +3,14 @@
  * endpoints and their status codes (200, 207, 400) but shows no bodies: the envelopes here follow
  * the v2 family (see the sandbox README, "Lists and contacts").
  *
- * Lists and contacts are seeded from fixtures on first use after a reset (`ensureListsSeeded`);
- * contact uploads (handlers/contacts.ts) add contacts and list memberships when they complete.
+ * Lists and contacts are seeded from fixtures on first use after a reset, and contact uploads
+ * (handlers/contacts.ts) add contacts and list memberships when they complete: both in listStore.ts.
  */
-import { SANDBOX_BIG_LIST, SANDBOX_LISTS } from '../fixtures';
 import { fail, firstQueryValue, isoTimestamp, isPlainObject, json, randomHex, readJson } from '../http';
 import type { SandboxState } from '../state';
 import { CONTACT_COLUMNS, type StoredContact, type StoredList } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
-import { settleContactUploads } from './contacts';
+import { prepareListState } from './listStore';
 
 /** Listing limits of the list and contact endpoints (the spec gives the default only; the maximum is the campaign listing's). */
 export const LIST_PAGE = { defaultLimit: 20, maxLimit: 500 } as const;
@@ -21,53 +20,7 @@ export const LIST_SORTS = ['date_created:asc', 'date_created:desc', 'name:asc', 
 /** Entries of one bulk rename (the spec's limit). */
 export const BULK_RENAME_MAX = 5000;
 
-// ---------------------------------------------------------------- seeding and views
-
-/** Seeds lists and contacts from fixtures once per reset. */
-export function ensureListsSeeded(state: SandboxState): void {
-	if (state.listsSeeded) return;
-	state.listsSeeded = true;
-	const start = Date.now() - 30 * 86_400_000;
-	let minute = 0;
-	const stamp = () => isoTimestamp(new Date(start + minute++ * 60_000));
-	const addContact = (sid: string, fields: StoredContact['fields']) => {
-		const at = stamp();
-		state.contacts.set(sid, { sid, fields: { ...fields }, dateCreated: at, dateUpdated: at });
-	};
-	for (const list of SANDBOX_LISTS) {
-		for (const contact of list.contacts) {
-			if (!state.contacts.has(contact.sid)) {
-				const { sid, ...fields } = contact;
-				addContact(sid, fields);
-			}
-		}
-		const at = stamp();
-		state.lists.set(list.sid, {
-			sid: list.sid,
-			name: list.name,
-			contactSids: list.contacts.map((c) => c.sid),
-			dateCreated: at,
-			dateUpdated: at,
-		});
-	}
-	const big: string[] = [];
-	for (let i = 0; i < SANDBOX_BIG_LIST.size; i++) {
-		const sid = `${SANDBOX_BIG_LIST.contactSidPrefix}${i + 1}`;
-		addContact(sid, {
-			phone_number: `${SANDBOX_BIG_LIST.phonePrefix}${String(i).padStart(5, '0')}`,
-			first_name: `Subscriber ${i + 1}`,
-		});
-		big.push(sid);
-	}
-	const at = stamp();
-	state.lists.set(SANDBOX_BIG_LIST.sid, { sid: SANDBOX_BIG_LIST.sid, name: SANDBOX_BIG_LIST.name, contactSids: big, dateCreated: at, dateUpdated: at });
-}
-
-/** Everything a list route needs first: the seed, and uploads that finished since the last look. */
-export function prepareListState(state: SandboxState): void {
-	ensureListsSeeded(state);
-	settleContactUploads(state);
-}
+// ---------------------------------------------------------------- views
 
 export function listView(list: StoredList, accountSid: string): Record<string, unknown> {
 	return {
@@ -87,9 +40,6 @@ export function contactView(contact: StoredContact): Record<string, unknown> {
 	view.date_updated = contact.dateUpdated;
 	return view;
 }
-
-/** A new list or contact sid: 32 hex, as the service's other ids. */
-export const newSid = () => randomHex(32);
 
 // ---------------------------------------------------------------- envelopes and paging
 
