@@ -27,7 +27,22 @@ import { Router, type RouteMatch } from './router';
 import { SandboxState } from './state';
 import type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
 import { budget } from './timing';
-import type { AnyRateLimitConfig, AuthOutcome, ErrorStyle, Fault, FaultMatch, RateCategory, RateLimitStats, RecordedRequest, Reply, RequestContext, RouteDefinition, SandboxBase, SandboxOptions } from './types';
+import type {
+	AnyRateLimitConfig,
+	AuthOutcome,
+	ErrorStyle,
+	Fault,
+	FaultMatch,
+	RateCategory,
+	RateLimitStats,
+	RecordedRequest,
+	Reply,
+	RequestContext,
+	RequestFilter,
+	RouteDefinition,
+	SandboxBase,
+	SandboxOptions,
+} from './types';
 import { twilioResponse } from './xml';
 
 export type {
@@ -40,6 +55,7 @@ export type {
 	RateLimitConfig,
 	RateLimitStats,
 	RecordedRequest,
+	RequestFilter,
 	SandboxBase,
 	SandboxOptions,
 } from './types';
@@ -58,8 +74,6 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** How soon after a change the records are written to the state file (changes come in bursts). */
 const SAVE_DELAY_MS = 200;
-
-export type RequestFilter = Partial<Pick<RecordedRequest, 'base' | 'method'>> & { pathIncludes?: string };
 
 const CONTROL_PREFIX = '/__sandbox';
 

@@ -51,6 +51,9 @@ export interface RecordedRequest {
 	category?: RateCategory;
 }
 
+/** Which recorded requests to list (ExotelSandbox.requests, the control API's GET /requests). */
+export type RequestFilter = Partial<Pick<RecordedRequest, 'base' | 'method'>> & { pathIncludes?: string };
+
 export type Fault =
 	| { kind: 'status'; status: number; retryAfterSeconds?: number; body?: unknown }
 	/** waits, then processes normally */
