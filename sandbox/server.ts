@@ -18,7 +18,7 @@ import { describeFault, FaultQueue } from './faults';
 import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
 import { allRoutes } from './handlers';
 import { scheduleCampaigns } from './handlers/campaigns';
-import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/voice';
+import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/callStatus';
 import { apiError, errorStyleFor, isFormType, mediaTypeOf, parseFormPairs, statusText, unauthorizedMessage } from './http';
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';

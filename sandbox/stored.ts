@@ -257,7 +257,7 @@ export interface CcmUser {
 	devices: CcmDevice[];
 }
 
-// ---------------------------------------------------------------- calls (handlers/calls.ts and the call routes)
+// ---------------------------------------------------------------- calls (handlers/calls.ts and the call routes beside it)
 
 export type V1CallStatus = 'in-progress' | 'completed' | 'failed' | 'busy' | 'no-answer';
 export type CallOutcome = Exclude<V1CallStatus, 'in-progress'>;

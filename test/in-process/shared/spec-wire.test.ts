@@ -25,7 +25,7 @@ import {
 	type RunResult,
 } from '../../helpers/n8n-core-harness';
 import { SANDBOX_BIG_LIST } from '../../../sandbox/fixtures';
-import { seededCallSid } from '../../../sandbox/handlers/voice';
+import { seededCallSid } from '../../../sandbox/handlers/calls';
 
 const GOLDEN_FILE = path.join(__dirname, 'spec-wire.golden.json');
 const UPDATE = process.env.UPDATE_SPEC_WIRE === '1';
