@@ -27,8 +27,8 @@ import { fail, firstQueryValue, isPlainObject, randomHex, readJson } from '../ht
 import type { SandboxState } from '../state';
 import type { CallStatus, CampaignCallRecord, CampaignParams, CampaignRetries, CampaignStatus, StoredCampaign, StoredContact } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
-import { isReply, pageAnswer, pageQuery, sortBy, v2Answer } from './lists';
 import { prepareListState } from './listStore';
+import { isReply, pageAnswer, pageQuery, sortBy, v2Answer } from './paging';
 
 export type CampaignAction = 'pause' | 'resume' | 'complete' | 'archive';
 
