@@ -100,14 +100,14 @@ export class SandboxState {
 
 	campaignsSeeded = false;
 
-	/** Campaign lists and contacts by sid (handlers/lists.ts); seeded on first use after a reset. */
+	/** Campaign lists and contacts by sid (handlers/listStore.ts); seeded on first use after a reset. */
 	readonly lists = new Map<string, StoredList>();
 
 	readonly contacts = new Map<string, StoredContact>();
 
 	listsSeeded = false;
 
-	/** v1 calls by sid, seeded and placed (handlers/voice.ts); seeded on first use after a reset. */
+	/** v1 calls by sid, seeded and placed (handlers/calls.ts); seeded on first use after a reset. */
 	readonly calls = new Map<string, StoredCall>();
 
 	callsSeeded = false;
