@@ -40,12 +40,54 @@
  * attempt: status, outcome, body...), 400 {ok: false, error} for a bad body.
  */
 import { CallbackInputError } from './callbacks';
-import type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome } from './callbacks';
+import type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook, OpenLinkResult } from './callbacks';
 import { parseFaultRequest } from './faults';
 import { SANDBOX_BASE_PREFIX } from './fixtures';
 import { parseRateLimitConfig } from './rate-limit';
-import type { ExotelSandbox, RequestFilter } from './server';
-import type { SandboxBase } from './types';
+import type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
+import type { AnyRateLimitConfig, Fault, FaultMatch, RateLimitStats, RecordedRequest, RequestFilter, SandboxBase } from './types';
+
+/**
+ * The sandbox as the control API drives it: what ExotelSandbox (server.ts) offers, declared here so
+ * that the server hands itself in and the control API needs nothing from the server above it.
+ */
+export interface ControlledSandbox {
+	readonly origin: string;
+	readonly loginCount: number;
+	readonly latency: number;
+	readonly live: boolean;
+	readonly pendingFaults: number;
+	readonly pendingCallbacks: number;
+	readonly rateLimit: AnyRateLimitConfig | null;
+	requests(filter?: RequestFilter): RecordedRequest[];
+	clearRequests(): void;
+	injectFaults(fault: Fault, count?: number, match?: FaultMatch): void;
+	clearFaults(): void;
+	expireSessions(): number;
+	reset(): void;
+	setLatency(ms: number): void;
+	setLive(on: boolean): void;
+	setRateLimit(config: AnyRateLimitConfig | null): void;
+	rateLimitStats(): RateLimitStats;
+	liveSessionCount(): number;
+	messages(): StoredSmsMessage[];
+	allocations(): Allocation[];
+	rcsMessages(): StoredRcsMessage[];
+	chatAppMessages(): StoredChatAppMessage[];
+	chatAppWebhook(): ChatAppWebhookConfig | null;
+	callbacks(filter?: CallbackFilter): CallbackAttempt[];
+	clearCallbacks(): void;
+	failingWebhooks(): FailingWebhook[];
+	postChatAppIncoming(input: Record<string, unknown>): Promise<CallbackAttempt>;
+	postChatAppCallback(input: Record<string, unknown>): Promise<CallbackAttempt>;
+	postRcsIncoming(input: Record<string, unknown>): Promise<CallbackAttempt>;
+	postSmsCallback(input: Record<string, unknown>): Promise<CallbackAttempt>;
+	postClickCallback(input: Record<string, unknown>): Promise<CallbackAttempt>;
+	postCallback(input: Record<string, unknown>): Promise<CallbackAttempt>;
+	reply(input: Record<string, unknown>): Promise<CallbackAttempt>;
+	openLink(input: Record<string, unknown>): Promise<OpenLinkResult>;
+	endCall(input: Record<string, unknown>): Promise<CallbackAttempt | null>;
+}
 
 export interface ControlReply {
 	status: number;
@@ -70,7 +112,7 @@ function parseJson(body: Buffer): { value?: unknown; error?: string } {
 	}
 }
 
-type CallbackPost = (sandbox: ExotelSandbox, input: Record<string, unknown>) => Promise<CallbackAttempt | null>;
+type CallbackPost = (sandbox: ControlledSandbox, input: Record<string, unknown>) => Promise<CallbackAttempt | null>;
 
 const CALLBACK_POSTS: Record<string, CallbackPost> = {
 	'POST /chatapp-incoming': (sandbox, input) => sandbox.postChatAppIncoming(input),
@@ -97,16 +139,16 @@ async function onDemand(body: Buffer, run: (input: Record<string, unknown>) => P
 	}
 }
 
-function postCallback(sandbox: ExotelSandbox, post: CallbackPost, body: Buffer): Promise<ControlReply> {
+function postCallback(sandbox: ControlledSandbox, post: CallbackPost, body: Buffer): Promise<ControlReply> {
 	return onDemand(body, async (input) => ({ callback: await post(sandbox, input) }));
 }
 
-function rateLimitReply(sandbox: ExotelSandbox): ControlReply {
+function rateLimitReply(sandbox: ControlledSandbox): ControlReply {
 	return ok({ rateLimit: sandbox.rateLimit, ...sandbox.rateLimitStats() });
 }
 
 export async function handleControl(
-	sandbox: ExotelSandbox,
+	sandbox: ControlledSandbox,
 	method: string,
 	path: string,
 	query: URLSearchParams,

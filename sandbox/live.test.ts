@@ -8,7 +8,7 @@
 import { parseCliOptions, parseLiveOption } from './cli';
 import { call as rawCall, basicOf } from './client';
 import { SANDBOX_ACCOUNT, SANDBOX_REFUSED_CALLER } from './fixtures';
-import { seededCallSid } from './handlers/voice';
+import { seededCallSid } from './handlers/calls';
 import { Receiver, sandboxControl } from './receiver';
 import { ExotelSandbox } from './server';
 import { budget } from './timing';

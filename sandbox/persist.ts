@@ -12,10 +12,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { SANDBOX_CAMPAIGNS } from './fixtures';
-import type { StoredCampaign } from './handlers/campaigns';
-import type { StoredCall } from './handlers/voice';
 import type { ShortLink } from './links';
-import type { ChatAppWebhookConfig, SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './state';
+import type { SandboxState } from './state';
+import type { ChatAppWebhookConfig, StoredCall, StoredCampaign, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
 
 export const SAVED_STATE_VERSION = 1 as const;
 

@@ -18,15 +18,31 @@ import { describeFault, FaultQueue } from './faults';
 import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
 import { allRoutes } from './handlers';
 import { scheduleCampaigns } from './handlers/campaigns';
-import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/voice';
+import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/callStatus';
 import { apiError, errorStyleFor, isFormType, mediaTypeOf, parseFormPairs, statusText, unauthorizedMessage } from './http';
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';
 import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, RateLimiter } from './rate-limit';
 import { Router, type RouteMatch } from './router';
-import { SandboxState, type Allocation, type ChatAppWebhookConfig, type StoredChatAppMessage, type StoredRcsMessage, type StoredSmsMessage } from './state';
+import { SandboxState } from './state';
+import type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
 import { budget } from './timing';
-import type { AnyRateLimitConfig, AuthOutcome, ErrorStyle, Fault, FaultMatch, RateCategory, RateLimitStats, RecordedRequest, Reply, RequestContext, RouteDefinition, SandboxBase, SandboxOptions } from './types';
+import type {
+	AnyRateLimitConfig,
+	AuthOutcome,
+	ErrorStyle,
+	Fault,
+	FaultMatch,
+	RateCategory,
+	RateLimitStats,
+	RecordedRequest,
+	Reply,
+	RequestContext,
+	RequestFilter,
+	RouteDefinition,
+	SandboxBase,
+	SandboxOptions,
+} from './types';
 import { twilioResponse } from './xml';
 
 export type {
@@ -39,6 +55,7 @@ export type {
 	RateLimitConfig,
 	RateLimitStats,
 	RecordedRequest,
+	RequestFilter,
 	SandboxBase,
 	SandboxOptions,
 } from './types';
@@ -50,15 +67,13 @@ export type {
 	StoredChatAppMessage,
 	StoredRcsMessage,
 	StoredSmsMessage,
-} from './state';
+} from './stored';
 
 /** Bodies above this are answered 413 without being processed. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** How soon after a change the records are written to the state file (changes come in bursts). */
 const SAVE_DELAY_MS = 200;
-
-export type RequestFilter = Partial<Pick<RecordedRequest, 'base' | 'method'>> & { pathIncludes?: string };
 
 const CONTROL_PREFIX = '/__sandbox';
 

@@ -1,199 +1,28 @@
 /**
  * Everything the simulated service remembers between requests. Handler groups keep their data
- * here so that reset() clears it all in one place; later work adds stores next to these.
+ * here so that reset() clears it all in one place; later work adds stores next to these. The
+ * records' shapes are in stored.ts.
  */
 import { SANDBOX_DEVICE_USER_ID, SANDBOX_GREENVN_POOL } from './fixtures';
-import type { StoredCampaign } from './handlers/campaigns';
-import type { StoredContact, StoredList } from './handlers/lists';
-import type { CcmUser } from './handlers/users';
-import type { StoredCall } from './handlers/voice';
 import type { ShortLink } from './links';
+import type {
+	AllocationRecord,
+	CcmUser,
+	CcSession,
+	CcUser,
+	ChatAppWebhookConfig,
+	ContactUpload,
+	DeviceStatus,
+	GreenvnPoolEntry,
+	StoredCall,
+	StoredCampaign,
+	StoredChatAppMessage,
+	StoredContact,
+	StoredList,
+	StoredRcsMessage,
+	StoredSmsMessage,
+} from './stored';
 
-export interface StoredSmsMessage {
-	sid: string;
-	accountSid: string;
-	/** Which endpoint accepted it. */
-	endpoint: 'send' | 'bulksend';
-	/** Id of the recorded request that carried it. */
-	requestId: number;
-	/** Sender as given (the answer adds `/<suffix>`). */
-	from: string;
-	to: string;
-	body: string;
-	status: string;
-	detailedStatusCode: number;
-	detailedStatus: string;
-	dateCreated: string;
-	dateUpdated: string;
-	dateSent: string | null;
-	smsUnits: number | null;
-	statusCallback?: string;
-	customField?: string;
-	smsType?: string;
-	dltEntityId?: string;
-	dltTemplateId?: string;
-	encodingType?: string;
-	priority?: string;
-	shortenUrl?: string;
-	shortenUrlParams?: { header?: string; tracking?: string; clickTrackingCallbackUrl?: string };
-	/**
-	 * Only with ShortenUrl=true: the body the handset shows, every http(s) URL of `body` replaced by
-	 * a short link of the sandbox (`body` stays as sent), and those links in order of appearance.
-	 */
-	deliveredBody?: string;
-	shortLinks?: ShortLink[];
-}
-
-export interface CcSession {
-	sessionId: string;
-	userId: string;
-	terminalInfo: string;
-	loginTime: number;
-	live: boolean;
-}
-
-export interface CcUser {
-	ccUserId: number;
-	userId: string;
-	userType: string;
-	userName: string;
-	contactCenterId: number;
-	systemUserType: string;
-	defaultReady: boolean;
-	userData?: string;
-	description?: string;
-	loginPolicy: string;
-	maxAllowedLogins: string | number;
-	mappingUserId: string | null;
-}
-
-export interface Allocation {
-	connection_id: string;
-	aparty_numbers: string[];
-	bparty_numbers: string[];
-	aparty_pins: number[];
-	bparty_pins: number[];
-	usage: 'oneway' | 'twoway';
-	greenvn: string;
-	greenvn_id: string;
-	state: 'active' | 'vault';
-	flow_id?: string;
-}
-
-export interface AllocationRecord {
-	allocation: Allocation;
-	strictness: boolean;
-	preferences?: Record<string, unknown>;
-	deallocationPolicy?: { duration: string };
-	createdAt: number;
-	deallocatedAt?: number;
-}
-
-export interface GreenvnPoolEntry {
-	number: string;
-	region: string;
-	type: 'mobile' | 'landline';
-}
-
-export interface DeviceStatus {
-	userId: string;
-	phone: { enabled: boolean; number: string };
-	sip: { enabled: boolean; username: string; registered: boolean; lastSeen: string };
-	updatedAt?: string;
-}
-
-export interface ContactUpload {
-	uploadId: string;
-	listId?: string;
-	duplicateAction: 'skip' | 'update' | 'create_new';
-	totalRecords: number;
-	successful: number;
-	failed: number;
-	duplicatesSkipped: number;
-	estimatedTimeSeconds: number;
-	acceptedAt: number;
-	/** Real ms epoch at which the job reports `completed` (timeScale applied). */
-	completesAt: number;
-	/** Name of the uploaded file part, when it had one. */
-	fileName?: string;
-	/** The CSV rows by column, kept until the job completes and they become contacts. */
-	records?: Array<Record<string, string | undefined>>;
-	/** Whether the records were applied (contacts created, counts set). */
-	settled?: boolean;
-}
-
-export type RcsSmsType = 'transactional' | 'transactional_opt_in' | 'promotional';
-
-/** The SMS fallback of an RCS message, as sent (spec field names). */
-export interface RcsFallback {
-	from: string;
-	content: {
-		text: string;
-		sms_type: RcsSmsType;
-		dlt_entity_id?: string;
-		dlt_template_id?: string;
-		encoding_type?: 'plain' | 'unicode';
-		priority?: 'normal' | 'high';
-		shorten_url?: boolean;
-		shorten_url_params?: { custom_domain?: string; tracking?: boolean; click_tracking_callback_url?: string };
-	};
-}
-
-/** An accepted RCS message (one `status: 'success'` entry of a send). */
-export interface StoredRcsMessage {
-	sid: string;
-	accountSid: string;
-	/** Id of the recorded request that carried it, and its position in `rcs.messages`. */
-	requestId: number;
-	index: number;
-	/** Bot id. */
-	from: string;
-	to: string;
-	template: { name: string; variables: Record<string, string> };
-	fallback?: RcsFallback;
-	/** Effective values: message level, else `rcs` channel level, else request level. */
-	customData?: string;
-	statusCallback?: string;
-	/** ISO 8601 UTC. */
-	acceptedAt: string;
-}
-
-export type ChatAppContentType =
-	| 'text'
-	| 'image'
-	| 'audio'
-	| 'video'
-	| 'document'
-	| 'sticker'
-	| 'location'
-	| 'contacts'
-	| 'interactive';
-
-/** An accepted chat-app message. */
-export interface StoredChatAppMessage {
-	sid: string;
-	accountSid: string;
-	requestId: number;
-	from: string;
-	to: string;
-	contentType: ChatAppContentType;
-	/** `interactive.type` (`button` or `list`) for interactive messages. */
-	interactiveType?: 'button' | 'list';
-	/** The `content` object as sent. */
-	content: Record<string, unknown>;
-	statusCallback?: string;
-	customData?: string;
-	acceptedAt: string;
-}
-
-/** The chat-app webhook configuration as stored (spec field names; absent optional fields are left out). */
-export interface ChatAppWebhookConfig {
-	incoming_message_url: string;
-	status_callback_url?: string;
-	verify_token?: string;
-}
-
-/** Device state the integrations API starts with. */
 /**
  * The allocation pool: the fixture's numbers, then generated Bangalore landlines
  * (+918047100000, +918047100001, …) up to `size` (never fewer than the fixture's).
@@ -204,6 +33,7 @@ export function greenvnPool(size = SANDBOX_GREENVN_POOL.length): GreenvnPoolEntr
 	return pool;
 }
 
+/** Device state the integrations API starts with. */
 export function seededDevices(): DeviceStatus[] {
 	return [
 		{
@@ -270,14 +100,14 @@ export class SandboxState {
 
 	campaignsSeeded = false;
 
-	/** Campaign lists and contacts by sid (handlers/lists.ts); seeded on first use after a reset. */
+	/** Campaign lists and contacts by sid (handlers/listStore.ts); seeded on first use after a reset. */
 	readonly lists = new Map<string, StoredList>();
 
 	readonly contacts = new Map<string, StoredContact>();
 
 	listsSeeded = false;
 
-	/** v1 calls by sid, seeded and placed (handlers/voice.ts); seeded on first use after a reset. */
+	/** v1 calls by sid, seeded and placed (handlers/calls.ts); seeded on first use after a reset. */
 	readonly calls = new Map<string, StoredCall>();
 
 	callsSeeded = false;

@@ -4,7 +4,8 @@
  * are re-exported by server.ts.
  */
 import type { SandboxBase } from './fixtures';
-import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './state';
+import type { SandboxState } from './state';
+import type { StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
 
 export type { SandboxBase };
 
@@ -49,6 +50,9 @@ export interface RecordedRequest {
 	/** documented mode only: the category the limiter counted or refused it under (unset when uncategorised) */
 	category?: RateCategory;
 }
+
+/** Which recorded requests to list (ExotelSandbox.requests, the control API's GET /requests). */
+export type RequestFilter = Partial<Pick<RecordedRequest, 'base' | 'method'>> & { pathIncludes?: string };
 
 export type Fault =
 	| { kind: 'status'; status: number; retryAfterSeconds?: number; body?: unknown }

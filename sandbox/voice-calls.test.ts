@@ -7,15 +7,9 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 
 import { SANDBOX_ACCOUNT } from './fixtures';
-import {
-	CALL_TIMING,
-	recordingBytes,
-	recordingSignature,
-	SANDBOX_CALL_CUSTOMERS,
-	SANDBOX_SEEDED_CALLS,
-	SANDBOX_VIRTUAL_NUMBERS,
-	seededCallSid,
-} from './handlers/voice';
+import { CALL_TIMING } from './handlers/callConnect';
+import { recordingSignature, SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from './handlers/calls';
+import { recordingBytes } from './handlers/voiceLogs';
 import { SANDBOX_USER_COUNT, userOfficePhone, userPhone } from './handlers/users';
 import { call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';

@@ -7,7 +7,7 @@
 import { createHash } from 'crypto';
 
 import { chatAppDeliveryFails, SANDBOX_CHATAPP_BUSINESS_NUMBER, SANDBOX_CHATAPP_CUSTOMER } from '../fixtures';
-import type { StoredChatAppMessage } from '../state';
+import type { StoredChatAppMessage } from '../stored';
 import { hex, inputObject, isoWithOffset, jsonPost, latest, optString, overlay, payloadOption, signatureOption, type Obj } from './payload';
 import { CALLBACK_TIMING, CallbackInputError, type DeliveryRequest, type PayloadContext, type ScheduledReport } from './types';
 

@@ -14,7 +14,8 @@ import { createHmac } from 'crypto';
 import * as http from 'http';
 import * as https from 'https';
 
-import type { SandboxState, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from '../state';
+import type { SandboxState } from '../state';
+import type { StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from '../stored';
 import type { CallbackHooks } from '../types';
 import { openLinkAs, type LinkFetch, type OpenLinkResult } from './browser';
 import { chatAppIncomingRequest, chatAppStatusReports, chatAppStatusRequest } from './chat-app';

@@ -4,7 +4,7 @@
  * the link of a sent SMS that a person (or a link-preview bot) opens (browser.ts opens it).
  */
 import { linksIn } from '../links';
-import type { StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from '../state';
+import type { StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from '../stored';
 import { liveIncomingEntry } from './chat-app';
 import { hex, inputObject, isObj, isoWithOffset, jsonPost, latest, optString, signatureOption, type Obj } from './payload';
 import { rcsIncomingRequest } from './rcs';

@@ -4,7 +4,7 @@
  * and an incoming RCS message on demand. Unsigned.
  */
 import { rcsReachabilityOf, SANDBOX_CHATAPP_CUSTOMER, SANDBOX_RCS_BOT_ID } from '../fixtures';
-import type { StoredRcsMessage } from '../state';
+import type { StoredRcsMessage } from '../stored';
 import { hex, inputObject, isObj, isoWithOffset, jsonPost, latest, optString, overlay, payloadOption, signatureOption, type Obj } from './payload';
 import { SMS_TERMINAL, smsUnitsOf } from './sms';
 import { CALLBACK_TIMING, CallbackInputError, type DeliveryRequest, type PayloadContext, type ScheduledReport } from './types';

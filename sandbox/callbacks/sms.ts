@@ -5,7 +5,7 @@
 import { dltMatches } from '../dlt';
 import { v1DateTime } from '../http';
 import { SANDBOX_CHATAPP_CUSTOMER, smsOutcomeFor } from '../fixtures';
-import type { StoredSmsMessage } from '../state';
+import type { StoredSmsMessage } from '../stored';
 import { applyFieldOverrides, formatOption, formPost, hex, inputObject, isoWithOffset, optString, payloadOption, signatureOption, v1Date } from './payload';
 import { CALLBACK_TIMING, CallbackInputError, type DeliveryRequest, type PayloadContext, type ScheduledReport } from './types';
 

@@ -16,7 +16,7 @@ export type CallbackKind =
 	| 'rcs-incoming'
 	| 'click'
 	| 'custom'
-	/** v1 call status callback of a call placed with Calls/connect (handlers/voice.ts). */
+	/** v1 call status callback of a call placed with Calls/connect (handlers/callConnect.ts, callStatus.ts). */
 	| 'call-status';
 
 export type CallbackOutcome = 'delivered' | 'retry-scheduled' | 'failed' | 'skipped-non-loopback';

@@ -1,13 +1,13 @@
 /**
  * Voice callbacks: the v1 call status callbacks of a call placed with Calls/connect. Their form
- * fields are built by handlers/voice.ts (in the spec's order); here they become posts,
+ * fields are built by handlers/callStatus.ts (in the spec's order); here they become posts,
  * form-encoded and unsigned.
  */
 import { formPost } from './payload';
 import type { ScheduledReport } from './types';
 
 /**
- * One v1 call status callback of a connected call (handlers/voice.ts builds the form pairs, in the
+ * One v1 call status callback of a connected call (handlers/callStatus.ts builds the form pairs, in the
  * spec's order): posted form-encoded and unsigned at `delayMs` (before timeScale) after the connect.
  */
 export interface CallStatusReport {

@@ -3,7 +3,7 @@
  * State: active → vault; a deallocated number goes back to the free pool.
  */
 import { fail, isPlainObject, json, randomHex, readJson } from '../http';
-import type { Allocation, AllocationRecord, GreenvnPoolEntry } from '../state';
+import type { Allocation, AllocationRecord, GreenvnPoolEntry } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
 
 export const ALLOCATION_REGIONS = ['DL', 'MU', 'MH', 'WB', 'AP', 'TN', 'GJ', 'KA', 'KL', 'RJ', 'MP'] as const;

@@ -25,14 +25,12 @@ import {
 } from '../fixtures';
 import { fail, firstQueryValue, isPlainObject, randomHex, readJson } from '../http';
 import type { SandboxState } from '../state';
+import type { CallStatus, CampaignCallRecord, CampaignParams, CampaignRetries, CampaignStatus, StoredCampaign, StoredContact } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
-import { isReply, pageAnswer, pageQuery, prepareListState, sortBy, v2Answer, type StoredContact } from './lists';
-
-export type CampaignStatus = 'Created' | 'InProgress' | 'Paused' | 'Completed' | 'Archived';
+import { prepareListState } from './listStore';
+import { isReply, pageAnswer, pageQuery, sortBy, v2Answer } from './paging';
 
 export type CampaignAction = 'pause' | 'resume' | 'complete' | 'archive';
-
-export type CallStatus = 'completed' | 'failed' | 'busy' | 'no-answer';
 
 /** The spec's limits, and the sandbox's pace. */
 export const CAMPAIGN_LIMITS = {
@@ -68,74 +66,6 @@ const CALL_SORTS = ['date_created:asc', 'date_created:desc'] as const;
 const STATUS_NAMES: readonly CampaignStatus[] = ['Created', 'InProgress', 'Paused', 'Completed', 'Archived'];
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 const PHONE = /^\+?\d{6,15}$/;
-
-export interface CampaignRetries {
-	number_of_retries: number;
-	interval_mins?: number;
-	mechanism?: 'Linear' | 'Exponential';
-	on_status?: string[];
-}
-
-/** Campaign parameters as the service holds them (spec names). */
-export interface CampaignParams {
-	name: string;
-	type: 'trans';
-	caller_id: string;
-	campaign_type: 'static' | 'dynamic';
-	from?: string;
-	lists?: string[];
-	flow_type?: 'ivr' | 'greeting';
-	url?: string;
-	read_via_text?: string;
-	call_duplicate_numbers: boolean;
-	retries?: CampaignRetries;
-	schedule?: { send_at?: string; end_at?: string };
-	status_callback?: string;
-	call_status_callback?: string;
-	call_schedule_callback?: string;
-	mode: 'auto' | 'custom';
-	throttle?: number;
-	custom_field?: string;
-	repeat_menu_attempts: number;
-}
-
-export interface CampaignCallRecord {
-	number: string;
-	name: string | null;
-	duration: number;
-	date_created: string;
-	status: CallStatus;
-	digit: string | null;
-	recording_url: string | null;
-	start_time: string;
-	end_time: string;
-	caller_id: string;
-	direction: 'Outgoing';
-	call_sid: string;
-	/** Sorting key (virtual ms epoch); not answered. */
-	at: number;
-}
-
-export interface StoredCampaign {
-	id: string;
-	params: CampaignParams;
-	status: CampaignStatus;
-	createdMs: number;
-	dateCreated: string;
-	dateUpdated: string;
-	/** Who is called, resolved from `from` or the lists' contacts when the parameters are set. */
-	recipients: Array<{ number: string; name: string | null }>;
-	/** Recipients called so far. */
-	placed: number;
-	/** Recipients whose last attempt answered, or not. */
-	answered: number;
-	unanswered: number;
-	/** Recipients never called because the campaign was completed early (the spec: "marked failed"). */
-	cancelled: number;
-	calls: CampaignCallRecord[];
-	/** Virtual ms epoch of the next call while InProgress. */
-	nextCallAt: number | null;
-}
 
 // ---------------------------------------------------------------- helpers
 

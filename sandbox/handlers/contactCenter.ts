@@ -3,7 +3,7 @@
  */
 import { SANDBOX_ACCOUNT, SANDBOX_CONTACT_CENTER_ID } from '../fixtures';
 import { fail, isPlainObject, json, randomHex, readJson } from '../http';
-import type { CcUser } from '../state';
+import type { CcUser } from '../stored';
 import type { RouteDefinition } from '../types';
 
 /** Who the sandbox login user is. */

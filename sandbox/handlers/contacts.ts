@@ -4,16 +4,16 @@
  * Accepts basic credentials or the bearer token.
  *
  * A job keeps its records; when it completes they become contacts (and members of `list_id`), with
- * `duplicate_action` deciding what a phone number already present does (see `settleContactUploads`).
+ * `duplicate_action` deciding what a phone number already present does (see `settleContactUploads`,
+ * listStore.ts).
  */
-import { fail, isoTimestamp, json, parseMultipart, randomHex } from '../http';
-import type { ContactUpload, SandboxState } from '../state';
+import { fail, json, parseMultipart, randomHex } from '../http';
+import { CONTACT_COLUMNS, type ContactColumn, type ContactUpload } from '../stored';
 import type { RequestContext, RouteDefinition } from '../types';
-import { CONTACT_COLUMNS, ensureListsSeeded, newSid, type ContactColumn, type StoredContact } from './lists';
+import { ensureListsSeeded, settleContactUploads } from './listStore';
 
 export const CONTACT_UPLOAD_LIMITS = { bytes: 10 * 1024 * 1024, records: 50_000, concurrent: 5 } as const;
 
-const PHONE_PATTERN = /^\+[1-9]\d{7,14}$/;
 const DUPLICATE_ACTIONS = ['skip', 'update', 'create_new'] as const;
 
 /** RFC 4180-ish: quoted fields, doubled quotes, CRLF or LF line ends. */
@@ -58,69 +58,6 @@ export function parseCsv(text: string): string[][] {
 
 function v2Ok(ctx: RequestContext, status: number, response: Record<string, unknown>) {
 	return json(status, { request_id: randomHex(32), method: ctx.request.method, http_code: status, response });
-}
-
-/** Phone numbers already known in the job's scope: its list's contacts, else every contact. */
-function scopeOf(state: SandboxState, job: ContactUpload): Map<string, StoredContact> {
-	const list = job.listId ? state.lists.get(job.listId) : undefined;
-	const contacts = list
-		? list.contactSids.map((sid) => state.contacts.get(sid)).filter((c): c is StoredContact => !!c)
-		: [...state.contacts.values()];
-	return new Map(contacts.map((contact) => [contact.fields.phone_number, contact]));
-}
-
-/**
- * Applies every job whose processing time has passed: a record with an E.164 phone_number becomes
- * a contact (successful); one without is failed; a phone already in scope (the list, else all
- * contacts, including earlier rows of the same file) is skipped with `skip`, updated (non-empty
- * cells only) with `update`, and added again as a new contact with `create_new`.
- */
-export function settleContactUploads(state: SandboxState, now = Date.now()): void {
-	ensureListsSeeded(state);
-	for (const job of state.contactUploads.values()) {
-		if (job.settled || now < job.completesAt) continue;
-		job.settled = true;
-		const list = job.listId ? state.lists.get(job.listId) : undefined;
-		const known = scopeOf(state, job);
-		let successful = 0;
-		let failed = 0;
-		let duplicatesSkipped = 0;
-		const at = isoTimestamp();
-		for (const record of job.records ?? []) {
-			const phone = (record.phone_number ?? '').trim();
-			if (!PHONE_PATTERN.test(phone) || record.malformed === 'true') {
-				failed++;
-				continue;
-			}
-			const fields: StoredContact['fields'] = { phone_number: phone };
-			for (const column of CONTACT_COLUMNS) {
-				const value = record[column]?.trim();
-				if (column !== 'phone_number' && value) fields[column] = value;
-			}
-			const existing = known.get(phone);
-			if (existing && job.duplicateAction === 'skip') {
-				duplicatesSkipped++;
-				continue;
-			}
-			if (existing && job.duplicateAction === 'update') {
-				Object.assign(existing.fields, fields);
-				existing.dateUpdated = at;
-				if (list && !list.contactSids.includes(existing.sid)) list.contactSids.push(existing.sid);
-				successful++;
-				continue;
-			}
-			const contact: StoredContact = { sid: newSid(), fields, dateCreated: at, dateUpdated: at };
-			state.contacts.set(contact.sid, contact);
-			if (list) list.contactSids.push(contact.sid);
-			known.set(phone, contact);
-			successful++;
-		}
-		if (list) list.dateUpdated = at;
-		job.successful = successful;
-		job.failed = failed;
-		job.duplicatesSkipped = duplicatesSkipped;
-		job.records = undefined;
-	}
 }
 
 function statusView(job: ContactUpload) {

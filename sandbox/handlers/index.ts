@@ -3,6 +3,9 @@
  */
 import type { RouteDefinition } from '../types';
 import { allocationRoutes } from './allocation';
+import { callConnectRoutes } from './callConnect';
+import { callDetailsRoutes } from './callDetails';
+import { callQueryRoutes } from './callQuery';
 import { campaignRoutes } from './campaigns';
 import { configurationRoutes } from './configuration';
 import { contactCenterRoutes } from './contactCenter';
@@ -12,12 +15,16 @@ import { listRoutes } from './lists';
 import { messagesRoutes } from './messages';
 import { smsRoutes } from './sms';
 import { userRoutes } from './users';
-import { voiceRoutes } from './voice';
+import { voiceLogRoutes } from './voiceLogs';
 
 export const allRoutes: readonly RouteDefinition[] = [
 	...smsRoutes,
 	...messagesRoutes,
-	...voiceRoutes,
+	// the voice routes, in the order they were written: connect, the v1 queries, ccm details, voice logs
+	...callConnectRoutes,
+	...callQueryRoutes,
+	...callDetailsRoutes,
+	...voiceLogRoutes,
 	...userRoutes,
 	...contactRoutes,
 	...campaignRoutes,

@@ -6,7 +6,7 @@
  * SIP registered for odd user numbers only.
  */
 import { fail, isoTimestamp, isPlainObject, json, readJson } from '../http';
-import type { DeviceStatus } from '../state';
+import type { DeviceStatus } from '../stored';
 import type { RequestContext, RouteDefinition } from '../types';
 import { ccmUsersOf } from './users';
 

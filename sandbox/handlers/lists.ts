@@ -3,43 +3,15 @@
  * endpoints and their status codes (200, 207, 400) but shows no bodies: the envelopes here follow
  * the v2 family (see the sandbox README, "Lists and contacts").
  *
- * Lists and contacts are seeded from fixtures on first use after a reset (`ensureListsSeeded`);
- * contact uploads (handlers/contacts.ts) add contacts and list memberships when they complete.
+ * Lists and contacts are seeded from fixtures on first use after a reset, and contact uploads
+ * (handlers/contacts.ts) add contacts and list memberships when they complete: both in listStore.ts.
  */
-import { SANDBOX_BIG_LIST, SANDBOX_LISTS } from '../fixtures';
-import { fail, firstQueryValue, isoTimestamp, isPlainObject, json, randomHex, readJson } from '../http';
+import { fail, firstQueryValue, isoTimestamp, isPlainObject, readJson } from '../http';
 import type { SandboxState } from '../state';
+import { CONTACT_COLUMNS, type StoredContact, type StoredList } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
-import { settleContactUploads } from './contacts';
-
-/** Columns of a contact, as the contact upload CSV names them. */
-export const CONTACT_COLUMNS = [
-	'phone_number',
-	'first_name',
-	'last_name',
-	'email',
-	'company',
-	'tag',
-	'custom_field_1',
-] as const;
-
-export type ContactColumn = (typeof CONTACT_COLUMNS)[number];
-
-export interface StoredContact {
-	sid: string;
-	fields: Partial<Record<ContactColumn, string>> & { phone_number: string };
-	dateCreated: string;
-	dateUpdated: string;
-}
-
-export interface StoredList {
-	sid: string;
-	name: string;
-	/** Contact sids, in the order they joined. */
-	contactSids: string[];
-	dateCreated: string;
-	dateUpdated: string;
-}
+import { prepareListState } from './listStore';
+import { isReply, pageAnswer, pageQuery, sortBy, v2Answer } from './paging';
 
 /** Listing limits of the list and contact endpoints (the spec gives the default only; the maximum is the campaign listing's). */
 export const LIST_PAGE = { defaultLimit: 20, maxLimit: 500 } as const;
@@ -49,53 +21,7 @@ export const LIST_SORTS = ['date_created:asc', 'date_created:desc', 'name:asc', 
 /** Entries of one bulk rename (the spec's limit). */
 export const BULK_RENAME_MAX = 5000;
 
-// ---------------------------------------------------------------- seeding and views
-
-/** Seeds lists and contacts from fixtures once per reset. */
-export function ensureListsSeeded(state: SandboxState): void {
-	if (state.listsSeeded) return;
-	state.listsSeeded = true;
-	const start = Date.now() - 30 * 86_400_000;
-	let minute = 0;
-	const stamp = () => isoTimestamp(new Date(start + minute++ * 60_000));
-	const addContact = (sid: string, fields: StoredContact['fields']) => {
-		const at = stamp();
-		state.contacts.set(sid, { sid, fields: { ...fields }, dateCreated: at, dateUpdated: at });
-	};
-	for (const list of SANDBOX_LISTS) {
-		for (const contact of list.contacts) {
-			if (!state.contacts.has(contact.sid)) {
-				const { sid, ...fields } = contact;
-				addContact(sid, fields);
-			}
-		}
-		const at = stamp();
-		state.lists.set(list.sid, {
-			sid: list.sid,
-			name: list.name,
-			contactSids: list.contacts.map((c) => c.sid),
-			dateCreated: at,
-			dateUpdated: at,
-		});
-	}
-	const big: string[] = [];
-	for (let i = 0; i < SANDBOX_BIG_LIST.size; i++) {
-		const sid = `${SANDBOX_BIG_LIST.contactSidPrefix}${i + 1}`;
-		addContact(sid, {
-			phone_number: `${SANDBOX_BIG_LIST.phonePrefix}${String(i).padStart(5, '0')}`,
-			first_name: `Subscriber ${i + 1}`,
-		});
-		big.push(sid);
-	}
-	const at = stamp();
-	state.lists.set(SANDBOX_BIG_LIST.sid, { sid: SANDBOX_BIG_LIST.sid, name: SANDBOX_BIG_LIST.name, contactSids: big, dateCreated: at, dateUpdated: at });
-}
-
-/** Everything a list route needs first: the seed, and uploads that finished since the last look. */
-export function prepareListState(state: SandboxState): void {
-	ensureListsSeeded(state);
-	settleContactUploads(state);
-}
+// ---------------------------------------------------------------- views
 
 export function listView(list: StoredList, accountSid: string): Record<string, unknown> {
 	return {
@@ -114,56 +40,6 @@ export function contactView(contact: StoredContact): Record<string, unknown> {
 	view.date_created = contact.dateCreated;
 	view.date_updated = contact.dateUpdated;
 	return view;
-}
-
-/** A new list or contact sid: 32 hex, as the service's other ids. */
-export const newSid = () => randomHex(32);
-
-// ---------------------------------------------------------------- envelopes and paging
-
-export function v2Answer(ctx: RequestContext, status: number, response: unknown, extra: Record<string, unknown> = {}): Reply {
-	return json(status, { request_id: randomHex(32), method: ctx.request.method, http_code: status, ...extra, response });
-}
-
-/** `offset` and `limit` of a listing query, or the 400 that refuses them. */
-export function pageQuery(
-	ctx: RequestContext,
-	defaults: { defaultLimit: number; maxLimit: number },
-): { offset: number; limit: number } | Reply {
-	const rawOffset = firstQueryValue(ctx.request.query.offset);
-	const rawLimit = firstQueryValue(ctx.request.query.limit);
-	const offset = rawOffset === undefined ? 0 : /^\d+$/.test(rawOffset) ? Number(rawOffset) : NaN;
-	if (!Number.isInteger(offset)) return fail(ctx, 400, `offset must be a non-negative integer (got '${rawOffset}')`);
-	const limit = rawLimit === undefined ? defaults.defaultLimit : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
-	if (!(Number.isInteger(limit) && limit >= 1 && limit <= defaults.maxLimit)) {
-		return fail(ctx, 400, `limit must be an integer from 1 to ${defaults.maxLimit} (got '${rawLimit}')`);
-	}
-	return { offset, limit };
-}
-
-export function isReply(value: unknown): value is Reply {
-	return isPlainObject(value) && typeof value.status === 'number' && !('offset' in value);
-}
-
-/** One page of `all` with the spec's `metadata {count, offset, total, limit}`. */
-export function pageAnswer(ctx: RequestContext, all: unknown[], page: { offset: number; limit: number }): Reply {
-	const slice = all.slice(page.offset, page.offset + page.limit);
-	return v2Answer(ctx, 200, slice, { metadata: { count: slice.length, offset: page.offset, total: all.length, limit: page.limit } });
-}
-
-/** Sorts by `date_created` or `name`, ascending or descending; ties keep their order. */
-export function sortBy<T>(items: T[], sort: string, keys: { date: (item: T) => string; name: (item: T) => string }): T[] {
-	const [field, direction] = sort.split(':');
-	const key = field === 'name' ? keys.name : keys.date;
-	const sign = direction === 'asc' ? 1 : -1;
-	return items
-		.map((item, index) => ({ item, index }))
-		.sort((a, b) => {
-			const x = key(a.item).toLowerCase();
-			const y = key(b.item).toLowerCase();
-			return x < y ? -sign : x > y ? sign : a.index - b.index;
-		})
-		.map(({ item }) => item);
 }
 
 /** Seeds the lists and settles the contact uploads (prepareListState), then the list of the path, or a 404. */

@@ -24,7 +24,7 @@ import type {
 	RcsSmsType,
 	StoredChatAppMessage,
 	StoredRcsMessage,
-} from '../state';
+} from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
 
 /** Strict E.164: `+`, a non-zero digit, 7 to 14 more digits. */

@@ -17,7 +17,7 @@ import {
 	v1Timestamp,
 } from '../http';
 import { shortenBody } from '../links';
-import type { StoredSmsMessage } from '../state';
+import type { StoredSmsMessage } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
 
 export const SMS_LIMITS = { bodyChars: 2000, staticRecipients: 100, dynamicMessages: 100 } as const;

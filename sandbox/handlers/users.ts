@@ -8,33 +8,8 @@ import { createHash } from 'crypto';
 
 import { fail, firstQueryValue, json, randomHex } from '../http';
 import type { SandboxState } from '../state';
+import type { CcmDevice, CcmUser } from '../stored';
 import type { Reply, RequestContext, RouteDefinition } from '../types';
-
-export interface CcmDevice {
-	id: number;
-	name: string;
-	/** E.164 */
-	contact_uri: string;
-	type: 'tel';
-	available: boolean;
-	verified: boolean;
-	status: 'free' | 'busy';
-}
-
-/** A user of the management API, spec field names (User (management API v2)). */
-export interface CcmUser {
-	id: string;
-	first_name: string;
-	last_name: string;
-	email: string;
-	email_verified: boolean;
-	role: string;
-	active_call: Record<string, unknown> | null;
-	last_login: string;
-	date_created: string;
-	date_updated: string;
-	devices: CcmDevice[];
-}
 
 export const SANDBOX_USER_COUNT = 120;
 

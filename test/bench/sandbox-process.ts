@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { HarnessCredential } from '../helpers/n8n-core-harness';
-import type { StoredRcsMessage, StoredSmsMessage } from '../../sandbox/state';
+import type { StoredRcsMessage, StoredSmsMessage } from '../../sandbox/stored';
 import type { AnyRateLimitConfig, RateCategory, RateLimitStats, RecordedRequest } from '../../sandbox/types';
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');

@@ -6,7 +6,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../../../sandbox/handlers/voice';
+import { SANDBOX_CALL_CUSTOMERS, SANDBOX_SEEDED_CALLS, SANDBOX_VIRTUAL_NUMBERS, seededCallSid } from '../../../sandbox/handlers/calls';
 import { describeBadInput, list, refused, type ContinueCase, type RefusedCase } from '../../helpers/bad-input';
 import { basicAuthHeader, formFields, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { describeNoSecrets, giveUpSoon, limitStorm, resetAfter, resetBefore, WRONG_CREDENTIALS, type SecretCase } from '../../helpers/secrets';

@@ -7,7 +7,8 @@ import { describeBadInput, refused } from '../../helpers/bad-input';
 import { basicAuthHeader, packageNode, runNode, SANDBOX_ACCOUNT, sandboxCredentials, startSandbox } from '../../helpers/exotel';
 import type { SecretCase } from '../../helpers/secrets';
 import { describeNoSecrets, WRONG_CREDENTIALS } from '../../helpers/secrets';
-import { recordingBytes, seededCallSid } from '../../../sandbox/handlers/voice';
+import { seededCallSid } from '../../../sandbox/handlers/calls';
+import { recordingBytes } from '../../../sandbox/handlers/voiceLogs';
 import type { ExotelSandbox } from '../../../sandbox/server';
 
 const SID = SANDBOX_ACCOUNT.accountSid;

@@ -25,8 +25,8 @@ import {
 	type RunResult,
 } from '../../helpers/n8n-core-harness';
 import { SANDBOX_BIG_LIST } from '../../../sandbox/fixtures';
+import { seededCallSid } from '../../../sandbox/handlers/calls';
 import { declaredEndpointsOf } from '../../../sandbox/package-endpoints';
-import { seededCallSid } from '../../../sandbox/handlers/voice';
 
 const GOLDEN_FILE = path.join(__dirname, 'spec-wire.golden.json');
 /** The contact-center credential's login (its preAuthentication), the one request no node declares. */
