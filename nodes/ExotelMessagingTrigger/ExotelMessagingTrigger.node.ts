@@ -10,14 +10,12 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
+import { STATUS_EVENTS, STATUSES } from '../shared/output/messagingEvents';
 import { answerNow, nestBracketKeys } from '../shared/webhooks/respond';
 import { logRefusalOnce, refusalWords, signatureRefused } from '../shared/webhooks/signature';
 import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
-import { eventItems, MESSAGING_EVENTS, STATUSES } from './events';
+import { eventItems, MESSAGING_EVENTS } from './events';
 import { checkExists, create, remove } from './registration';
-
-/** The events that carry a status, filtered by Statuses. */
-export const STATUS_EVENTS = ['chatAppStatus', 'rcsDeliveryReport', 'smsStatus'];
 
 export class ExotelMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
