@@ -70,8 +70,9 @@ const isFlatForm = (body: IDataObject, list?: string) =>
 /** One body the service posts, as the package recognises it. */
 interface ShapeDeclaration {
 	/**
-	 * Whether a body (its bracket keys nested) is of this shape; no two shapes hold for one body. An
-	 * unsigned shape's holds only for a body wholly of it, so no chat-app payload rides along unsigned.
+	 * Whether a body (its bracket keys nested) is of this shape. An unsigned shape's holds only for a body wholly
+	 * of it, so no chat-app payload rides along unsigned; a signed shape's may hold for more (a chat-app payload
+	 * beside an RCS one is still signed). So no body is of a signed shape and an unsigned one at once.
 	 */
 	readonly is: (body: IDataObject) => boolean;
 	/** The events its messages become (eventItems reads them); none when the Messaging Trigger does not start on it. */
@@ -115,7 +116,7 @@ export type CallbackShape = keyof typeof CALLBACK_SHAPES;
 /** The shapes the service posts unsigned: the signature check's unsigned families. */
 export type UnsignedFamily = { [Shape in CallbackShape]: (typeof CALLBACK_SHAPES)[Shape]['signing'] extends 'unsigned' ? Shape : never }[CallbackShape];
 
-/** The shape a body is (bracket keys nested), or undefined for anything else: a mix, an unknown payload. */
+/** The first shape that a body (bracket keys nested) is, or undefined when it is none of them: an unknown payload, a form carrying an object. */
 export function shapeOf(body: IDataObject): CallbackShape | undefined {
 	return (Object.keys(CALLBACK_SHAPES) as CallbackShape[]).find((shape) => CALLBACK_SHAPES[shape].is(body));
 }
