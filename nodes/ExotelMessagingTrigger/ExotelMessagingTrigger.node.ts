@@ -10,14 +10,12 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
+import { STATUS_EVENTS, STATUSES, unsignedFamilyOf } from '../shared/output/messagingEvents';
 import { answerNow, nestBracketKeys } from '../shared/webhooks/respond';
 import { logRefusalOnce, refusalWords, signatureRefused } from '../shared/webhooks/signature';
 import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
-import { eventItems, MESSAGING_EVENTS, STATUSES } from './events';
+import { eventItems, MESSAGING_EVENTS } from './events';
 import { checkExists, create, remove } from './registration';
-
-/** The events that carry a status, filtered by Statuses. */
-export const STATUS_EVENTS = ['chatAppStatus', 'rcsDeliveryReport', 'smsStatus'];
 
 export class ExotelMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -117,8 +115,8 @@ export class ExotelMessagingTrigger implements INodeType {
 		const items = eventItems(req.body);
 		if (!items) return answer(400, { error: 'the body is not a JSON object or form' });
 		const secret = async () => String((await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi')).webhookSigningSecret ?? '');
-		// With a secret, only a body wholly of a family the service posts unsigned (SMS, RCS) may come unsigned.
-		const refusal = await signatureRefused(this, nestBracketKeys(req.body as IDataObject), secret);
+		// With a secret, only a body wholly of a shape the service posts unsigned (SMS, RCS) may come unsigned.
+		const refusal = await signatureRefused(this, unsignedFamilyOf(nestBracketKeys(req.body as IDataObject)) !== undefined, secret);
 		if (refusal) {
 			logRefusalOnce(this, refusal);
 			return answer(401, { error: refusalWords(refusal) });

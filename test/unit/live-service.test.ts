@@ -8,12 +8,12 @@ import type { INode } from 'n8n-workflow';
 import { smsOutcomes } from '../../nodes/ExotelMessaging/resources/sms/api';
 import { envelopeOutcomes } from '../../nodes/shared/output/envelope';
 import { eventItems, repliesIn } from '../../nodes/shared/output/messagingCallbacks';
+import { unsignedFamilyOf } from '../../nodes/shared/output/messagingEvents';
 import { serviceDateInZone } from '../../nodes/shared/rules/validation';
 import { sameNumber } from '../../nodes/shared/rules/values';
 import { parseServiceError } from '../../nodes/shared/transport/errors';
 import { accountTimeZoneOf, chatAppEnvelopeOf, chatAppSendBody, chatAppWebhookRequest } from '../../nodes/shared/transport/live';
 import { readServiceXml } from '../../nodes/shared/transport/xml';
-import { unsignedFamilyOf } from '../../nodes/shared/webhooks/signature';
 import {
 	INSUFFICIENT_BALANCE_XML,
 	KYC_ERROR_JSON,

@@ -8,12 +8,13 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { ExotelContactCenter } from '../../nodes/ExotelContactCenter/ExotelContactCenter.node';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
-import { ExotelMessagingTrigger, STATUS_EVENTS } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
+import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
 import { MESSAGING_EVENTS } from '../../nodes/ExotelMessagingTrigger/events';
 import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { ExotelVoiceTrigger } from '../../nodes/ExotelVoiceTrigger/ExotelVoiceTrigger.node';
 import { inWords, lowerCased, operationSubtitles } from '../../nodes/shared/descriptions/subtitle';
+import { STATUS_EVENTS } from '../../nodes/shared/output/messagingEvents';
 
 const ACTION_NODES: INodeType[] = [new ExotelMessaging(), new ExotelVoice(), new ExotelContactCenter(), new ExotelNumberAllocation()];
 const TRIGGERS: INodeType[] = [new ExotelMessagingTrigger(), new ExotelVoiceTrigger()];

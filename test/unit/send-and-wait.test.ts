@@ -5,11 +5,11 @@ import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.nod
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { itemParameters, parameterReader } from '../../nodes/shared/items/parameters';
 import { repliesIn } from '../../nodes/shared/output/messagingCallbacks';
+import { unsignedFamilyOf } from '../../nodes/shared/output/messagingEvents';
 import { numbersIn, sameNumber } from '../../nodes/shared/rules/values';
 import { WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait/fields';
 import { resumeUrls } from '../../nodes/shared/sendAndWait/resumeUrl';
 import { choiceOf } from '../../nodes/shared/sendAndWait/webhook';
-import { unsignedFamilyOf } from '../../nodes/shared/webhooks/signature';
 
 const CHOICES = [
 	{ id: 'approve', title: 'Approve refund' },

@@ -3,21 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { objectOf } from '../rules/values';
 import { UNKNOWN_EVENT } from '../webhooks/triggers';
+import type { MessagingEvent } from './messagingEvents';
 import { codeOf, messageItem, textOf, type MessageFields } from './vocabulary';
 
-/** The events a messaging callback can be, in the service's terms (the Messaging Trigger names them). */
-export type MessagingEvent =
-	| 'chatAppIncoming'
-	| 'chatAppStatus'
-	| 'rcsDeliveryReport'
-	| 'rcsIncoming'
-	| 'smsClick'
-	| 'smsStatus'
-	| typeof UNKNOWN_EVENT;
-
-/** Statuses users filter on, from the chat-app and RCS code tables (30001/40001 sent, ...). */
-export const STATUSES = ['sent', 'delivered', 'seen', 'failed'] as const;
-
+/** A chat-app or RCS code (3xxxx, 4xxxx) as one of STATUSES (messagingEvents.ts): ...1 sent, ...2 delivered, ...3 seen, else failed. */
 export function statusOfCode(code: unknown): string | undefined {
 	const value = Number(code);
 	if (!Number.isFinite(value)) return undefined;
@@ -107,8 +96,8 @@ function chatAppEntries(root: IDataObject): IDataObject[] {
 const isIncoming = (entry: IDataObject) => entry.callback_type === 'icm' || entry.callback_type === 'incoming_message';
 
 /**
- * One item per message of a callback body, whichever family sent it. Returns undefined when the
- * body is not an object at all (the caller answers 400).
+ * One item per message of a callback body, whichever shape it is (CALLBACK_SHAPES in messagingEvents.ts declares
+ * each, with the events it yields). Returns undefined when the body is not an object at all (the caller answers 400).
  */
 export function eventItems(body: unknown): EventItem[] | undefined {
 	const root = objectOf(body);

@@ -2,10 +2,11 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventItems, objectAt, repliesIn, type Answer } from '../output/messagingCallbacks';
+import { unsignedFamilyOf } from '../output/messagingEvents';
 import { callStatusItem, textOf } from '../output/vocabulary';
 import { objectOf, sameNumber } from '../rules/values';
 import { answerNow, nestBracketKeys } from '../webhooks/respond';
-import { logRefusalOnce, refusalWords, signatureRefused, unsignedFamilyOf } from '../webhooks/signature';
+import { logRefusalOnce, refusalWords, signatureRefused } from '../webhooks/signature';
 import { answeredPage, approvalPage, unknownLinkPage } from './pages';
 import { isGenuineResumeUrl } from './resumeUrl';
 import { answerItem, callWaitItem, deliveryItem, FINAL_CALL, type Choice, type Question } from './waitingItem';
@@ -179,7 +180,8 @@ export async function resumeWaitingExecution(this: IWebhookFunctions): Promise<I
 	const body = bodyOf(this);
 	const secret = async () => String((await credential()).webhookSigningSecret ?? '');
 	const chatApp = expected === 'chatAppReply' || expected === 'chatAppDelivery';
-	const refusal = await signatureRefused(this, body, secret, chatApp);
+	// Only signed callbacks reach a chat-app wait.
+	const refusal = await signatureRefused(this, !chatApp && unsignedFamilyOf(body) !== undefined, secret);
 	if (refusal) {
 		logRefusalOnce(this, refusal);
 		return keepWaiting(this, 401, { error: refusalWords(refusal) });
