@@ -10,6 +10,7 @@ import type { OperationModule, OperationOption } from '../descriptions/resource'
 import type { GivenParameters } from '../items/parameters';
 import { LIMIT_WAIT_TIME_OPTION, waitingFields, waitNotice } from './fields';
 import { resumeUrls, type ResumeUrl } from './resumeUrl';
+import { saveWaitingState } from './savedState';
 import { waitingItem } from './waitingItem';
 import type { NodeRun } from '../transport/run';
 
@@ -55,9 +56,8 @@ export function limitWaitTimeOf(context: IExecuteFunctions): Date | undefined {
 
 /**
  * Puts the execution to wait. `timedOut` is the item the node outputs if Limit Wait Time ends the
- * wait: n8n resumes a timed-out node by passing its input through without running it, so that item
- * becomes the input n8n keeps for this node, and it is also where the webhook reads what was sent
- * (it sees the same input). `waiting` is what the node shows while it waits.
+ * wait, saved as the node's input (savedState.ts), where the webhook also reads what was sent.
+ * `waiting` is what the node shows while it waits.
  */
 export async function waitFor(
 	context: IExecuteFunctions,
@@ -65,7 +65,7 @@ export async function waitFor(
 	waiting: IDataObject,
 	waitTill: Date,
 ): Promise<INodeExecutionData[]> {
-	context.getExecuteData().data = { main: [[{ json: timedOut, pairedItem: { item: 0 } }]] };
+	saveWaitingState(context, timedOut);
 	await context.putExecutionToWait(waitTill);
 	return [{ json: waiting, pairedItem: { item: 0 } }];
 }

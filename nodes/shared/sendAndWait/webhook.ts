@@ -9,17 +9,8 @@ import { answerNow, nestBracketKeys } from '../webhooks/respond';
 import { logRefusalOnce, refusalWords, signatureRefused } from '../webhooks/signature';
 import { answeredPage, approvalPage, unknownLinkPage } from './pages';
 import { isGenuineResumeUrl } from './resumeUrl';
+import { waitingState } from './savedState';
 import { answerItem, callWaitItem, deliveryItem, FINAL_CALL, type Choice, type Question } from './waitingItem';
-
-/** What the node saved when it started waiting (see waitFor). */
-export function waitingState(context: IWebhookFunctions): IDataObject | undefined {
-	try {
-		const text = context.evaluateExpression('{{ JSON.stringify($json) }}', 0);
-		return objectOf(typeof text === 'string' ? JSON.parse(text) : text);
-	} catch {
-		return undefined;
-	}
-}
 
 /** The request's body as an object; form bodies with their bracket keys rebuilt. */
 export function bodyOf(context: IWebhookFunctions): IDataObject {
