@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../shared/transport/live';
 import { exotelCredentials } from '../shared/transport/address';
+import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../shared/transport/live';
 import { exotelRequest } from '../shared/transport/request';
 import { NodeRun } from '../shared/transport/run';
 

@@ -8,11 +8,11 @@ import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import type { OperationModule, OperationOption } from '../descriptions/resource';
 import type { GivenParameters } from '../items/parameters';
+import type { NodeRun } from '../transport/run';
 import { LIMIT_WAIT_TIME_OPTION, waitingFields, waitNotice } from './fields';
 import { resumeUrls, type ResumeUrl } from './resumeUrl';
 import { saveWaitingState } from './savedState';
 import { waitingItem } from './waitingItem';
-import type { NodeRun } from '../transport/run';
 
 /** A waiting operation handles one item: one message, one resume. */
 export function oneItemOnly(context: IExecuteFunctions, items: INodeExecutionData[]): void {

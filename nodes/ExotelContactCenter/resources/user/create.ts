@@ -4,10 +4,10 @@ import { optionsCollection } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { preparedBody } from '../../../shared/items/parameters';
 import { trimmed } from '../../../shared/rules/validation';
-import { eachUserRequest } from './api';
-import { USER_SETTINGS } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CONTACT_CENTER_USERS } from '../../endpoints';
+import { eachUserRequest } from './api';
+import { USER_SETTINGS } from './fields';
 
 export const option: OperationOption = {
 	name: 'Create',

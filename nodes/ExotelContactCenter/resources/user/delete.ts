@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { prepareNamed } from '../../../shared/items/byId';
-import { eachUserRequest } from './api';
-import { USER, USER_ID } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CONTACT_CENTER_USERS } from '../../endpoints';
+import { eachUserRequest } from './api';
+import { USER, USER_ID } from './fields';
 
 export const option: OperationOption = {
 	name: 'Delete',

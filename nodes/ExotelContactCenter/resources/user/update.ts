@@ -3,10 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { prepareNamed } from '../../../shared/items/byId';
 import { fieldsError } from '../../../shared/rules/validation';
-import { eachUserRequest } from './api';
-import { USER, USER_ID, USER_SETTINGS } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CONTACT_CENTER_USERS } from '../../endpoints';
+import { eachUserRequest } from './api';
+import { USER, USER_ID, USER_SETTINGS } from './fields';
 
 export const option: OperationOption = {
 	name: 'Update',

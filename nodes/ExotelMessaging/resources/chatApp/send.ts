@@ -8,12 +8,12 @@ import { sendInBatches } from '../../../shared/items/sendInBatches';
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, normalizePhone, trimmed } from '../../../shared/rules/validation';
-import { chatAppEnvelopeOf, chatAppSendBody } from '../../../shared/transport/live';
 import { exotelCredentials } from '../../../shared/transport/address';
+import { chatAppEnvelopeOf, chatAppSendBody } from '../../../shared/transport/live';
+import type { NodeRun } from '../../../shared/transport/run';
 import { MESSAGES } from '../../endpoints';
 import { messageSending, recipientField, senderField } from '../../messages';
 import { CAPTIONED_MEDIA_TYPES, chatAppContentProblem, MEDIA_TYPES } from './content';
-import type { NodeRun } from '../../../shared/transport/run';
 
 const fields = { contentMode: ['fields'] };
 const ofType = (...messageType: string[]) => ({ show: { ...fields, messageType } });

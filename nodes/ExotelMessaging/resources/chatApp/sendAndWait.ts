@@ -7,11 +7,11 @@ import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
 import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/fields';
 import type { Choice, Question } from '../../../shared/sendAndWait/waitingItem';
+import type { NodeRun } from '../../../shared/transport/run';
 import { recipientField, senderField } from '../../messages';
 import { approvalMessage } from '../../toolInput';
 import { approvalChoices, approvalOptionsField, waitForAnswer, type AnswerWait } from '../../waitForAnswer';
 import { send } from './send';
-import type { NodeRun } from '../../../shared/transport/run';
 
 const L = LIMITS.chatApp;
 

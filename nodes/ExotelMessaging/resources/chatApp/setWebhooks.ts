@@ -5,11 +5,11 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { outputOf, prepareItems } from '../../../shared/items/outcomes';
 import { sendEach } from '../../../shared/items/sending';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
-import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../../../shared/transport/live';
 import { exotelCredentials } from '../../../shared/transport/address';
+import { chatAppEnvelopeOf, chatAppWebhookRequest } from '../../../shared/transport/live';
 import { exotelRequest } from '../../../shared/transport/request';
-import { redact } from '../../../shared/transport/secrets';
 import type { NodeRun } from '../../../shared/transport/run';
+import { redact } from '../../../shared/transport/secrets';
 
 export const option: OperationOption = {
 	name: 'Set Webhooks',

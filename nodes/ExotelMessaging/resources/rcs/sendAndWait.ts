@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { APPROVERS_OPTION, LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitingFields, waitNotice } from '../../../shared/sendAndWait/fields';
+import type { NodeRun } from '../../../shared/transport/run';
 import { waitForAnswer } from '../../waitForAnswer';
 import * as sendTemplate from './sendTemplate';
-import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Send Template and Wait for Reply',

@@ -8,11 +8,11 @@ import { sendInBatches } from '../../../shared/items/sendInBatches';
 import { envelopeOutcomes } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import type { NodeRun } from '../../../shared/transport/run';
 import { dltRefusal, dltTemplates, dltTemplateTextField, type CompiledTemplate } from '../../dlt';
 import { MESSAGES } from '../../endpoints';
 import { batchedRequests, messageSending, recipientField, type BatchedMessage, type MessageRequest } from '../../messages';
 import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS, smsChoiceChecks } from '../sms/fields';
-import type { NodeRun } from '../../../shared/transport/run';
 
 const showFallback = { smsFallback: [true] };
 

@@ -6,12 +6,12 @@ import { parameterReader, type GivenParameters, type ParameterReader } from '../
 import { sendInBatches } from '../../../shared/items/sendInBatches';
 import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone, trimmed } from '../../../shared/rules/validation';
+import type { NodeRun } from '../../../shared/transport/run';
 import { dltTemplates, type CompiledTemplate } from '../../dlt';
 import { SMS } from '../../endpoints';
 import { batchedRequests, messageSending, recipientField, type BatchedMessage, type MessageRequest } from '../../messages';
 import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm, type SmsMessageFields, type SmsRequestOptions } from './api';
 import { smsFields } from './fields';
-import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Send',

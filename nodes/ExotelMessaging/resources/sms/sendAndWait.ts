@@ -4,12 +4,12 @@ import { optionsCollection } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { LIMITS } from '../../../shared/rules/limits';
 import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/fields';
+import type { NodeRun } from '../../../shared/transport/run';
 import { dltTemplateTextField } from '../../dlt';
 import { recipientField, senderField } from '../../messages';
 import { approvalChoices, approvalOptionsField, waitForAnswer } from '../../waitForAnswer';
 import { ENCODING_TYPE_FIELD, PRIORITY_FIELD, SMS_TYPE_OPTIONS } from './fields';
 import { send } from './send';
-import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Send and Wait for Approval',

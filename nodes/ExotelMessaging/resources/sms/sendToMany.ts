@@ -2,16 +2,16 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
-import { sendInBatches } from '../../../shared/items/sendInBatches';
 import type { ParameterReader } from '../../../shared/items/parameters';
+import { sendInBatches } from '../../../shared/items/sendInBatches';
 import { LIMITS } from '../../../shared/rules/limits';
 import { normalizePhone } from '../../../shared/rules/validation';
+import type { NodeRun } from '../../../shared/transport/run';
 import { dltTemplates, type CompiledTemplate } from '../../dlt';
 import { SMS } from '../../endpoints';
 import { messageSending, recipientField, type MessageRequest } from '../../messages';
 import { dynamicBulkForm, readSmsItem, smsOutcomes, staticBulkCarries, staticBulkForm } from './api';
 import { smsFields } from './fields';
-import type { NodeRun } from '../../../shared/transport/run';
 
 
 export const option: OperationOption = {

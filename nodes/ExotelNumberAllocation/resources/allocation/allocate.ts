@@ -7,9 +7,9 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { ALLOCATION_REGIONS } from '../../../shared/rules/limits';
 import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
-import { allocationDataOf } from './api';
 import type { NodeRun } from '../../../shared/transport/run';
 import { ALLOCATIONS } from '../../endpoints';
+import { allocationDataOf } from './api';
 
 export const option: OperationOption = {
 	name: 'Allocate',

@@ -4,10 +4,10 @@ import { NodeApiError } from 'n8n-workflow';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { ALLOCATION_ALREADY_DEALLOCATED, ALLOCATION_NOT_FOUND, serviceCodeOf } from '../../../shared/transport/errors';
 import { exotelRequest } from '../../../shared/transport/request';
-import { allocationDataOf, allocationFailure, eachAllocation } from './api';
-import { GREENVN_ID } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { ALLOCATIONS } from '../../endpoints';
+import { allocationDataOf, allocationFailure, eachAllocation } from './api';
+import { GREENVN_ID } from './fields';
 
 export const option: OperationOption = {
 	name: 'Deallocate',

@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { exotelRequest } from '../../../shared/transport/request';
-import { allocationDataOf, allocationFailure, eachAllocation } from './api';
-import { GREENVN_ID } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { ALLOCATIONS } from '../../endpoints';
+import { allocationDataOf, allocationFailure, eachAllocation } from './api';
+import { GREENVN_ID } from './fields';
 
 export const option: OperationOption = {
 	name: 'Get',

@@ -10,9 +10,9 @@ import { normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/
 import { sameNumber } from '../../../shared/rules/values';
 import type { FormValue } from '../../../shared/transport/encoding';
 import { exotelRequest } from '../../../shared/transport/request';
-import { callTypeField, customFieldField } from '../../fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CALLS } from '../../endpoints';
+import { callTypeField, customFieldField } from '../../fields';
 
 export const option: OperationOption = {
 	name: 'Connect to Flow',

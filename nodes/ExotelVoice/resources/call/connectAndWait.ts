@@ -4,9 +4,9 @@ import { LIMITS } from '../../../shared/rules/limits';
 import { sentOption, waitingTwin } from '../../../shared/sendAndWait/execute';
 import { callWaitItem, endedCallItem } from '../../../shared/sendAndWait/waitingItem';
 import { exotelRequest } from '../../../shared/transport/request';
-import * as connect from './connect';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CALLS } from '../../endpoints';
+import * as connect from './connect';
 
 /** Without Limit Wait Time the wait ends this long after the call's own Time Limit and Time Out. */
 const MARGIN_SECONDS = 600;

@@ -5,9 +5,9 @@ import { prepareNamed } from '../../../shared/items/byId';
 import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { v1CallItem } from '../../../shared/output/vocabulary';
 import { exotelRequest } from '../../../shared/transport/request';
-import { CALL_SID, callSidField } from '../../fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CALLS } from '../../endpoints';
+import { CALL_SID, callSidField } from '../../fields';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a call', description: 'Get a call, with its legs' };
 

@@ -4,9 +4,9 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachById } from '../../../shared/items/byId';
 import { callItem, secondsOf, textOf } from '../../../shared/output/vocabulary';
 import { exotelRequest } from '../../../shared/transport/request';
-import { CALL_SID, callSidField } from '../../fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CALLS } from '../../endpoints';
+import { CALL_SID, callSidField } from '../../fields';
 
 export const option: OperationOption = {
 	name: 'Get Details',

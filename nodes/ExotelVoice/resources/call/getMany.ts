@@ -6,13 +6,13 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { v1CallItem } from '../../../shared/output/vocabulary';
 import { LIMITS } from '../../../shared/rules/limits';
 import { addMonths, dateWindowProblem, fieldsError, formatServiceDate, isTimeZone, itemError, monthWindows, parseServiceDate, serviceDateInZone, type FieldCheck } from '../../../shared/rules/validation';
-import { accountTimeZoneOf } from '../../../shared/transport/live';
 import { exotelCredentials } from '../../../shared/transport/address';
+import { accountTimeZoneOf } from '../../../shared/transport/live';
 import { exotelRequest } from '../../../shared/transport/request';
-import { CALL_STATUS_OPTIONS } from '../../fields';
-import { listingFields } from '../../listing';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CALLS } from '../../endpoints';
+import { CALL_STATUS_OPTIONS } from '../../fields';
+import { listingFields } from '../../listing';
 
 const V = LIMITS.voice;
 

@@ -5,10 +5,10 @@ import type { OperationModule, OperationOption } from '../../../shared/descripti
 import { eachById } from '../../../shared/items/byId';
 import { dataOf, statusKey } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
-import { getCampaign } from './api';
-import { CAMPAIGN_ID, campaignIdField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CAMPAIGNS } from '../../endpoints';
+import { getCampaign } from './api';
+import { CAMPAIGN_ID, campaignIdField } from './fields';
 
 export type CampaignAction = 'pause' | 'resume' | 'complete' | 'archive';
 

@@ -7,10 +7,10 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { dataOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { exotelRequest } from '../../../shared/transport/request';
-import { campaignBody } from './body';
-import { callerIdField, campaignOptions } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CAMPAIGNS } from '../../endpoints';
+import { campaignBody } from './body';
+import { callerIdField, campaignOptions } from './fields';
 
 const C = LIMITS.campaign;
 

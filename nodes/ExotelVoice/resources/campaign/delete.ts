@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { deleteEach } from '../../../shared/items/byId';
-import { CAMPAIGN_ID, campaignIdField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CAMPAIGNS } from '../../endpoints';
+import { CAMPAIGN_ID, campaignIdField } from './fields';
 
 export const option: OperationOption = { name: 'Delete', value: 'delete', action: 'Delete a campaign' };
 

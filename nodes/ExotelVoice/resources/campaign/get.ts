@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachById } from '../../../shared/items/byId';
+import type { NodeRun } from '../../../shared/transport/run';
 import { getCampaign } from './api';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
-import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Get',

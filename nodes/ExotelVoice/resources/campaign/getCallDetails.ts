@@ -5,11 +5,11 @@ import { itemsOf } from '../../../shared/output/envelope';
 import { callItem, secondsOf, textOf } from '../../../shared/output/vocabulary';
 import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGNS } from '../../endpoints';
 import { CALL_STATUS_OPTIONS } from '../../fields';
 import { limitCheck, listEach, listingFields } from '../../listing';
 import { CAMPAIGN_ID, campaignIdField } from './fields';
-import type { NodeRun } from '../../../shared/transport/run';
-import { CAMPAIGNS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Get Call Details',

@@ -3,10 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery, SORT_BY_DATE_OR_NAME } from '../../listing';
-import { CAMPAIGN_TYPE_OPTIONS } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CAMPAIGNS } from '../../endpoints';
+import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery, SORT_BY_DATE_OR_NAME } from '../../listing';
+import { CAMPAIGN_TYPE_OPTIONS } from './fields';
 
 export const option: OperationOption = {
 	name: 'Get Many',

@@ -8,11 +8,11 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { dataOf, statusKey } from '../../../shared/output/envelope';
 import { objectOf } from '../../../shared/rules/values';
 import { exotelRequest } from '../../../shared/transport/request';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CAMPAIGNS } from '../../endpoints';
 import { getCampaign } from './api';
 import { campaignBody, crossCheck, lockedFields } from './body';
 import { CAMPAIGN_ID, campaignIdField, campaignOptions } from './fields';
-import type { NodeRun } from '../../../shared/transport/run';
-import { CAMPAIGNS } from '../../endpoints';
 
 export const option: OperationOption = {
 	name: 'Update',

@@ -4,9 +4,9 @@ import { optionsCollection } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
+import type { NodeRun } from '../../../shared/transport/run';
 import { credentialTypeOf, uploadStatus, waitForUpload, waitSettingsOf } from './api';
 import { waitOptions } from './fields';
-import type { NodeRun } from '../../../shared/transport/run';
 
 export const option: OperationOption = {
 	name: 'Get Upload Status',

@@ -11,12 +11,12 @@ import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, normalizePhone, problemWith, trimmed } from '../../../shared/rules/validation';
 import { encodeMultipart } from '../../../shared/transport/encoding';
 import { exotelRequest, type ExotelCredentialType } from '../../../shared/transport/request';
+import type { NodeRun } from '../../../shared/transport/run';
+import { CONTACT_UPLOADS } from '../../endpoints';
 import { idLocator } from '../../locators';
 import { credentialTypeOf, waitForUpload, waitSettingsOf, type WaitSettings } from './api';
 import { csvOf, csvShape } from './csv';
 import { waitOptions } from './fields';
-import type { NodeRun } from '../../../shared/transport/run';
-import { CONTACT_UPLOADS } from '../../endpoints';
 
 const U = LIMITS.contactUpload;
 const fromItems = { source: ['items'] };

@@ -11,9 +11,9 @@ import { LIMITS } from '../../../shared/rules/limits';
 import { fieldsError, trimmed } from '../../../shared/rules/validation';
 import { objectOf } from '../../../shared/rules/values';
 import { exotelRequest } from '../../../shared/transport/request';
-import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { LISTS } from '../../endpoints';
+import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
 
 export const option: OperationOption = {
 	name: 'Bulk Rename',

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { deleteEach } from '../../../shared/items/byId';
-import { LIST_SID, listSidField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { LISTS } from '../../endpoints';
+import { LIST_SID, listSidField } from './fields';
 
 export const option: OperationOption = { name: 'Delete', value: 'delete', action: 'Delete a list' };
 

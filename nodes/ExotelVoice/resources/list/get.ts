@@ -4,9 +4,9 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachById } from '../../../shared/items/byId';
 import { dataOf } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
-import { LIST_SID, listSidField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { LISTS } from '../../endpoints';
+import { LIST_SID, listSidField } from './fields';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a list', description: 'Get a list with its contact count' };
 

@@ -4,10 +4,10 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
-import { limitCheck, listEach, returnAllOrLimit } from '../../listing';
-import { LIST_SID, listSidField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { LISTS } from '../../endpoints';
+import { limitCheck, listEach, returnAllOrLimit } from '../../listing';
+import { LIST_SID, listSidField } from './fields';
 
 // As for Get Many: no maximum page size in the spec, the campaign listing's is used.
 const PAGE_SIZE = LIMITS.campaign.listLimit;

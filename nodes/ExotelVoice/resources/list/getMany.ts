@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
-import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../listing';
 import type { NodeRun } from '../../../shared/transport/run';
 import { LISTS } from '../../endpoints';
+import { limitCheck, listEach, listingFields, nameAndSortFilters, nameAndSortQuery } from '../../listing';
 
 // The spec gives list listings a default page (20) but no maximum; the node pages as the campaign
 // listing allows.

@@ -3,9 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachWith } from '../../../shared/items/byId';
 import { exotelRequest } from '../../../shared/transport/request';
-import { LIST_SID, listSidField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { LISTS } from '../../endpoints';
+import { LIST_SID, listSidField } from './fields';
 
 export const option: OperationOption = {
 	name: 'Remove Contact',

@@ -4,9 +4,9 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachWith } from '../../../shared/items/byId';
 import { dataOf } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
-import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { LISTS } from '../../endpoints';
+import { LIST_SID, listSidField, NEW_NAME, newNameField } from './fields';
 
 export const option: OperationOption = { name: 'Rename', value: 'rename', action: 'Rename a list' };
 

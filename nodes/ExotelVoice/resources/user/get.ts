@@ -4,9 +4,9 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachById } from '../../../shared/items/byId';
 import { itemsOf } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
-import { idLocator } from '../../locators';
 import type { NodeRun } from '../../../shared/transport/run';
 import { USERS } from '../../endpoints';
+import { idLocator } from '../../locators';
 
 export const option: OperationOption = { name: 'Get', value: 'get', action: 'Get a user', description: 'Get a user with their devices' };
 

@@ -4,9 +4,9 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { itemsOf } from '../../../shared/output/envelope';
 import { LIMITS } from '../../../shared/rules/limits';
 import { trimmed } from '../../../shared/rules/validation';
-import { limitCheck, listEach, listingFields } from '../../listing';
 import type { NodeRun } from '../../../shared/transport/run';
 import { USERS } from '../../endpoints';
+import { limitCheck, listEach, listingFields } from '../../listing';
 
 const EXTRA_FIELD_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Active Call', value: 'active_call' },

@@ -4,10 +4,10 @@ import type { OperationOption } from '../../../shared/descriptions/resource';
 import { eachWith } from '../../../shared/items/byId';
 import { integrationDataOf } from '../../../shared/output/envelope';
 import { exotelRequest } from '../../../shared/transport/request';
-import { deviceUserParams } from './api';
-import { DEVICE_USER, deviceUserFields } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { USER_DEVICES } from '../../endpoints';
+import { deviceUserParams } from './api';
+import { DEVICE_USER, deviceUserFields } from './fields';
 
 export const option: OperationOption = {
 	name: 'Get Status',

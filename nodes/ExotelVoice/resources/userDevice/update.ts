@@ -7,10 +7,10 @@ import { requestPerItem } from '../../../shared/items/requestPerItem';
 import { integrationDataOf } from '../../../shared/output/envelope';
 import { fieldsError } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
-import { deviceUserParams } from './api';
-import { DEVICE_USER, deviceUserFields } from './fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { USER_DEVICES } from '../../endpoints';
+import { deviceUserParams } from './api';
+import { DEVICE_USER, deviceUserFields } from './fields';
 
 const DEVICE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Disable', value: 'disable' },

@@ -6,9 +6,9 @@ import { outputFileField, requestPerItemWithFile } from '../../../shared/items/b
 import { prepareNamed } from '../../../shared/items/byId';
 import { fieldsError } from '../../../shared/rules/validation';
 import { exotelRequest } from '../../../shared/transport/request';
-import { CALL_SID, callSidField } from '../../fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { CALLS } from '../../endpoints';
+import { CALL_SID, callSidField } from '../../fields';
 
 export const option: OperationOption = {
 	name: 'Get',
