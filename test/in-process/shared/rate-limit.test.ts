@@ -413,7 +413,7 @@ const CASES: Case[] = [
 		parameters: ccCreate,
 		items: ccItems(30),
 		category: 'userManagement',
-		before: async () => await fillWindow('/cc/servicerestapi/cc/contactCenterUsers/elsewhere', LIMITS.userManagement),
+		before: async () => await fillWindow('/cc/servicerestapi/cc/contactCenterUsers', LIMITS.userManagement),
 		requests: { pathIncludes: '/servicerestapi/' },
 		key: (r) => (r.path.endsWith('userLogin') ? 'login' : ccKey(r)),
 		expectedKeys: ['login', ...ccItems(30).map((i) => i.id)],
