@@ -842,7 +842,10 @@ export class N8nInstance {
 	async executionIds(workflowId: string): Promise<string[]> {
 		const res = await this.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
 		if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
-		return (res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id));
+		// The newest n8n reads the running executions and the finished ones at once and lists both
+		// (execution-list-v1.service.js, findCurrentAndCompleted): one that finishes between the two reads
+		// is in both (seen on 2.41.1 as ["83", "83"]), so an id counts once.
+		return [...new Set<string>((res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id)))];
 	}
 
 	/** One saved execution with its data: `GET /api/v1/executions/<id>?includeData=true`. */
