@@ -10,9 +10,19 @@ import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/Exote
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/items/sending';
 import { CategoryPacer, PACING_POLICY, rateLimitHeaders, retryAfterMs, type PacingClock } from '../../nodes/shared/transport/pacing';
+import { SHARING_POLICY } from '../../nodes/shared/transport/share';
 
 class VirtualClock implements PacingClock {
-	constructor(private time = 0) {}
+	constructor(
+		private time = 0,
+		private seed = 1,
+	) {}
+
+	/** A fixed pseudo-random sequence (a linear congruential generator), so each case is the same every time. */
+	random(): number {
+		this.seed = (this.seed * 1_103_515_245 + 12_345) % 2 ** 31;
+		return this.seed / 2 ** 31;
+	}
 
 	private seq = 0;
 
@@ -277,7 +287,8 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 		const second = await clock.run(pacer.turn());
 		if ('refused' in second) throw new Error('refused');
 		expect(second.sentAt).toBeGreaterThanOrEqual(first.sentAt + 90_000);
-		expect(second.sentAt).toBeLessThanOrEqual(first.sentAt + 90_000 + PACING_POLICY.edgeMarginMs);
+		// here 90 s after is a window's opening; the run resumes there, less than a contest's turn late
+		expect(second.sentAt).toBeLessThanOrEqual(first.sentAt + 90_000 + PACING_POLICY.edgeMarginMs + (SHARING_POLICY.contestShare * MINUTE) / 50 / 2);
 	});
 
 	test('a limit that never lifts: requests fail once Max Wait has passed with nothing accepted', async () => {
@@ -286,11 +297,12 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 		const result = await clock.run(runSender(clock, service, 5, { maxWaitMs: 60_000, perMinute: 50 }));
 		expect(result.sent).toBe(0);
 		expect(result.failed).toBe(5);
-		// after one Retry-After of 30 s, the next would end past the 60 s of Max Wait: it fails then
-		expect(result.finishedAt - EPOCH).toBeGreaterThanOrEqual(30_000);
-		expect(result.finishedAt - EPOCH).toBeLessThan(31_000);
-		// one probe per pause, not one 429 per request in flight per pause
-		expect(result.limited).toBeLessThanOrEqual(2 * REQUESTS_IN_FLIGHT);
+		// Without counters a refused window is full until the next opens (past the Retry-After of
+		// 30 s): the second try goes then, at the Max Wait deadline of 60 s, and fails everything.
+		expect(result.finishedAt - EPOCH).toBeGreaterThanOrEqual(60_000);
+		expect(result.finishedAt - EPOCH).toBeLessThan(61_000);
+		// unsure of its share, the run asks one request at a time: one 429 per try
+		expect(result.limited).toBe(2);
 	});
 
 	test('a Retry-After past Max Wait fails at once instead of waiting', async () => {
@@ -390,5 +402,74 @@ describe('two runs sharing the counters, over many mixes of speed and start (vir
 			}
 		}
 		expect(misses).toEqual([]);
+	});
+});
+
+/** `count` runs of `requests[i]` requests on one account without counters, started `delays[i]` ms apart, round trips `latencies[i]`. */
+async function shareWithoutCounters(mix: { offset: number; latencies: number[]; delays: number[]; requests: number[]; seed: number }) {
+	const clock = new VirtualClock(EPOCH + mix.offset * MINUTE, mix.seed);
+	const service = new Service(50, { headers: false });
+	const runs = await clock.run(
+		Promise.all(mix.requests.map((requests, i) => runSender(clock, service, requests, { latencyMs: mix.latencies[i], startDelayMs: mix.delays[i] }))),
+	);
+	const total = mix.requests.reduce((sum, requests) => sum + requests, 0);
+	return {
+		runs,
+		total,
+		sent: runs.reduce((sum, run) => sum + run.sent, 0),
+		failed: runs.reduce((sum, run) => sum + run.failed, 0),
+		limited: service.limited,
+		accepted: service.acceptedTimes.length,
+		ratio: service.wallMs() / service.floorMs(total),
+	};
+}
+
+/** Mixes from a seeded sequence: where in the window the first run starts (not its last 3 s), round trips of 19-21 ms (executions of one n8n, or workers beside each other), starts up to `spreadMs` apart. */
+function sharingMixes(count: number, runs: number, seed: number, spreadMs: number, requests = (_run: number) => 200) {
+	const random = new VirtualClock(0, seed);
+	return Array.from({ length: count }, (_, i) => ({
+		offset: random.random() * 0.95,
+		latencies: Array.from({ length: runs }, () => 19 + random.random() * 2),
+		delays: Array.from({ length: runs }, (_unused, run) => (run === 0 ? 0 : random.random() * spreadMs)),
+		requests: Array.from({ length: runs }, (_unused, run) => requests(run)),
+		seed: seed * 1000 + i,
+	}));
+}
+
+describe('runs sharing the account without counters, a refusal the only sign of the others (virtual time, Bulk SMS 50 a minute)', () => {
+	const check = async (mixes: ReturnType<typeof sharingMixes>, bounds: { max429: number; maxRatio: number }, label: string) => {
+		const misses: string[] = [];
+		const ratios: number[] = [];
+		const refusals: number[] = [];
+		for (const mix of mixes) {
+			const result = await shareWithoutCounters(mix);
+			ratios.push(result.ratio);
+			refusals.push(result.limited);
+			if (result.sent !== result.total || result.accepted !== result.total || result.failed > 0 || result.limited > bounds.max429 || result.ratio > bounds.maxRatio) {
+				misses.push(`${JSON.stringify(mix)}: sent ${result.runs.map((run) => run.sent).join('+')}, 429s ${result.limited}, ${result.ratio.toFixed(3)}x`);
+			}
+		}
+		process.stdout.write(`${label}: 429s at most ${Math.max(...refusals)} (mean ${(refusals.reduce((a, b) => a + b, 0) / refusals.length).toFixed(1)}), worst ${Math.max(...ratios).toFixed(3)}x, mean ${(ratios.reduce((a, b) => a + b, 0) / ratios.length).toFixed(3)}x\n`);
+		expect(misses).toEqual([]);
+	};
+
+	test('two started together (up to 2 s apart), 60 mixes: nothing lost, ≤ 6 × 429, within 1.25x the floor of 400', async () => {
+		await check(sharingMixes(60, 2, 1, 2_000), { max429: 6, maxRatio: 1.25 }, 'two without counters');
+	});
+
+	test('four started together (up to 2 s apart), 30 mixes: nothing lost, within 1.40x the floor of 800', async () => {
+		await check(sharingMixes(30, 4, 2, 2_000), { max429: 24, maxRatio: 1.4 }, "four without counters");
+	});
+
+	test('one starting 0.3-40 s after the other, 60 mixes: nothing lost, ≤ 6 × 429, within 1.25x the floor of 400', async () => {
+		await check(
+			sharingMixes(60, 2, 3, 40_000).map((mix) => ({ ...mix, delays: [0, 300 + mix.delays[1]] })),
+			{ max429: 6, maxRatio: 1.25 },
+			'two, one later',
+		);
+	});
+
+	test('a short run beside a long one, 30 mixes: the long run takes the window back after the short one ends', async () => {
+		await check(sharingMixes(30, 2, 4, 2_000, (run) => (run === 0 ? 400 : 60)), { max429: 6, maxRatio: 1.25 }, 'short beside long');
 	});
 });

@@ -1,13 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { ShareWithoutCounters, type ClockWindow } from './share';
+
 /**
  * How a run paces itself to one rate-limit category of the account. The service counts requests
  * per category in one-minute windows. When its answers carry `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (the account's own counters, shared by every execution and worker), a run
  * sends exactly what is left and waits for the reset. Without them it assumes the documented
- * windows on the clock's minutes and sends the limit in each; a 429 it did not expect shrinks
- * that allowance (multiplicative decrease), accepted requests grow it back (additive increase).
+ * windows on the clock's minutes and sends its share of the limit in each (share.ts).
  */
 export const PACING_POLICY = {
 	/** The documented window: limits are per minute. */
@@ -18,13 +19,6 @@ export const PACING_POLICY = {
 	maxEdgeMarginMs: 5_000,
 	/** Gaps between the others' requests (in this run's answers) with nothing of theirs, after which they have stopped. */
 	quietAnswers: 2,
-	/** An unexpected 429 multiplies the allowance by this. */
-	decrease: 0.7,
-	/** Every accepted request adds this much allowance, up to the limit. */
-	increasePerAccepted: 0.1,
-	/** The pause after a 429 without Retry-After; it doubles while 429s follow each other. */
-	firstPauseMs: 1_000,
-	maxPauseMs: 5_000,
 	/** The default of the node's Max Wait (Options → Rate Limit Max Wait; Rate Limit → Max Wait in version 1). */
 	defaultMaxWaitMs: 15 * 60_000,
 	/** Outside an execution (dropdowns, credential tests, triggers) nobody should wait long. */
@@ -34,12 +28,17 @@ export const PACING_POLICY = {
 export interface PacingClock {
 	now(): number;
 	sleep(ms: number): Promise<void>;
+	/** From 0 (included) to 1, for the jitter after a refusal. */
+	random(): number;
 }
+
+/** A limit of so many requests per window of so long; a bare number is per minute, in windows of PACING_POLICY.windowMs. */
+export type Rate = number | { limit: number; windowMs: number };
 
 /** Resets within this of each other name the same window (they are whole seconds). */
 const SAME_WINDOW_MS = 1_000;
 
-const REAL_CLOCK: PacingClock = Object.freeze({ now: () => Date.now(), sleep: async (ms: number) => await sleep(ms) });
+const REAL_CLOCK: PacingClock = Object.freeze({ now: () => Date.now(), sleep: async (ms: number) => await sleep(ms), random: () => Math.random() });
 
 /** A request's turn: when it went out, or why it must not be sent at all. */
 export type Turn = { sentAt: number; ticket: number } | { refused: string };
@@ -83,6 +82,8 @@ interface Window {
 	sequentialSince?: number;
 	/** Requests sent in it (only what the no-counter allowance needs). */
 	sent: number;
+	/** Without counters, the clock's window as this run saw it; absent for the gap kept at a window's edge. */
+	clock?: ClockWindow;
 }
 
 /**
@@ -93,12 +94,16 @@ interface Window {
 export class CategoryPacer {
 	private perWindow: number;
 
-	/** What the run allows itself per window without counters (≤ perWindow). */
-	private allowance: number;
+	/** The window's length without counters: the documented minute, or the credential's own. */
+	private readonly windowMs: number;
+
+	/** What the run allows itself per window without counters. */
+	private readonly share: ShareWithoutCounters;
 
 	private window: Window = { end: 0, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: 0 };
 
-	private readonly inFlight = new Set<number>();
+	/** Requests in flight, with the clock's window each went in (without counters). */
+	private readonly inFlight = new Map<number, ClockWindow | undefined>();
 
 	private lastTicket = 0;
 
@@ -111,10 +116,6 @@ export class CategoryPacer {
 	private edgeMarginMs = PACING_POLICY.edgeMarginMs;
 
 	private pausedUntil = 0;
-
-	private lastLimitAt = -Infinity;
-
-	private pauses = 0;
 
 	/** Start of the current run of refusals with nothing accepted in between. */
 	private limitedSince?: number;
@@ -137,15 +138,19 @@ export class CategoryPacer {
 	/** Whether the service has answered this run at all. */
 	private heard = false;
 
+	/** The round trip of this run's accepted requests (a moving average; 0 before the first). */
+	private roundTripMs = 0;
+
 	private readonly timers = new Map<number, Promise<void>>();
 
 	constructor(
-		perMinute: number,
+		rate: Rate,
 		readonly maxWaitMs: number,
 		private readonly clock: PacingClock = REAL_CLOCK,
 	) {
-		this.perWindow = Math.max(1, Math.round((perMinute * PACING_POLICY.windowMs) / 60_000));
-		this.allowance = this.perWindow;
+		this.windowMs = typeof rate === 'number' ? PACING_POLICY.windowMs : rate.windowMs;
+		this.perWindow = typeof rate === 'number' ? Math.max(1, Math.round((rate * PACING_POLICY.windowMs) / 60_000)) : rate.limit;
+		this.share = new ShareWithoutCounters(this.perWindow);
 	}
 
 	/** Waits for this request's turn; refused once the run has given up on the limit. */
@@ -160,14 +165,22 @@ export class CategoryPacer {
 			if (now >= this.window.end) this.nextWindow(now);
 			if (this.room() > 0) {
 				const ticket = ++this.lastTicket;
-				this.inFlight.add(ticket);
+				const { clock } = this.window;
+				this.inFlight.set(ticket, clock);
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight.size);
 				this.window.sent++;
 				this.window.mineSinceFirst++;
+				if (clock) {
+					clock.sent++;
+					clock.firstSentAt ??= now;
+					clock.lastSentAt = now;
+				}
 				return { sentAt: now, ticket };
 			}
-			// An answer in flight may show room; otherwise the end of a turn left to the others, or the next window.
-			const wake = this.holdUntil > now ? Math.min(this.holdUntil, this.window.end) : this.window.end;
+			// An answer in flight may show room; otherwise the end of a turn left to the others, a
+			// chance to ask for more, or the next window.
+			const chance = this.window.clock && this.share.nextChance(this.window.clock, this.windowMs);
+			const wake = Math.min(this.holdUntil > now ? this.holdUntil : Infinity, chance !== undefined && chance > now ? chance : Infinity, this.window.end);
 			await (this.inFlight.size > 0 ? Promise.race([this.answered.promise, this.until(wake)]) : this.until(wake));
 		}
 	}
@@ -177,6 +190,7 @@ export class CategoryPacer {
 	 * `throttle` says the answer refused the request for the limit (a 429; a 503 on SMS).
 	 */
 	answer(turn: { sentAt: number; ticket: number }, answer: { headers?: IDataObject; throttle: boolean; retryAfterMs?: number } | undefined): Verdict {
+		const sentIn = this.inFlight.get(turn.ticket);
 		this.inFlight.delete(turn.ticket);
 		if (answer) this.heard = true;
 		const answeredAt = this.clock.now();
@@ -186,8 +200,11 @@ export class CategoryPacer {
 		else if (answer && this.window.counted && this.window.remaining === undefined) this.window = { ...this.window, end: 0, counted: false };
 		let verdict: Verdict = { throttled: false };
 		if (answer?.throttle) {
-			verdict = { throttled: true, givenUp: this.limited(turn.sentAt, answer.retryAfterMs, counters !== undefined) };
+			if (sentIn) sentIn.refused = true;
+			verdict = { throttled: true, givenUp: this.limited(answer.retryAfterMs, counters !== undefined, sentIn?.accepted === 0) };
 		} else if (answer) {
+			if (sentIn) sentIn.accepted++;
+			this.roundTripMs = this.roundTripMs === 0 ? answeredAt - turn.sentAt : 0.8 * this.roundTripMs + 0.2 * (answeredAt - turn.sentAt);
 			this.accepted();
 		}
 		this.lastAnswerAt = answeredAt;
@@ -201,10 +218,11 @@ export class CategoryPacer {
 		const { window } = this;
 		const inFlight = this.inFlight.size;
 		if (!window.counted) {
-			const left = Math.floor(this.allowance) - window.sent;
+			if (!window.clock) return 0;
+			const room = this.share.room(window.clock, inFlight, this.clock.now(), this.windowMs, this.roundTripMs);
 			// The run's first request goes alone: its answer says whether the service counts, and how
 			// much of the window others have left, before a burst could meet a full window.
-			return this.heard ? left : Math.min(left, inFlight === 0 ? 1 : 0);
+			return this.heard ? room : Math.min(room, inFlight === 0 ? 1 : 0);
 		}
 		// A new window of the service's not read yet: one request asks for its counters.
 		if (window.remaining === undefined) return inFlight === 0 ? 1 : 0;
@@ -261,8 +279,9 @@ export class CategoryPacer {
 			this.window = { end: now + PACING_POLICY.windowMs, counted: true, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: carried };
 			return;
 		}
-		const { windowMs } = PACING_POLICY;
+		const { windowMs } = this;
 		const margin = this.edgeMarginMs;
+		if (previous.clock) this.share.ended(previous.clock, windowMs);
 		const start = Math.floor(now / windowMs) * windowMs;
 		// Kept clear of both edges of the minute: a request sent in its last moments may land in the next.
 		if (now < start + margin || now >= start + windowMs - margin) {
@@ -270,12 +289,14 @@ export class CategoryPacer {
 			this.window = { end: opens, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: Number.MAX_SAFE_INTEGER };
 			return;
 		}
-		this.window = { end: start + windowMs - margin, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: carried };
+		const opensAt = Math.max(start + margin, this.pausedUntil > start ? this.pausedUntil : 0);
+		const clock: ClockWindow = { start, opensAt, sent: 0, accepted: 0, refused: false, probing: false };
+		this.window = { end: start + windowMs - margin, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: carried, clock };
 	}
 
 	private read(counters: { limit: number; remaining: number; resetMs: number }, refused: boolean): void {
 		this.perWindow = counters.limit;
-		this.allowance = Math.min(this.allowance, this.perWindow);
+		this.share.limitIs(counters.limit);
 		const now = this.clock.now();
 		const end = counters.resetMs + this.edgeMarginMs;
 		const { window } = this;
@@ -314,28 +335,17 @@ export class CategoryPacer {
 
 	/** The service answered anything but a refusal: it is taking requests from this account. */
 	private accepted(): void {
-		this.pauses = 0;
 		this.limitedSince = undefined;
-		this.allowance = Math.min(this.perWindow, this.allowance + PACING_POLICY.increasePerAccepted);
 	}
 
 	/**
-	 * A refusal of a request sent at `sentAt`: pause the run (Retry-After when given), and shrink the
-	 * allowance when no counters said the window was full. Returns why to give up instead when the
-	 * wait would pass the run's Max Wait.
+	 * A refusal: pause the run, for Retry-After when given, and without
+	 * counters until the next window opens. Returns why to give up instead when the wait would pass
+	 * the run's Max Wait.
 	 */
-	private limited(sentAt: number, retryAfterMs: number | undefined, counted: boolean): string | undefined {
+	private limited(retryAfterMs: number | undefined, counted: boolean, fullBefore: boolean): string | undefined {
 		const now = this.clock.now();
 		this.limitedSince ??= now;
-		// A refusal of a request sent before the run last reacted tells nothing new.
-		const fresh = sentAt > this.lastLimitAt;
-		let pause = 0;
-		if (fresh) {
-			if (!counted && this.pauses === 0) this.allowance = Math.max(1, this.allowance * PACING_POLICY.decrease);
-			this.lastLimitAt = now;
-			pause = Math.min(PACING_POLICY.maxPauseMs, PACING_POLICY.firstPauseMs * 2 ** this.pauses);
-			this.pauses++;
-		}
 		const waited = now - this.limitedSince;
 		if (retryAfterMs !== undefined && waited + retryAfterMs > this.maxWaitMs) {
 			this.givenUp = `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s (Retry-After), past the Max Wait of ${formatMs(this.maxWaitMs)}`;
@@ -343,8 +353,21 @@ export class CategoryPacer {
 			this.givenUp = `The account's rate limit held for ${formatMs(waited)} with nothing accepted (Max Wait: ${formatMs(this.maxWaitMs)})`;
 		}
 		if (this.givenUp) return this.givenUp;
-		// With counters the window's reset is known; without, the last probe goes out at the deadline.
-		pause = retryAfterMs ?? (counted ? Math.max(0, this.window.end - now) : Math.min(pause, this.maxWaitMs - waited));
+		let pause: number;
+		if (counted) {
+			// The counters know the window's reset.
+			pause = retryAfterMs ?? Math.max(0, this.window.end - now);
+		} else {
+			// Without them the window is full until the next opens; the runs refused as it filled
+			// resume together (and a little apart), and the last try goes out at the Max Wait deadline.
+			// One that found it full before sending anything met faster runs: past a Retry-After that
+			// ends after the next opening, their requests fill that window too, so it waits for the one after.
+			const resumes = now + (retryAfterMs ?? 0);
+			const opening = (time: number) => Math.floor(time / this.windowMs) * this.windowMs + this.edgeMarginMs;
+			const opens = fullBefore ? opening(resumes - this.edgeMarginMs + this.windowMs - 1) : Math.max(resumes, opening(now) + this.windowMs);
+			const jitter = this.share.resumeJitter(this.clock.random(), this.windowMs);
+			pause = Math.min(opens - now + jitter, Math.max(retryAfterMs ?? 0, this.maxWaitMs - waited));
+		}
 		this.pausedUntil = Math.max(this.pausedUntil, now + pause);
 		return undefined;
 	}

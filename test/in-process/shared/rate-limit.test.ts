@@ -64,8 +64,6 @@ const SCALED_POLICY = {
 	windowMs: WINDOW_MS,
 	edgeMarginMs: Math.max(20, scaled(PACING_POLICY.edgeMarginMs)),
 	maxEdgeMarginMs: Math.max(20, scaled(PACING_POLICY.maxEdgeMarginMs)),
-	firstPauseMs: scaled(PACING_POLICY.firstPauseMs),
-	maxPauseMs: scaled(PACING_POLICY.maxPauseMs),
 	// A case that stops making progress fails its items within 30 s instead of hanging the file.
 	defaultMaxWaitMs: 30_000,
 };

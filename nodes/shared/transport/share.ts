@@ -1,0 +1,161 @@
+/**
+ * A run's share of the account's limit when the service gives no counters. Nothing is shared
+ * between runs, executions or workers: a refusal is the only sign that others are spending, and
+ * every run reads it the same way, so together they settle on the whole window and no more.
+ *
+ * - A run sends its share one request at a time from each window's opening (more at once only
+ *   when one at a time could not send it in the first half of the window): when the window fills,
+ *   each run meets one refusal, not one per request in flight.
+ * - A refusal it did not expect (someone new, or its first window) makes the run contest the next
+ *   window: from its opening, one request at a time at a pace every run of the category keeps, up
+ *   to the whole limit. The opening is also the end of the Retry-After of the refusals that filled
+ *   the window before: those runs resume together, each up to half a turn late so that they do not
+ *   all ask at the same instant. Runs contesting together take equal turns, so when the window
+ *   fills each keeps what it got as its share, and the shares add up to the window.
+ * - Only after whole windows without a refusal does it ask for more: one request at a time, past
+ *   the middle of the window, when the others' requests from the opening are done. A refusal then
+ *   costs that one request and doubles the windows before the next try; room found is kept.
+ */
+
+/** A window of the clock as one run saw it. */
+export interface ClockWindow {
+	/** When the window starts on this clock (its edge, before any margin). */
+	start: number;
+	/**
+	 * When this run could first send in it: its opening, past the margin, or the end of the pause of
+	 * a refusal in the window before. Runs refused when that window filled resume together.
+	 */
+	opensAt: number;
+	/** Requests of this run sent in it, and how many of them the service accepted. */
+	sent: number;
+	accepted: number;
+	/** Whether the service refused a request of this run sent in it. */
+	refused: boolean;
+	/** When this run's first request in it went. */
+	firstSentAt?: number;
+	/** Whether this run asked for more than its share in it. */
+	probing: boolean;
+	/** When this run's last request in it went. */
+	lastSentAt?: number;
+}
+
+export const SHARING_POLICY = {
+	/** A run sent from a window's opening when its first request in it went within this share of it (after the margin). */
+	openingShare: 0.02,
+	/** The share of the window a run's requests may spread over before it sends more than one at a time. */
+	spreadShare: 0.5,
+	/** A contest sends the whole limit over this share of the window, whatever the round trip, so runs of unequal speed take equal turns. */
+	contestShare: 0.4,
+	/** More is asked for only past this share of the window. */
+	probeShare: 0.5,
+	/** Windows without a refusal before more is first asked for; each refused ask doubles them, up to the last. */
+	firstProbeAfter: 3,
+	maxProbeAfter: 16,
+};
+
+export class ShareWithoutCounters {
+	/** Requests per window this run allows itself. */
+	private allowance: number;
+
+	/** How many windows from the next are contested (the share measured again), the last one measured. */
+	private contests = 0;
+
+	private get contest(): boolean {
+		return this.contests > 0;
+	}
+
+	private cleanWindows = 0;
+
+	private probeAfter = SHARING_POLICY.firstProbeAfter;
+
+	constructor(private perWindow: number) {
+		this.allowance = perWindow;
+	}
+
+	/** The account's limit per window, when the service says it. */
+	limitIs(perWindow: number): void {
+		this.perWindow = perWindow;
+		this.allowance = Math.min(this.allowance, perWindow);
+	}
+
+	/** How many requests may go now, given this run's round trip (0 before the first answer). */
+	room(window: ClockWindow, inFlight: number, now: number, windowMs: number, roundTripMs: number): number {
+		if (window.refused) return 0;
+		if (this.contest) {
+			const next = this.nextContestTurn(window, windowMs);
+			return Number(window.sent < this.perWindow && inFlight === 0 && (next === undefined || now >= next));
+		}
+		const allowance = Math.floor(this.allowance);
+		if (window.sent < allowance) {
+			const atOnce = Math.max(1, Math.ceil((allowance * roundTripMs) / (SHARING_POLICY.spreadShare * windowMs)));
+			return Math.min(allowance - window.sent, atOnce - inFlight);
+		}
+		if (!window.probing && (this.cleanWindows < this.probeAfter || now < this.probeAt(window, windowMs))) return 0;
+		if (inFlight > 0) return 0;
+		window.probing = true;
+		return 1;
+	}
+
+	/** When this run may ask for more in the window, if it will (else undefined). */
+	nextChance(window: ClockWindow, windowMs: number): number | undefined {
+		if (window.refused) return undefined;
+		if (this.contest) return this.nextContestTurn(window, windowMs);
+		if (window.probing || this.cleanWindows < this.probeAfter || this.allowance >= this.perWindow) return undefined;
+		return this.probeAt(window, windowMs);
+	}
+
+	/** What the window that ended says about this run's share. */
+	ended(window: ClockWindow, windowMs: number): void {
+		const usedAll = window.sent >= Math.floor(this.allowance);
+		if (window.refused) {
+			this.cleanWindows = 0;
+			if (window.probing) {
+				this.probeAfter = Math.min(SHARING_POLICY.maxProbeAfter, this.probeAfter * 2);
+				this.allowance = Math.min(this.perWindow, Math.max(this.allowance, window.accepted));
+			} else if (window.accepted === 0) {
+				// Full before it sent anything: the runs that filled it do not know of this one until
+				// the next window fills with its requests too, so only the one after measures.
+				this.contests = 2;
+			} else if (this.contests === 1 && this.fromOpening(window, windowMs)) {
+				this.allowance = window.accepted;
+				this.contests = 0;
+			} else {
+				this.contests = Math.max(1, this.contests - 1);
+			}
+			return;
+		}
+		if (this.contest) {
+			// Nobody filled the window: the others have stopped, or send less.
+			this.allowance = Math.min(this.perWindow, Math.max(this.allowance, window.accepted));
+			this.contests = 0;
+			return;
+		}
+		if (window.probing) {
+			this.allowance = Math.min(this.perWindow, Math.max(this.allowance, window.accepted));
+			this.probeAfter = SHARING_POLICY.firstProbeAfter;
+		}
+		if (usedAll) this.cleanWindows++;
+	}
+
+	/** Whether the run sent from the window's opening, alongside every other run that did. */
+	private fromOpening(window: ClockWindow, windowMs: number): boolean {
+		return window.firstSentAt !== undefined && window.firstSentAt <= window.opensAt + SHARING_POLICY.openingShare * windowMs;
+	}
+
+	/** How late a run resumes after a refusal, from `random` in [0, 1): less than a contest's turn, which keeps the turns equal. */
+	resumeJitter(random: number, windowMs: number): number {
+		return (random * this.contestTurn(windowMs)) / 2;
+	}
+
+	private contestTurn(windowMs: number): number {
+		return (SHARING_POLICY.contestShare * windowMs) / this.perWindow;
+	}
+
+	private nextContestTurn(window: ClockWindow, windowMs: number): number | undefined {
+		return window.lastSentAt === undefined ? undefined : window.lastSentAt + this.contestTurn(windowMs);
+	}
+
+	private probeAt(window: ClockWindow, windowMs: number): number {
+		return window.start + SHARING_POLICY.probeShare * windowMs;
+	}
+}
