@@ -120,7 +120,9 @@ class Service {
 		}
 		this.limited++;
 		if (this.options.status === 503) return { status: 503, headers };
-		return { status: 429, headers: { ...headers, 'retry-after': '30' }, retryAfterMs: 30_000 };
+		// the page's 30 s, half the window
+		const retryAfter = Math.ceil(windowMs / 2 / 1000);
+		return { status: 429, headers: { ...headers, 'retry-after': String(retryAfter) }, retryAfterMs: retryAfter * 1000 };
 	}
 
 	/** From the first accepted request to the start of the window the n-th request can fall in. */
@@ -150,11 +152,11 @@ async function runSender(
 	clock: VirtualClock,
 	service: Service,
 	requests: number,
-	options: { latencyMs?: number; maxWaitMs?: number; perMinute?: number; startDelayMs?: number } = {},
+	options: { latencyMs?: number; maxWaitMs?: number; perMinute?: number; rate?: { limit: number; windowMs: number }; startDelayMs?: number } = {},
 ): Promise<RunResult> {
 	const latency = options.latencyMs ?? 20;
 	if (options.startDelayMs) await clock.sleep(options.startDelayMs);
-	const pacer = new CategoryPacer(options.perMinute ?? service.limit, options.maxWaitMs ?? PACING_POLICY.defaultMaxWaitMs, clock);
+	const pacer = new CategoryPacer(options.rate ?? options.perMinute ?? service.limit, options.maxWaitMs ?? PACING_POLICY.defaultMaxWaitMs, clock);
 	const result: RunResult = { sent: 0, failed: 0, limited: 0, limitedAfterFirstWindow: 0, finishedAt: 0 };
 	const started = clock.now();
 	let next = 0;
@@ -259,6 +261,18 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 		// each step down costs the requests in flight when the window filled
 		expect(result.limited).toBeLessThanOrEqual(4 * REQUESTS_IN_FLIGHT);
 		expect(service.wallMs() / service.floorMs(100)).toBeLessThanOrEqual(1.5);
+	});
+
+	test('an account counting in windows of 10 s, told by Custom Rate Limits (50/10s), without counters: paced to those windows, two runs sharing them', async () => {
+		const clock = new VirtualClock(EPOCH + 0.3 * MINUTE);
+		const service = new Service(50, { headers: false, windowMs: 10_000 });
+		const rate = { limit: 50, windowMs: 10_000 };
+		const [a, b] = await clock.run(Promise.all([runSender(clock, service, 200, { rate }), runSender(clock, service, 200, { rate, latencyMs: 21, startDelayMs: 50 })]));
+		const ratio = service.wallMs() / service.floorMs(400);
+		process.stdout.write(`10 s windows, no headers, two runs: ${JSON.stringify([a, b])} (${ratio.toFixed(3)}x)\n`);
+		expect(a.sent + b.sent).toBe(400);
+		expect(service.limited).toBeLessThanOrEqual(6);
+		expect(ratio).toBeLessThanOrEqual(1.25);
 	});
 
 	test('a service that counts any 60 s instead of the clock minutes, without counters: nothing lost, few 429s', async () => {

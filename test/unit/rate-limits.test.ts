@@ -10,7 +10,7 @@ import { ExotelApi } from '../../credentials/ExotelApi.credentials';
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
 import { ExotelContactCenterApi } from '../../credentials/ExotelContactCenterApi.credentials';
 import { pathOf } from '../../nodes/shared/transport/endpoint';
-import { perMinuteOf, RATE_CATEGORIES, type RateCategory } from '../../nodes/shared/transport/rateLimits';
+import { rateOf, RATE_CATEGORIES, type RateCategory } from '../../nodes/shared/transport/rateLimits';
 import { declaredEndpointsOf, PACKAGE_ENDPOINTS } from '../../sandbox/package-endpoints';
 import { categoryOf as serviceCategoryOf } from '../../sandbox/rate-limit';
 
@@ -116,24 +116,33 @@ describe('Custom Rate Limits in the credentials', () => {
 	});
 
 	test('the defaults unless the credential sets its own, written as a user would', () => {
-		expect(perMinuteOf({}, 'bulkSms')).toBe(50);
-		expect(perMinuteOf({ rateLimits: '' }, 'campaign')).toBe(30);
-		expect(perMinuteOf({ rateLimits: 'Bulk SMS=10' }, 'bulkSms')).toBe(10);
-		expect(perMinuteOf({ rateLimits: 'Bulk SMS=10' }, 'sms')).toBe(200);
-		expect(perMinuteOf({ rateLimits: ' bulkSms = 10 ;  general_get: 600\nCampaign=5 ' }, 'generalGet')).toBe(600);
-		expect(perMinuteOf({ rateLimits: 'bulk-sms=10, USER MANAGEMENT=7' }, 'userManagement')).toBe(7);
+		expect(rateOf({}, 'bulkSms')).toBe(50);
+		expect(rateOf({ rateLimits: '' }, 'campaign')).toBe(30);
+		expect(rateOf({ rateLimits: 'Bulk SMS=10' }, 'bulkSms')).toBe(10);
+		expect(rateOf({ rateLimits: 'Bulk SMS=10' }, 'sms')).toBe(200);
+		expect(rateOf({ rateLimits: ' bulkSms = 10 ;  general_get: 600\nCampaign=5 ' }, 'generalGet')).toBe(600);
+		expect(rateOf({ rateLimits: 'bulk-sms=10, USER MANAGEMENT=7' }, 'userManagement')).toBe(7);
+	});
+
+	test('a window in seconds for an account that counts in other windows', () => {
+		expect(rateOf({ rateLimits: 'Voice=20/10s' }, 'voice')).toEqual({ limit: 20, windowMs: 10_000 });
+		expect(rateOf({ rateLimits: 'Bulk SMS = 50 / 5 S, Campaign=30' }, 'bulkSms')).toEqual({ limit: 50, windowMs: 5_000 });
+		expect(rateOf({ rateLimits: 'Voice=20/10s' }, 'sms')).toBe(200);
 	});
 
 	test.each([
-		['Bulk SMS=0', 'Bulk SMS must be a whole number of requests a minute from 1 to 100,000 (got "0")'],
-		['Campaign=2.5', 'Campaign must be a whole number of requests a minute from 1 to 100,000 (got "2.5")'],
-		['Voice=fast', 'Voice must be a whole number of requests a minute from 1 to 100,000 (got "fast")'],
-		['SMS=', 'SMS must be a whole number of requests a minute from 1 to 100,000 (got "")'],
-		['ExoPhone=1000001', 'ExoPhone must be a whole number of requests a minute from 1 to 100,000 (got "1000001")'],
+		['Bulk SMS=0', 'Bulk SMS must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "0")'],
+		['Campaign=2.5', 'Campaign must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "2.5")'],
+		['Voice=fast', 'Voice must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "fast")'],
+		['SMS=', 'SMS must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "")'],
+		['ExoPhone=1000001', 'ExoPhone must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "1000001")'],
+		['Voice=20/0s', 'Voice must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "20/0s")'],
+		['Voice=20/10', 'Voice must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "20/10")'],
+		['Voice=20/3601s', 'Voice must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "20/3601s")'],
 		['Bulk=20', '"Bulk=20" is not a category and a number'],
 		['Campaign 20', '"Campaign 20" is not a category and a number'],
 		['constructor=5', '"constructor=5" is not a category and a number'],
 	])('%p is refused, naming the entry and the range', (text, message) => {
-		expect(perMinuteOf({ rateLimits: `Voice=100, ${text}` }, 'voice')).toEqual(expect.stringContaining(`Custom Rate Limits in the credential: ${message}`));
+		expect(rateOf({ rateLimits: `Voice=100, ${text}` }, 'voice')).toEqual(expect.stringContaining(`Custom Rate Limits in the credential: ${message}`));
 	});
 });

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import type { Rate } from './rateLimits';
 import { ShareWithoutCounters, type ClockWindow } from './share';
 
 /**
@@ -32,8 +33,6 @@ export interface PacingClock {
 	random(): number;
 }
 
-/** A limit of so many requests per window of so long; a bare number is per minute, in windows of PACING_POLICY.windowMs. */
-export type Rate = number | { limit: number; windowMs: number };
 
 /** Resets within this of each other name the same window (they are whole seconds). */
 const SAME_WINDOW_MS = 1_000;

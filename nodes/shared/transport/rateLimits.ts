@@ -19,7 +19,11 @@ export const RATE_CATEGORIES: Readonly<Record<RateCategory, { displayName: strin
 	voice: { displayName: 'Voice', perMinute: 200, covers: 'making calls, call details and voice logs' },
 };
 
-const MAX_PER_MINUTE = 100_000;
+const MAX_PER_WINDOW = 100_000;
+const MAX_WINDOW_SECONDS = 3_600;
+
+/** A category's limit: requests a minute, or so many in each window of so long (an account counting in other windows). */
+export type Rate = number | { limit: number; windowMs: number };
 
 /** A category as a user may write it: any case, spaces, hyphens or underscores ("Bulk SMS", "bulkSms", "bulk_sms"). */
 const normalise = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
@@ -50,13 +54,13 @@ export function rateLimitCredentialField(categories: RateCategory[]): INodePrope
 		type: 'string',
 		default: '',
 		placeholder: 'Bulk SMS=100, Campaign=60',
-		description: `Only for accounts whose limits differ from the service's defaults (some enterprise accounts): requests per minute by category, separated by commas. Defaults: ${listed}.`,
+		description: `Only for accounts whose limits differ from the service's defaults (some enterprise accounts): requests per minute by category, separated by commas, or per window in seconds when the account counts in other windows (Voice=20/10s). Defaults: ${listed}.`,
 	};
 }
 
 /** The credential's Custom Rate Limits (a short text, read per request); a string is the error, naming the entry. */
-function customLimits(text: string): Partial<Record<RateCategory, number>> | string {
-	const limits: Partial<Record<RateCategory, number>> = {};
+function customLimits(text: string): Partial<Record<RateCategory, Rate>> | string {
+	const limits: Partial<Record<RateCategory, Rate>> = {};
 	for (const entry of text.split(/[,;\n]/).map((part) => part.trim()).filter(Boolean)) {
 		const match = /^(.+?)\s*[=:]\s*(.*)$/.exec(entry);
 		const name = match ? normalise(match[1]) : '';
@@ -64,13 +68,23 @@ function customLimits(text: string): Partial<Record<RateCategory, number>> | str
 		if (!match || !category) {
 			return `Custom Rate Limits in the credential: "${entry}" is not a category and a number (write e.g. Bulk SMS=100; categories: ${Object.values(RATE_CATEGORIES).map((c) => c.displayName).join(', ')})`;
 		}
-		const perMinute = Number(match[2]);
-		if (match[2] === '' || !Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_PER_MINUTE) {
-			return `Custom Rate Limits in the credential: ${RATE_CATEGORIES[category].displayName} must be a whole number of requests a minute from 1 to ${MAX_PER_MINUTE.toLocaleString('en-US')} (got "${match[2]}")`;
+		const rate = rateOfText(match[2]);
+		if (rate === undefined) {
+			return `Custom Rate Limits in the credential: ${RATE_CATEGORIES[category].displayName} must be a whole number of requests a minute from 1 to ${MAX_PER_WINDOW.toLocaleString('en-US')}, or per window of 1 to ${MAX_WINDOW_SECONDS.toLocaleString('en-US')} seconds as in 20/10s (got "${match[2]}")`;
 		}
-		limits[category] = perMinute;
+		limits[category] = rate;
 	}
 	return limits;
+}
+
+/** "50" (a minute) or "50/10s" (per window of 10 seconds); undefined unless whole numbers in range. */
+function rateOfText(text: string): Rate | undefined {
+	const match = /^(\d+)(?:\s*\/\s*(\d+)\s*s)?$/i.exec(text);
+	if (!match) return undefined;
+	const limit = Number(match[1]);
+	const seconds = match[2] === undefined ? 60 : Number(match[2]);
+	if (limit < 1 || limit > MAX_PER_WINDOW || seconds < 1 || seconds > MAX_WINDOW_SECONDS) return undefined;
+	return match[2] === undefined ? limit : { limit, windowMs: seconds * 1000 };
 }
 
 /**
@@ -78,7 +92,7 @@ function customLimits(text: string): Partial<Record<RateCategory, number>> | str
  * else the documented default. A malformed entry is the credential's error, named, never a silent
  * default.
  */
-export function perMinuteOf(credentials: ICredentialDataDecryptedObject, category: RateCategory): number | string {
+export function rateOf(credentials: ICredentialDataDecryptedObject, category: RateCategory): Rate | string {
 	const text = typeof credentials.rateLimits === 'string' ? credentials.rateLimits.trim() : '';
 	const limits = text ? customLimits(text) : {};
 	if (typeof limits === 'string') return limits;

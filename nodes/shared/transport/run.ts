@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { Endpoint } from './endpoint';
 import { CategoryPacer, PACING_POLICY } from './pacing';
-import { perMinuteOf } from './rateLimits';
+import { rateOf } from './rateLimits';
 
 /** The node's Max Wait, and the setting's place as the panel of the node's version shows it (for error messages). */
 export interface MaxWait {
@@ -33,13 +33,13 @@ export class NodeRun {
 	 * Limits, else the documented default); a string is the credential's malformed entry, named.
 	 */
 	pacerOf(credentials: ICredentialDataDecryptedObject, endpoint: Endpoint, baseUrl: string): CategoryPacer | string {
-		const perMinute = perMinuteOf(credentials, endpoint.rate);
-		if (typeof perMinute === 'string') return perMinute;
+		const rate = rateOf(credentials, endpoint.rate);
+		if (typeof rate === 'string') return rate;
 		const account = credentials.accountSid ? `account:${String(credentials.accountSid)}` : baseUrl;
 		const key = `${account}|${endpoint.rate}`;
 		let pacer = this.pacers.get(key);
 		if (!pacer) {
-			pacer = new CategoryPacer(perMinute, this.maxWait.ms);
+			pacer = new CategoryPacer(rate, this.maxWait.ms);
 			this.pacers.set(key, pacer);
 		}
 		return pacer;

@@ -695,7 +695,7 @@ describe('SMS throttled with 503, and the credential’s Custom Rate Limits', ()
 		const result = await run('exotelMessaging', { ...smsSend, body: '={{ $json.text }}' }, items, {
 			credentials: customRateLimits(LIMITS, 'Bulk SMS=0'),
 		});
-		expect(result.error?.message).toContain('Custom Rate Limits in the credential: Bulk SMS must be a whole number of requests a minute from 1 to 100,000 (got "0")');
+		expect(result.error?.message).toContain('Custom Rate Limits in the credential: Bulk SMS must be a whole number of requests a minute from 1 to 100,000, or per window of 1 to 3,600 seconds as in 20/10s (got "0")');
 		expect(sandbox.requests({})).toEqual([]);
 		expect(sandbox.messages()).toEqual([]);
 		figures.push({ case: 'invalid Custom Rate Limit', error: result.error?.message, requests: sandbox.requests({}).length });
