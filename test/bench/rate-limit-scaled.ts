@@ -4,19 +4,23 @@
  * (every message sent once, the 429s, Retry-After honoured); how long the runs take against the
  * windows depends on the machine, so it is measured here and written in docs/rate-limits.md.
  *
- * The sandbox (a child process) at the documented limits with the counters on, time ×6: windows of
- * 10 s, Retry-After 5 s; the request counts and the limits per window are the service's, General GET
- * lowered to 15 a window (the Exotel credential's Custom Rate Limits say `General GET=90`). Each run
- * gets a new empty window and a clean log, and starts early in a window (earlyInWindow).
+ * The sandbox (a child process) at the documented limits, time ×6: windows of 10 s, Retry-After 5 s;
+ * the request counts and the limits per window are the service's, General GET lowered to 15 a window
+ * (the Exotel credential's Custom Rate Limits say `General GET=90`). Each run gets a new empty window
+ * and a clean log, and starts early in a window (earlyInWindow). Runs 1-5 with the counters on; runs
+ * 6-9 without them (`headers: false`), with a second Exotel credential whose Custom Rate Limits tell
+ * the pacer the scaled window (`Bulk SMS=50/10s`), as the system stage's runs without counters.
  *
  *   On the bench's n8n (n8n start, regular mode, SQLite), the same workflows as the tests':
  *   1. one execution of N personalised SMS (N / 100 dynamic-bulk requests, Bulk SMS 50 a window);
  *   2. two executions of N at once on the account;
  *   3. a campaign create burst of 100 (Campaign 30 a window);
  *   4. Return All over 60 pages (20 items reading a list of 1,203 in pages of 500; General GET).
+ *   6-8. without the counters: one execution of N; two at once; four at once.
  *   On a queue-mode n8n of its own (main, two workers of concurrency 1, a webhook processor; Redis
  *   and PostgreSQL from Debian's packages on loopback, test/system/services.ts):
- *   5. two executions of N at once through the webhook processor, one on each worker.
+ *   5. two executions of N at once through the webhook processor, one on each worker;
+ *   9. the same without the counters.
  *
  * Figures from the sandbox's log (test/system/bulk-sms.ts, windowFigures): requests, 429s, first
  * to last accepted (wall) against the windows' floor (from the first accepted request to the start of
@@ -27,8 +31,9 @@
  * Targets (reported, never failed; the bounds the system tests asserted before they moved here):
  * alone 0 × 429 and ≤ 1.05 × the floor; shared ≤ 2 × 429 and ≤ 1.10 × the floor with every window
  * between the first and the last full, or exactly one request left unused (two runs taking turns can
- * leave the window's last one) and within one window of the floor. Broken (exit 1) only when
- * something was lost, sent twice or failed.
+ * leave the window's last one) and within one window of the floor. Without the counters: alone ≤ 1
+ * × 429 after the first window and ≤ 1.10 ×; two ≤ 6 × 429 in all and ≤ 1.25 ×; four ≤ 1.40 ×.
+ * Broken (exit 1) only when something was lost, sent twice or failed.
  */
 import * as path from 'node:path';
 
@@ -63,15 +68,26 @@ const GENERAL_GET_PER_WINDOW = 15;
 export const SCALED_LIMITS: DocumentedRateLimitConfig = { mode: 'documented', timeFactor: SCALED_TIME_FACTOR, limits: { generalGet: GENERAL_GET_PER_WINDOW } };
 /** The Exotel credential's fields for the listing run: the account's lower General GET, per minute of the service. */
 export const SCALED_CREDENTIAL_DATA = { rateLimits: `General GET=${GENERAL_GET_PER_WINDOW * SCALED_TIME_FACTOR}` };
+/** The second Exotel credential, for the runs without counters: the scaled window, which nothing else tells the pacer. */
+export const QUIET_CREDENTIAL = { id: 'benchScaledQuietApi', name: 'Exotel Sandbox (documented limits, ×6, no counters)' };
+export const QUIET_CREDENTIAL_DATA = { rateLimits: `Bulk SMS=${DOCUMENTED_LIMITS.bulkSms}/${WINDOW_MS / 1000}s` };
 /** How long a run may take before the bench gives up on it. */
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
 export const SCALED_TARGETS = {
 	alone: { max429: 0, maxRatio: 1.05 },
 	shared: { max429: 2, maxRatio: 1.1, orUnusedBetween: 1 },
+	quietAlone: { max429AfterFirstWindow: 1, maxRatio: 1.1 },
+	quietShared: { max429: 6, maxRatio: 1.25 },
+	quietFour: { maxRatio: 1.4 },
 };
 
-type ScaledKey = 'one' | 'twoA' | 'twoB' | 'campaigns' | 'pages';
+type Kind = keyof typeof SCALED_TARGETS;
+
+type ScaledKey = 'one' | 'twoA' | 'twoB' | 'campaigns' | 'pages' | 'quiet1' | 'quiet2' | 'quiet3' | 'quiet4';
+
+/** The runs without counters: their first numbers, +91 and 96…, 97…, 98…, 99… (one run in the accepted-per-window line each). */
+const QUIET_FIRST = [9_600_000_000, 9_700_000_000, 9_800_000_000, 9_900_000_000];
 
 /** The first number of each SMS run's recipients (+91 and ten digits), as in the system tests. */
 const FIRST_NUMBER: Record<'one' | 'twoA' | 'twoB' | 'queueA' | 'queueB', number> = {
@@ -85,7 +101,11 @@ const FIRST_NUMBER: Record<'one' | 'twoA' | 'twoB' | 'queueA' | 'queueB', number
 /** The regular-mode runs' workflows, for the bench's n8n to import beside its own. */
 export function scaledWorkflows(credential: NamedCredential, items: number): Array<KeyedWorkflow<ScaledKey>> {
 	const keyed = (key: ScaledKey, webhookPath: string, json: KeyedWorkflow<ScaledKey>['json']) => ({ key, id: json.id, webhookPath, json });
+	const quiet = QUIET_FIRST.map((first, i) =>
+		keyed(`quiet${i + 1}` as ScaledKey, `bench-scaled-quiet-${i + 1}`, bulkSmsWorkflow(`Rate-limit bench ×6, no counters: run ${i + 1}`, `bench-scaled-quiet-${i + 1}`, first, QUIET_CREDENTIAL, items)),
+	);
 	return [
+		...quiet,
 		keyed('one', 'bench-scaled-one', bulkSmsWorkflow('Rate-limit bench ×6: one run', 'bench-scaled-one', FIRST_NUMBER.one, credential, items)),
 		keyed('twoA', 'bench-scaled-a', bulkSmsWorkflow('Rate-limit bench ×6: run A', 'bench-scaled-a', FIRST_NUMBER.twoA, credential, items)),
 		keyed('twoB', 'bench-scaled-b', bulkSmsWorkflow('Rate-limit bench ×6: run B', 'bench-scaled-b', FIRST_NUMBER.twoB, credential, items)),
@@ -96,8 +116,8 @@ export function scaledWorkflows(credential: NamedCredential, items: number): Arr
 
 export interface ScaledRunFigures extends WindowFigures {
 	label: string;
-	/** 'alone' or 'shared': which targets apply */
-	kind: 'alone' | 'shared';
+	/** which targets apply */
+	kind: Kind;
 	/** requests the run needs, and the category's limit a window */
 	expected: number;
 	perWindow: number;
@@ -139,10 +159,10 @@ interface RunContext {
 }
 
 /** A new empty window and a clean log, then the runs' webhooks at once, early in a window; resolves with their saved executions. */
-async function startTogether(ctx: RunContext, runs: Started[]): Promise<any[]> {
-	await ctx.sandbox.setRateLimit(SCALED_LIMITS);
+async function startTogether(ctx: RunContext, runs: Started[], counters = true, limits = SCALED_LIMITS): Promise<any[]> {
+	await ctx.sandbox.setRateLimit({ ...limits, headers: counters });
 	await ctx.sandbox.reset();
-	await earlyInWindow(WINDOW_MS);
+	await earlyInWindow(DOCUMENTED_WINDOW_MS / (limits.timeFactor ?? 1));
 	const answers = await Promise.all(runs.map(async (run) => await ctx.instance.request('POST', run.webhookUrl, { data: {} })));
 	const refused = answers.filter((answer) => answer.status !== 200);
 	if (refused.length) throw new Error(`a webhook answered ${refused.map((a) => `${a.status} ${JSON.stringify(a.data).slice(0, 300)}`).join('; ')}`);
@@ -152,14 +172,18 @@ async function startTogether(ctx: RunContext, runs: Started[]): Promise<any[]> {
 /** Whether the requests need more than one window: with fewer (a small run) there is no floor to compare with. */
 const spansWindows = (f: WindowFigures) => f.floorMs > 0;
 
-function metFor(kind: 'alone' | 'shared', f: WindowFigures, expected: number): boolean {
+function metFor(kind: Kind, f: WindowFigures, expected: number, windowMs = WINDOW_MS): boolean {
 	if (f.accepted < expected) return false;
+	const within = (maxRatio: number) => !spansWindows(f) || f.ratio <= maxRatio;
+	if (kind === 'quietAlone') return f.limitedAfterFirstWindow <= SCALED_TARGETS.quietAlone.max429AfterFirstWindow && within(SCALED_TARGETS.quietAlone.maxRatio);
+	if (kind === 'quietShared') return f.limited <= SCALED_TARGETS.quietShared.max429 && within(SCALED_TARGETS.quietShared.maxRatio);
+	if (kind === 'quietFour') return within(SCALED_TARGETS.quietFour.maxRatio);
 	if (kind === 'alone') return f.limited <= SCALED_TARGETS.alone.max429 && (!spansWindows(f) || f.ratio <= SCALED_TARGETS.alone.maxRatio);
 	const t = SCALED_TARGETS.shared;
 	if (f.limited > t.max429) return false;
 	if (!spansWindows(f)) return true;
 	if (f.unusedBetween === 0) return f.ratio <= t.maxRatio;
-	return f.unusedBetween <= t.orUnusedBetween && f.wallMs <= f.floorMs + WINDOW_MS + 1_000;
+	return f.unusedBetween <= t.orUnusedBetween && f.wallMs <= f.floorMs + windowMs + 1_000;
 }
 
 /** Numbers +91 and `first`, `first + 1`, … for `count` messages. */
@@ -177,12 +201,22 @@ async function smsOnce(sandbox: SandboxProcess, wanted: string[]): Promise<{ got
 	return { got: messages.length, lost, twice };
 }
 
-function smsRun(label: string, kind: 'alone' | 'shared', log: RecordedRequest[], executions: any[], once: { got: number; lost: number; twice: number }, wanted: number, where = ''): ScaledRunFigures {
+function smsRun(
+	label: string,
+	kind: Kind,
+	log: RecordedRequest[],
+	executions: any[],
+	once: { got: number; lost: number; twice: number },
+	wanted: number,
+	where = '',
+	timeFactor = SCALED_TIME_FACTOR,
+): ScaledRunFigures {
+	const windowMs = DOCUMENTED_WINDOW_MS / timeFactor;
 	const bulk = log.filter((r) => r.path.includes('/Sms/bulksend'));
 	// each execution's personalised messages, 100 a dynamic-bulk request (a last one alone goes to Sms/send)
 	const perRun = wanted / executions.length;
 	const expected = executions.length * (Math.floor(perRun / MESSAGES_PER_REQUEST) + (perRun % MESSAGES_PER_REQUEST > 1 ? 1 : 0));
-	const figures = windowFigures(bulk, expected, DOCUMENTED_LIMITS.bulkSms, WINDOW_MS);
+	const figures = windowFigures(bulk, expected, DOCUMENTED_LIMITS.bulkSms, windowMs);
 	const outputs = executions.flatMap((e) => sendOutputOf(e));
 	const failedItems = outputs.filter((json) => json.error !== undefined || json.status === 'failed').length + Math.max(0, wanted - outputs.length);
 	return {
@@ -196,9 +230,22 @@ function smsRun(label: string, kind: 'alone' | 'shared', log: RecordedRequest[],
 		wanted,
 		...once,
 		failedItems,
-		retryAfterBroken: retryAfterBroken(bulk, firstRecipient, RETRY_AFTER_MS).length,
-		met: metFor(kind, figures, expected),
+		retryAfterBroken: retryAfterBroken(bulk, firstRecipient, Math.ceil(30 / timeFactor) * 1000).length,
+		met: metFor(kind, figures, expected, windowMs),
 	};
+}
+
+/**
+ * The issue's own case at the service's own minute: the regular runs' two executions at once without
+ * the counters, with the credential as a user has it (the documented limits, one-minute windows).
+ */
+export async function runTwoAtTheMinute(ctx: RunContext, workflows: Array<KeyedWorkflow<ScaledKey>>, items: number): Promise<ScaledRunFigures> {
+	const wf = Object.fromEntries(workflows.map((w) => [w.key, { workflowId: w.id, webhookUrl: ctx.instance.webhookUrl(w.webhookPath) }])) as Record<ScaledKey, Started>;
+	const label = `${int(items)} SMS each, two executions at once, no counters, at the service's minute`;
+	ctx.log(`rate-limit: ${label}...`);
+	const executions = await startTogether(ctx, [wf.twoA, wf.twoB], false, { mode: 'documented', timeFactor: 1 });
+	const both = [...numbersOf(FIRST_NUMBER.twoA, items), ...numbersOf(FIRST_NUMBER.twoB, items)];
+	return smsRun(label, 'quietShared', await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, both), 2 * items, '', 1);
 }
 
 const nodeOutput = (execution: any, node: string): Array<{ json: Record<string, any>; pairedItem?: { item: number } }> =>
@@ -221,6 +268,7 @@ export async function runScaledRegular(
 	executions = await startTogether(ctx, [wf.twoA, wf.twoB]);
 	const both = [...numbersOf(FIRST_NUMBER.twoA, items), ...numbersOf(FIRST_NUMBER.twoB, items)];
 	runs.push(smsRun(`${int(items)} SMS each, two executions at once`, 'shared', await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, both), 2 * items));
+	runs.push(...(await runQuiet(ctx, wf, items)));
 
 	ctx.log(`rate-limit ×${SCALED_TIME_FACTOR}: 3. a campaign create burst of ${CAMPAIGNS}...`);
 	executions = await startTogether(ctx, [wf.campaigns]);
@@ -278,15 +326,35 @@ export async function runScaledRegular(
 	return runs;
 }
 
+/** Runs 6-8: one, two and four executions at once without the counters. */
+async function runQuiet(ctx: RunContext, wf: Record<ScaledKey, Started>, items: number): Promise<ScaledRunFigures[]> {
+	const quiet = [wf.quiet1, wf.quiet2, wf.quiet3, wf.quiet4];
+	const cases: Array<[number, Kind, string]> = [
+		[1, 'quietAlone', `${int(items)} SMS, one execution, no counters`],
+		[2, 'quietShared', `${int(items)} SMS each, two executions at once, no counters`],
+		[4, 'quietFour', `${int(items)} SMS each, four executions at once, no counters`],
+	];
+	const runs: ScaledRunFigures[] = [];
+	for (const [count, kind, label] of cases) {
+		ctx.log(`rate-limit ×${SCALED_TIME_FACTOR}: ${label}...`);
+		const executions = await startTogether(ctx, quiet.slice(0, count), false);
+		const wanted = QUIET_FIRST.slice(0, count).flatMap((first) => numbersOf(first, items));
+		runs.push(smsRun(label, kind, await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, wanted), count * items));
+	}
+	return runs;
+}
+
 /** Execution ids a worker's log says it started ("Worker started execution 12 (job 3)"). */
 const startedBy = (worker: N8nProcess) => [...worker.log(1_000_000).matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
 
-/** Run 5: a queue-mode n8n of its own, with a sandbox child of its own; everything stopped after it. */
-export async function runScaledQueueMode(options: { items: number; latencyMs: number; log: (line: string) => void }): Promise<ScaledRunFigures> {
+/** Runs 5 and 9: a queue-mode n8n of its own, with a sandbox child of its own; everything stopped after it. */
+export async function runScaledQueueMode(options: { items: number; latencyMs: number; log: (line: string) => void }): Promise<ScaledRunFigures[]> {
 	const { items, log } = options;
 	const credential = { id: 'benchScaledExotelApi', name: 'Exotel Sandbox (documented limits, ×6)' };
 	const workerA = bulkSmsWorkflow('Rate-limit bench ×6: queue worker A', 'bench-scaled-queue-a', FIRST_NUMBER.queueA, credential, items);
 	const workerB = bulkSmsWorkflow('Rate-limit bench ×6: queue worker B', 'bench-scaled-queue-b', FIRST_NUMBER.queueB, credential, items);
+	const quietA = bulkSmsWorkflow('Rate-limit bench ×6: queue worker A, no counters', 'bench-scaled-queue-quiet-a', FIRST_NUMBER.queueA, QUIET_CREDENTIAL, items);
+	const quietB = bulkSmsWorkflow('Rate-limit bench ×6: queue worker B, no counters', 'bench-scaled-queue-quiet-b', FIRST_NUMBER.queueB, QUIET_CREDENTIAL, items);
 	let redis: LoopbackService | undefined;
 	let postgres: (LoopbackService & { user: string; database: string }) | undefined;
 	let sandbox: SandboxProcess | undefined;
@@ -305,30 +373,33 @@ export async function runScaledQueueMode(options: { items: number; latencyMs: nu
 		});
 		// main first: it runs the database migrations; the credential and workflows then go in through its API
 		await instance.start();
-		await instance.importCredentials([{ ...credential, type: 'exotelApi', data: { ...sandboxCredentialData(sandbox.origin).exotelApi } }]);
-		await instance.importWorkflows([workerA, workerB]);
-		for (const w of [workerA, workerB]) await instance.publish(w.id);
+		const data = sandboxCredentialData(sandbox.origin).exotelApi;
+		await instance.importCredentials([
+			{ ...credential, type: 'exotelApi', data: { ...data } },
+			{ ...QUIET_CREDENTIAL, type: 'exotelApi', data: { ...data, ...QUIET_CREDENTIAL_DATA } },
+		]);
+		await instance.importWorkflows([workerA, workerB, quietA, quietB]);
+		for (const w of [workerA, workerB, quietA, quietB]) await instance.publish(w.id);
 		const workers = [await instance.startWorker({ concurrency: 1 }), await instance.startWorker({ concurrency: 1 })];
 		const processor = await instance.startWebhookProcessor({ port: processorPort });
 		await instance.setupOwnerAndApiKey();
 
-		log(`rate-limit ×${SCALED_TIME_FACTOR}: 5. two queue-mode workers, ${int(items)} SMS each at once...`);
-		const executions = await startTogether({ instance, sandbox, log }, [
-			{ workflowId: workerA.id, webhookUrl: `${processor.baseUrl}/webhook/bench-scaled-queue-a` },
-			{ workflowId: workerB.id, webhookUrl: `${processor.baseUrl}/webhook/bench-scaled-queue-b` },
-		]);
-		const ids = executions.map((e) => String(e.id));
-		const perWorker = workers.map((worker) => startedBy(worker).filter((id) => ids.includes(id)).length);
 		const both = [...numbersOf(FIRST_NUMBER.queueA, items), ...numbersOf(FIRST_NUMBER.queueB, items)];
-		return smsRun(
-			`${int(items)} SMS each, two queue-mode workers at once`,
-			'shared',
-			await sandbox.requests(),
-			executions,
-			await smsOnce(sandbox, both),
-			2 * items,
-			` (executions per worker: ${perWorker.join(' / ')})`,
-		);
+		const runs: ScaledRunFigures[] = [];
+		for (const [workflows, paths, counters, label] of [
+			[[workerA, workerB], ['bench-scaled-queue-a', 'bench-scaled-queue-b'], true, `${int(items)} SMS each, two queue-mode workers at once`],
+			[[quietA, quietB], ['bench-scaled-queue-quiet-a', 'bench-scaled-queue-quiet-b'], false, `${int(items)} SMS each, two queue-mode workers at once, no counters`],
+		] as const) {
+			log(`rate-limit ×${SCALED_TIME_FACTOR}: ${label}...`);
+			const started = workflows.map((w, i) => ({ workflowId: w.id, webhookUrl: `${processor.baseUrl}/webhook/${paths[i]}` }));
+			const executions = await startTogether({ instance, sandbox, log }, started, counters);
+			const ids = executions.map((e) => String(e.id));
+			const perWorker = workers.map((worker) => startedBy(worker).filter((id) => ids.includes(id)).length);
+			runs.push(
+				smsRun(label, counters ? 'shared' : 'quietShared', await sandbox.requests(), executions, await smsOnce(sandbox, both), 2 * items, ` (executions per worker: ${perWorker.join(' / ')})`),
+			);
+		}
+		return runs;
 	} finally {
 		await instance?.dispose();
 		if (tarball) await removeTempDir(path.dirname(tarball));

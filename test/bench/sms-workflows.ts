@@ -158,6 +158,8 @@ export interface RealN8nSetup {
 	exotelCredential: NamedCredential;
 	/** fields added to the sandbox's Exotel credential data (such as Custom Rate Limits) */
 	exotelData?: Record<string, unknown>;
+	/** more Exotel API credentials: the sandbox account's, with these fields over it */
+	moreExotelCredentials?: Array<{ credential: NamedCredential; data: Record<string, unknown> }>;
 	/** the HTTP Request nodes' Basic auth: the sandbox account's API key and token */
 	basicCredential: NamedCredential;
 	/** imported and published in this order */
@@ -180,6 +182,7 @@ export async function withRealN8n<T>(setup: RealN8nSetup, run: (instance: N8nIns
 		await instance.importCredentials([
 			{ ...setup.exotelCredential, type: 'exotelApi', data: { ...sandboxCredentialData(sandbox.origin).exotelApi, ...setup.exotelData } },
 			{ ...setup.basicCredential, type: 'httpBasicAuth', data: { user: SANDBOX_ACCOUNT.apiKey, password: SANDBOX_ACCOUNT.apiToken } },
+			...(setup.moreExotelCredentials ?? []).map(({ credential, data }) => ({ ...credential, type: 'exotelApi', data: { ...sandboxCredentialData(sandbox.origin).exotelApi, ...data } })),
 		]);
 		await instance.importWorkflows(setup.workflows.map((w) => w.json));
 		for (const w of setup.workflows) await instance.publish(w.id);

@@ -116,6 +116,8 @@ export interface WindowFigures {
 	requests: number;
 	accepted: number;
 	limited: number;
+	/** Refusals after the window of the first request. */
+	limitedAfterFirstWindow: number;
 	/** First to last accepted request. */
 	wallMs: number;
 	/** From the first accepted request to the start of the window the last of `expected` can fall in. */
@@ -139,10 +141,12 @@ export function windowFigures(log: RecordedRequest[], expected: number, perWindo
 	const firstWindow = Math.floor(first / windowMs) * windowMs;
 	const floorMs = firstWindow + (Math.ceil(expected / perWindow) - 1) * windowMs - first;
 	const wallMs = accepted[accepted.length - 1].time - first;
+	const firstWindowEnds = (Math.floor(log[0].time / windowMs) + 1) * windowMs;
 	return {
 		requests: log.length,
 		accepted: accepted.length,
 		limited: log.length - accepted.length,
+		limitedAfterFirstWindow: log.filter((r) => r.time >= firstWindowEnds && !accepted.includes(r)).length,
 		wallMs,
 		floorMs,
 		ratio: Math.round((wallMs / floorMs) * 1000) / 1000,

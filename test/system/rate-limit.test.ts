@@ -11,12 +11,17 @@
  * - a campaign create burst of 100 (Campaign: 30 a window) and Return All over many pages
  *   (General GET, the credential's Custom Rate Limits lowering it to 15 a window): each created or
  *   read once, 0 × 429.
+ * Without the counters (the sandbox answers none; the credential's Custom Rate Limits tell the
+ * pacer the scaled window, `Bulk SMS=50/10s`), the runs on the account share it through its refusals
+ * alone:
+ * - two executions of 20,000 at once: 40,000 sent once, none failed, ≤ 6 × 429 in all, a refused
+ *   request sent again only once its Retry-After has passed (two queue-mode workers: queue-mode.test.ts);
+ * - four at once: 80,000 sent once, none failed, Retry-After honoured.
  * Every check is a count or an order from the sandbox's own request log and stores: none depends on
  * how fast the machine is. How long the runs take against the windows' floor is measured by the
  * rate-limit bench's scaled part, the same runs (`npm run bench -- --only rate-limit`,
  * test/bench/rate-limit.bench.ts; docs/rate-limits.md, Measured); the tests print the same figures
- * beside their checks. Without the counters the pace assumes one-minute windows, which scaled windows
- * cannot show: that bench runs it at the service's own minute.
+ * beside their checks.
  */
 import path from 'path';
 
@@ -45,6 +50,8 @@ const WINDOW_MS = 60_000 / TIME_FACTOR;
 /** General GET lowered for the listing, in the sandbox and in the credential alike (per minute there). */
 const GENERAL_GET_PER_WINDOW = 15;
 const DOCUMENTED = { mode: 'documented', timeFactor: TIME_FACTOR, limits: { generalGet: GENERAL_GET_PER_WINDOW } } as const;
+/** The same limits with no X-RateLimit-* on any answer (the spec promises none). */
+const NO_COUNTERS = { ...DOCUMENTED, headers: false } as const;
 
 /** The Retry-After of the sandbox's 429s at this time factor, in ms (the page's 30 s, scaled). */
 const RETRY_AFTER_MS = Math.ceil(DOCUMENTED_RETRY_AFTER_SECONDS / TIME_FACTOR) * 1000;
@@ -54,11 +61,16 @@ let instance: N8nInstance;
 let tarball: string;
 
 const credential = CREDENTIAL_IDS.exotelApi;
+/** An Exotel API credential for the runs without counters: its Custom Rate Limits give the scaled window. */
+const quietCredential = { id: 'exotelQuietApi', name: 'Exotel Sandbox (no counters)' };
 const one = bulkSmsWorkflow('rate limit: one run', 'rate-limit-one', 9_100_000_000, credential);
 const twoA = bulkSmsWorkflow('rate limit: run A', 'rate-limit-a', 9_200_000_000, credential);
 const twoB = bulkSmsWorkflow('rate limit: run B', 'rate-limit-b', 9_300_000_000, credential);
 const campaigns = campaignBurstWorkflow('rate limit: campaign burst', 'rate-limit-campaigns', credential);
 const listing = manyPagesWorkflow('rate limit: many pages', 'rate-limit-pages', credential);
+/** Six workflows: two for the pair, four for the four (a workflow's execution is found by the workflow). */
+const QUIET_PATHS = [1, 2, 3, 4, 5, 6].map((run) => `rate-limit-quiet-${run}`);
+const quiet = QUIET_PATHS.map((webhookPath, i) => bulkSmsWorkflow(`rate limit, no counters: run ${i + 1}`, webhookPath, [96, 97, 96, 97, 98, 99][i] * 100_000_000, quietCredential));
 
 async function runToTheEnd(workflows: Array<{ id: string; path: string }>): Promise<any[]> {
 	await earlyInWindow(WINDOW_MS);
@@ -81,9 +93,13 @@ beforeAll(async () => {
 	const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 	// the account's General GET limit is lower than the documented one: the credential says so
 	data.exotelApi = { ...data.exotelApi, rateLimits: `General GET=${GENERAL_GET_PER_WINDOW * TIME_FACTOR}` };
-	await instance.importCredentials(Object.entries(CREDENTIAL_IDS).map(([type, ref]) => ({ ...ref, type, data: data[type] })));
-	await instance.importWorkflows([one, twoA, twoB, campaigns, listing]);
-	for (const workflow of [one, twoA, twoB, campaigns, listing]) await instance.publish(workflow.id);
+	await instance.importCredentials([
+		...Object.entries(CREDENTIAL_IDS).map(([type, ref]) => ({ ...ref, type, data: data[type] })),
+		{ ...quietCredential, type: 'exotelApi', data: { ...data.exotelApi, rateLimits: `Bulk SMS=50/${WINDOW_MS / 1000}s` } },
+	]);
+	const workflows = [one, twoA, twoB, campaigns, listing, ...quiet];
+	await instance.importWorkflows(workflows);
+	for (const workflow of workflows) await instance.publish(workflow.id);
 }, JEST_TIMEOUTS.ensureN8n + JEST_TIMEOUTS.createInstance + JEST_TIMEOUTS.server + 120_000);
 
 afterAll(async () => {
@@ -115,31 +131,59 @@ describe('20,000 SMS at the documented limits (Bulk SMS 50 a window, counters on
 	}, 10 * 60_000);
 
 	test('two executions at once on the account: 40,000 sent once, none failed, ≤ 2 × 429, each refused request sent again after its Retry-After', async () => {
-		const executions = await runToTheEnd([
-			{ id: twoA.id, path: 'rate-limit-a' },
-			{ id: twoB.id, path: 'rate-limit-b' },
-		]);
-		for (const execution of executions) {
-			expect(execution.status).toBe('success');
-			const output = sendOutputOf(execution);
-			expect(output).toHaveLength(MESSAGES);
-			expect(output.filter((json) => json.error !== undefined || json.status === 'failed')).toEqual([]);
-		}
-		const messages = sandbox.messages();
-		expect(messages).toHaveLength(2 * MESSAGES);
-		expect(new Set(messages.map((m) => m.to)).size).toBe(2 * MESSAGES);
-		expect(new Set(messages.map((m) => m.sid))).toEqual(new Set(executions.flatMap((execution) => sendOutputOf(execution).map((json) => json.messageSid))));
-
-		const log = sandbox.requests({ pathIncludes: 'Sms/bulksend' });
-		const figures = windowFigures(log, 2 * REQUESTS_PER_RUN, 50, WINDOW_MS);
-		process.stdout.write(`RATE_LIMIT two executions: ${JSON.stringify(figures)}\n`);
-		expect(figures.accepted).toBe(2 * REQUESTS_PER_RUN);
+		const figures = await sharedRun(
+			[
+				{ id: twoA.id, path: 'rate-limit-a' },
+				{ id: twoB.id, path: 'rate-limit-b' },
+			],
+			'two executions',
+		);
 		expect(figures.limited).toBeLessThanOrEqual(2);
-		// every request accepted once (its recipients are its key), a refused one only after its Retry-After
-		const accepted = log.filter((r) => !r.rateLimited).map(firstRecipient);
-		expect(new Set(accepted).size).toBe(2 * REQUESTS_PER_RUN);
-		expect(retryAfterBroken(log, firstRecipient, RETRY_AFTER_MS)).toEqual([]);
 	}, 12 * 60_000);
+});
+
+/**
+ * Executions at once on the account, each of MESSAGES: each sent once and paired, none failed, every
+ * bulk request accepted once and a refused one sent again only after its Retry-After. The figures.
+ */
+async function sharedRun(workflows: Array<{ id: string; path: string }>, label: string) {
+	const executions = await runToTheEnd(workflows);
+	for (const execution of executions) {
+		expect(execution.status).toBe('success');
+		const output = sendOutputOf(execution);
+		expect(output).toHaveLength(MESSAGES);
+		expect(output.filter((json) => json.error !== undefined || json.status === 'failed')).toEqual([]);
+	}
+	const runs = workflows.length;
+	const messages = sandbox.messages();
+	expect(messages).toHaveLength(runs * MESSAGES);
+	expect(new Set(messages.map((m) => m.to)).size).toBe(runs * MESSAGES);
+	expect(new Set(messages.map((m) => m.sid))).toEqual(new Set(executions.flatMap((execution) => sendOutputOf(execution).map((json) => json.messageSid))));
+
+	const log = sandbox.requests({ pathIncludes: 'Sms/bulksend' });
+	const figures = windowFigures(log, runs * REQUESTS_PER_RUN, 50, WINDOW_MS);
+	process.stdout.write(`RATE_LIMIT ${label}: ${JSON.stringify(figures)}\n`);
+	expect(figures.accepted).toBe(runs * REQUESTS_PER_RUN);
+	// every request accepted once (its recipients are its key), a refused one only after its Retry-After
+	const accepted = log.filter((r) => !r.rateLimited).map(firstRecipient);
+	expect(new Set(accepted).size).toBe(runs * REQUESTS_PER_RUN);
+	expect(retryAfterBroken(log, firstRecipient, RETRY_AFTER_MS)).toEqual([]);
+	return figures;
+}
+
+const quietRuns = (from: number, count: number) => quiet.slice(from, from + count).map((workflow, i) => ({ id: workflow.id, path: QUIET_PATHS[from + i] }));
+
+describe('20,000 SMS each without the counters (headers off; Custom Rate Limits: Bulk SMS=50/10s) on a real n8n: the runs share the account through its refusals', () => {
+	beforeEach(() => sandbox.setRateLimit(NO_COUNTERS));
+
+	test('two executions at once: 40,000 sent once, none failed, ≤ 6 × 429, each refused request sent again after its Retry-After', async () => {
+		const figures = await sharedRun(quietRuns(0, 2), 'two executions, no counters');
+		expect(figures.limited).toBeLessThanOrEqual(6);
+	}, 12 * 60_000);
+
+	test('four executions at once: 80,000 sent once, none failed, each refused request sent again after its Retry-After', async () => {
+		await sharedRun(quietRuns(2, 4), 'four executions, no counters');
+	}, 15 * 60_000);
 });
 
 describe('other categories at their limits on a real n8n', () => {
