@@ -33,7 +33,6 @@ export interface PacingClock {
 	random(): number;
 }
 
-
 /** Resets within this of each other name the same window (they are whole seconds). */
 const SAME_WINDOW_MS = 1_000;
 
@@ -79,8 +78,6 @@ interface Window {
 	/** The others' requests seen between this run's answers one at a time, and since when. */
 	othersSeen: number;
 	sequentialSince?: number;
-	/** Requests sent in it (only what the no-counter allowance needs). */
-	sent: number;
 	/** Without counters, the clock's window as this run saw it; absent for the gap kept at a window's edge. */
 	clock?: ClockWindow;
 }
@@ -99,7 +96,7 @@ export class CategoryPacer {
 	/** What the run allows itself per window without counters. */
 	private readonly share: ShareWithoutCounters;
 
-	private window: Window = { end: 0, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: 0 };
+	private window: Window = { end: 0, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0 };
 
 	/** Requests in flight, with the clock's window each went in (without counters). */
 	private readonly inFlight = new Map<number, ClockWindow | undefined>();
@@ -167,7 +164,6 @@ export class CategoryPacer {
 				const { clock } = this.window;
 				this.inFlight.set(ticket, clock);
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight.size);
-				this.window.sent++;
 				this.window.mineSinceFirst++;
 				if (clock) {
 					clock.sent++;
@@ -271,26 +267,24 @@ export class CategoryPacer {
 			this.othersGap = previous.othersGap;
 			if (previous.othersSeen >= 2) this.othersInterval = (this.lastAnswerAt - previous.sequentialSince!) / previous.othersSeen;
 		}
-		// Requests still in flight may be counted in the new window.
-		const carried = this.inFlight.size;
 		if (previous.counted) {
 			// The service's next window; its counters arrive with the first answer.
-			this.window = { end: now + PACING_POLICY.windowMs, counted: true, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: carried };
+			this.window = { end: now + this.windowMs, counted: true, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0 };
 			return;
 		}
 		const { windowMs } = this;
 		const margin = this.edgeMarginMs;
 		if (previous.clock) this.share.ended(previous.clock, windowMs);
 		const start = Math.floor(now / windowMs) * windowMs;
-		// Kept clear of both edges of the minute: a request sent in its last moments may land in the next.
+		// Kept clear of both edges of the window: a request sent in its last moments may land in the next.
 		if (now < start + margin || now >= start + windowMs - margin) {
 			const opens = now < start + margin ? start + margin : start + windowMs + margin;
-			this.window = { end: opens, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: Number.MAX_SAFE_INTEGER };
+			this.window = { end: opens, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0 };
 			return;
 		}
 		const opensAt = Math.max(start + margin, this.pausedUntil > start ? this.pausedUntil : 0);
 		const clock: ClockWindow = { start, opensAt, sent: 0, accepted: 0, refused: false, probing: false };
-		this.window = { end: start + windowMs - margin, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: carried, clock };
+		this.window = { end: start + windowMs - margin, counted: false, answersSinceFirst: 0, mineSinceFirst: 0, quietAnswers: 0, othersGap: 1, othersSeen: 0, clock };
 	}
 
 	private read(counters: { limit: number; remaining: number; resetMs: number }, refused: boolean): void {
@@ -328,7 +322,7 @@ export class CategoryPacer {
 		}
 		// A window newer than the one in hand (an answer from an older one has ended already, above).
 		if (!known || end > window.end) {
-			this.window = { end, counted: true, remaining: counters.remaining, firstRemaining: counters.remaining, answersSinceFirst: 0, mineSinceFirst: this.inFlight.size, quietAnswers: 0, othersGap: 1, othersSeen: 0, sent: window.sent };
+			this.window = { end, counted: true, remaining: counters.remaining, firstRemaining: counters.remaining, answersSinceFirst: 0, mineSinceFirst: this.inFlight.size, quietAnswers: 0, othersGap: 1, othersSeen: 0 };
 		}
 	}
 
