@@ -3,18 +3,21 @@
  * between runs, executions or workers: a refusal is the only sign that others are spending, and
  * every run reads it the same way, so together they settle on the whole window and no more.
  *
- * - A run sends its share one request at a time from each window's opening (more at once only
- *   when one at a time could not send it in the first half of the window): when the window fills,
- *   each run meets one refusal, not one per request in flight.
- * - A refusal it did not expect (someone new, or its first window) makes the run contest the next
- *   window: from its opening, one request at a time at a pace every run of the category keeps, up
- *   to the whole limit. The opening is also the end of the Retry-After of the refusals that filled
- *   the window before: those runs resume together, each up to half a turn late so that they do not
- *   all ask at the same instant. Runs contesting together take equal turns, so when the window
- *   fills each keeps what it got as its share, and the shares add up to the window.
+ * - Alone (never refused), a run sends the whole limit from each window's opening, one request at a
+ *   time (more only when one at a time could not send it in the first half of the window): when
+ *   the window fills, it meets one refusal, not one per request in flight.
+ * - A refusal it did not expect (its first window, or someone new) makes the run contest the next
+ *   window: from its opening, or from the end of the Retry-After that the runs refused together
+ *   share, up to the whole limit at a pace every run of the category keeps (a turn each 40 % of the
+ *   window ÷ the limit). Runs contesting together take equal turns, so when the window fills each
+ *   keeps what it got as its share, and the shares add up to the window. A run that found a window
+ *   full before sending anything contests twice: in the first the others learn of it.
+ * - A run with a share sends it at that same pace, so that a contest beside it is fair too; runs
+ *   refused together resume up to half a turn apart, not all at the same instant.
  * - Only after whole windows without a refusal does it ask for more: one request at a time, past
- *   the middle of the window, when the others' requests from the opening are done. A refusal then
- *   costs that one request and doubles the windows before the next try; room found is kept.
+ *   the middle of the window, when the others' requests of the window are done. A refusal then
+ *   costs that one request and doubles the windows before the next try; room found is kept, so a
+ *   run left alone takes the window back.
  */
 
 /** A window of the clock as one run saw it. */
@@ -41,7 +44,7 @@ export interface ClockWindow {
 
 export const SHARING_POLICY = {
 	/** A run sent from a window's opening when its first request in it went within this share of it (after the margin). */
-	openingShare: 0.02,
+	openingShare: 0.05,
 	/** The share of the window a run's requests may spread over before it sends more than one at a time. */
 	spreadShare: 0.5,
 	/** A contest sends the whole limit over this share of the window, whatever the round trip, so runs of unequal speed take equal turns. */
@@ -81,11 +84,15 @@ export class ShareWithoutCounters {
 	/** How many requests may go now, given this run's round trip (0 before the first answer). */
 	room(window: ClockWindow, inFlight: number, now: number, windowMs: number, roundTripMs: number): number {
 		if (window.refused) return 0;
-		if (this.contest) {
-			const next = this.nextContestTurn(window, windowMs);
-			return Number(window.sent < this.perWindow && inFlight === 0 && (next === undefined || now >= next));
-		}
 		const allowance = Math.floor(this.allowance);
+		// Contesting, or sending a share: at the contest's pace, so that runs contesting beside it take
+		// equal turns with it; more than one at a time only when a round trip is longer than a turn.
+		const paced = this.contest ? window.sent < this.perWindow : window.sent < allowance && this.allowance < this.perWindow;
+		if (this.contest || paced) {
+			const next = this.nextContestTurn(window, windowMs);
+			const atOnce = Math.max(1, Math.ceil(roundTripMs / this.contestTurn(windowMs)));
+			return Number(paced && inFlight < atOnce && (next === undefined || now >= next));
+		}
 		if (window.sent < allowance) {
 			const atOnce = Math.max(1, Math.ceil((allowance * roundTripMs) / (SHARING_POLICY.spreadShare * windowMs)));
 			return Math.min(allowance - window.sent, atOnce - inFlight);
@@ -99,7 +106,7 @@ export class ShareWithoutCounters {
 	/** When this run may ask for more in the window, if it will (else undefined). */
 	nextChance(window: ClockWindow, windowMs: number): number | undefined {
 		if (window.refused) return undefined;
-		if (this.contest) return this.nextContestTurn(window, windowMs);
+		if (this.contest || (window.sent < Math.floor(this.allowance) && this.allowance < this.perWindow)) return this.nextContestTurn(window, windowMs);
 		if (window.probing || this.cleanWindows < this.probeAfter || this.allowance >= this.perWindow) return undefined;
 		return this.probeAt(window, windowMs);
 	}
