@@ -84,7 +84,7 @@ export const SCALED_TARGETS = {
 
 type Kind = keyof typeof SCALED_TARGETS;
 
-type ScaledKey = 'one' | 'twoA' | 'twoB' | 'campaigns' | 'pages' | 'quiet1' | 'quiet2' | 'quiet3' | 'quiet4';
+type ScaledKey = 'one' | 'twoA' | 'twoB' | 'campaigns' | 'pages' | 'quiet1' | 'quiet2' | 'quiet3' | 'quiet4' | 'minuteA' | 'minuteB';
 
 /** The runs without counters: their first numbers, +91 and 96…, 97…, 98…, 99… (one run in the accepted-per-window line each). */
 const QUIET_FIRST = [9_600_000_000, 9_700_000_000, 9_800_000_000, 9_900_000_000];
@@ -98,14 +98,21 @@ const FIRST_NUMBER: Record<'one' | 'twoA' | 'twoB' | 'queueA' | 'queueB', number
 	queueB: 9_500_000_000,
 };
 
+/** The pair at the service's minute (runTwoAtTheMinute): workflows of their own, since a workflow's execution is found by the workflow. */
+const MINUTE_FIRST = { minuteA: 9_000_000_000, minuteB: 8_900_000_000 };
+
 /** The regular-mode runs' workflows, for the bench's n8n to import beside its own. */
 export function scaledWorkflows(credential: NamedCredential, items: number): Array<KeyedWorkflow<ScaledKey>> {
 	const keyed = (key: ScaledKey, webhookPath: string, json: KeyedWorkflow<ScaledKey>['json']) => ({ key, id: json.id, webhookPath, json });
 	const quiet = QUIET_FIRST.map((first, i) =>
 		keyed(`quiet${i + 1}` as ScaledKey, `bench-scaled-quiet-${i + 1}`, bulkSmsWorkflow(`Rate-limit bench ×6, no counters: run ${i + 1}`, `bench-scaled-quiet-${i + 1}`, first, QUIET_CREDENTIAL, items)),
 	);
+	const minute = (['minuteA', 'minuteB'] as const).map((key) =>
+		keyed(key, `bench-minute-${key}`, bulkSmsWorkflow(`Rate-limit bench at the minute: ${key}`, `bench-minute-${key}`, MINUTE_FIRST[key], credential, items)),
+	);
 	return [
 		...quiet,
+		...minute,
 		keyed('one', 'bench-scaled-one', bulkSmsWorkflow('Rate-limit bench ×6: one run', 'bench-scaled-one', FIRST_NUMBER.one, credential, items)),
 		keyed('twoA', 'bench-scaled-a', bulkSmsWorkflow('Rate-limit bench ×6: run A', 'bench-scaled-a', FIRST_NUMBER.twoA, credential, items)),
 		keyed('twoB', 'bench-scaled-b', bulkSmsWorkflow('Rate-limit bench ×6: run B', 'bench-scaled-b', FIRST_NUMBER.twoB, credential, items)),
@@ -159,10 +166,10 @@ interface RunContext {
 }
 
 /** A new empty window and a clean log, then the runs' webhooks at once, early in a window; resolves with their saved executions. */
-async function startTogether(ctx: RunContext, runs: Started[], counters = true, limits = SCALED_LIMITS): Promise<any[]> {
+async function startTogether(ctx: RunContext, runs: Started[], counters = true, limits = SCALED_LIMITS, early = true): Promise<any[]> {
 	await ctx.sandbox.setRateLimit({ ...limits, headers: counters });
 	await ctx.sandbox.reset();
-	await earlyInWindow(DOCUMENTED_WINDOW_MS / (limits.timeFactor ?? 1));
+	if (early) await earlyInWindow(DOCUMENTED_WINDOW_MS / (limits.timeFactor ?? 1));
 	const answers = await Promise.all(runs.map(async (run) => await ctx.instance.request('POST', run.webhookUrl, { data: {} })));
 	const refused = answers.filter((answer) => answer.status !== 200);
 	if (refused.length) throw new Error(`a webhook answered ${refused.map((a) => `${a.status} ${JSON.stringify(a.data).slice(0, 300)}`).join('; ')}`);
@@ -236,22 +243,24 @@ function smsRun(
 }
 
 /**
- * The issue's own case at the service's own minute: the regular runs' two executions at once without
- * the counters, with the credential as a user has it (the documented limits, one-minute windows).
+ * Two executions at once without the counters at the service's own minute, with the credential as a
+ * user has it (the documented limits, one-minute windows): workflows of their own (minuteA, minuteB).
  */
 export async function runTwoAtTheMinute(ctx: RunContext, workflows: Array<KeyedWorkflow<ScaledKey>>, items: number): Promise<ScaledRunFigures> {
 	const wf = Object.fromEntries(workflows.map((w) => [w.key, { workflowId: w.id, webhookUrl: ctx.instance.webhookUrl(w.webhookPath) }])) as Record<ScaledKey, Started>;
 	const label = `${int(items)} SMS each, two executions at once, no counters, at the service's minute`;
 	ctx.log(`rate-limit: ${label}...`);
-	const executions = await startTogether(ctx, [wf.twoA, wf.twoB], false, { mode: 'documented', timeFactor: 1 });
-	const both = [...numbersOf(FIRST_NUMBER.twoA, items), ...numbersOf(FIRST_NUMBER.twoB, items)];
+	// early in a minute only when the requests need more than one (a small run would wait up to 42 s for nothing)
+	const early = 2 * Math.ceil(items / MESSAGES_PER_REQUEST) > DOCUMENTED_LIMITS.bulkSms;
+	const executions = await startTogether(ctx, [wf.minuteA, wf.minuteB], false, { mode: 'documented', timeFactor: 1 }, early);
+	const both = [...numbersOf(MINUTE_FIRST.minuteA, items), ...numbersOf(MINUTE_FIRST.minuteB, items)];
 	return smsRun(label, 'quietShared', await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, both), 2 * items, '', 1);
 }
 
 const nodeOutput = (execution: any, node: string): Array<{ json: Record<string, any>; pairedItem?: { item: number } }> =>
 	execution?.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? [];
 
-/** Runs 1-4 on the bench's n8n (regular mode), with `workflows` from scaledWorkflows imported and published. */
+/** Runs 1-4 and 6-8 on the bench's n8n (regular mode), with `workflows` from scaledWorkflows imported and published. */
 export async function runScaledRegular(
 	ctx: RunContext,
 	workflows: Array<KeyedWorkflow<ScaledKey>>,
@@ -268,7 +277,6 @@ export async function runScaledRegular(
 	executions = await startTogether(ctx, [wf.twoA, wf.twoB]);
 	const both = [...numbersOf(FIRST_NUMBER.twoA, items), ...numbersOf(FIRST_NUMBER.twoB, items)];
 	runs.push(smsRun(`${int(items)} SMS each, two executions at once`, 'shared', await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, both), 2 * items));
-	runs.push(...(await runQuiet(ctx, wf, items)));
 
 	ctx.log(`rate-limit ×${SCALED_TIME_FACTOR}: 3. a campaign create burst of ${CAMPAIGNS}...`);
 	executions = await startTogether(ctx, [wf.campaigns]);
@@ -323,20 +331,21 @@ export async function runScaledRegular(
 			met: metFor('alone', figures, pages),
 		});
 	}
+	runs.push(...(await runQuiet(ctx, wf, items)));
 	return runs;
 }
 
 /** Runs 6-8: one, two and four executions at once without the counters. */
 async function runQuiet(ctx: RunContext, wf: Record<ScaledKey, Started>, items: number): Promise<ScaledRunFigures[]> {
 	const quiet = [wf.quiet1, wf.quiet2, wf.quiet3, wf.quiet4];
-	const cases: Array<[number, Kind, string]> = [
-		[1, 'quietAlone', `${int(items)} SMS, one execution, no counters`],
-		[2, 'quietShared', `${int(items)} SMS each, two executions at once, no counters`],
-		[4, 'quietFour', `${int(items)} SMS each, four executions at once, no counters`],
+	const cases: Array<[string, number, Kind, string]> = [
+		['6', 1, 'quietAlone', `${int(items)} SMS, one execution, no counters`],
+		['7', 2, 'quietShared', `${int(items)} SMS each, two executions at once, no counters`],
+		['8', 4, 'quietFour', `${int(items)} SMS each, four executions at once, no counters`],
 	];
 	const runs: ScaledRunFigures[] = [];
-	for (const [count, kind, label] of cases) {
-		ctx.log(`rate-limit ×${SCALED_TIME_FACTOR}: ${label}...`);
+	for (const [run, count, kind, label] of cases) {
+		ctx.log(`rate-limit ×${SCALED_TIME_FACTOR}: ${run}. ${label}...`);
 		const executions = await startTogether(ctx, quiet.slice(0, count), false);
 		const wanted = QUIET_FIRST.slice(0, count).flatMap((first) => numbersOf(first, items));
 		runs.push(smsRun(label, kind, await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, wanted), count * items));
@@ -361,7 +370,7 @@ export async function runScaledQueueMode(options: { items: number; latencyMs: nu
 	let instance: N8nInstance | undefined;
 	let tarball: string | undefined;
 	try {
-		log(`rate-limit ×${SCALED_TIME_FACTOR}: 5. queue mode: Redis, PostgreSQL, the sandbox, npm pack and a fresh n8n...`);
+		log(`rate-limit ×${SCALED_TIME_FACTOR}: 5 and 9. queue mode: Redis, PostgreSQL, the sandbox, npm pack and a fresh n8n...`);
 		[redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
 		sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { timeFactor: SCALED_TIME_FACTOR, limits: { generalGet: GENERAL_GET_PER_WINDOW } } });
 		tarball = await packPackage();
@@ -386,11 +395,11 @@ export async function runScaledQueueMode(options: { items: number; latencyMs: nu
 
 		const both = [...numbersOf(FIRST_NUMBER.queueA, items), ...numbersOf(FIRST_NUMBER.queueB, items)];
 		const runs: ScaledRunFigures[] = [];
-		for (const [workflows, paths, counters, label] of [
-			[[workerA, workerB], ['bench-scaled-queue-a', 'bench-scaled-queue-b'], true, `${int(items)} SMS each, two queue-mode workers at once`],
-			[[quietA, quietB], ['bench-scaled-queue-quiet-a', 'bench-scaled-queue-quiet-b'], false, `${int(items)} SMS each, two queue-mode workers at once, no counters`],
+		for (const [run, workflows, paths, counters, label] of [
+			['5', [workerA, workerB], ['bench-scaled-queue-a', 'bench-scaled-queue-b'], true, `${int(items)} SMS each, two queue-mode workers at once`],
+			['9', [quietA, quietB], ['bench-scaled-queue-quiet-a', 'bench-scaled-queue-quiet-b'], false, `${int(items)} SMS each, two queue-mode workers at once, no counters`],
 		] as const) {
-			log(`rate-limit ×${SCALED_TIME_FACTOR}: ${label}...`);
+			log(`rate-limit ×${SCALED_TIME_FACTOR}: ${run}. ${label}...`);
 			const started = workflows.map((w, i) => ({ workflowId: w.id, webhookUrl: `${processor.baseUrl}/webhook/${paths[i]}` }));
 			const executions = await startTogether({ instance, sandbox, log }, started, counters);
 			const ids = executions.map((e) => String(e.id));
