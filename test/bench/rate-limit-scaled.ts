@@ -84,10 +84,19 @@ export const SCALED_TARGETS = {
 
 type Kind = keyof typeof SCALED_TARGETS;
 
-type ScaledKey = 'one' | 'twoA' | 'twoB' | 'campaigns' | 'pages' | 'quiet1' | 'quiet2' | 'quiet3' | 'quiet4' | 'minuteA' | 'minuteB';
+type QuietKey = 'quiet1' | 'quiet2' | 'quiet3' | 'quiet4' | 'quiet5' | 'quiet6' | 'quiet7';
+type ScaledKey = 'one' | 'twoA' | 'twoB' | 'campaigns' | 'pages' | QuietKey | 'minuteA' | 'minuteB';
 
-/** The runs without counters: their first numbers, +91 and 96…, 97…, 98…, 99… (one run in the accepted-per-window line each). */
-const QUIET_FIRST = [9_600_000_000, 9_700_000_000, 9_800_000_000, 9_900_000_000];
+/**
+ * The runs without counters: a workflow each for one, two and four at once (a workflow's execution is
+ * found by the workflow), their first numbers +91 and 96…, 97…, 98…, 99… (a run in the accepted-per-window
+ * line each).
+ */
+const QUIET_RUNS: Array<{ keys: QuietKey[]; first: number[] }> = [
+	{ keys: ['quiet1'], first: [9_600_000_000] },
+	{ keys: ['quiet2', 'quiet3'], first: [9_600_000_000, 9_700_000_000] },
+	{ keys: ['quiet4', 'quiet5', 'quiet6', 'quiet7'], first: [9_600_000_000, 9_700_000_000, 9_800_000_000, 9_900_000_000] },
+];
 
 /** The first number of each SMS run's recipients (+91 and ten digits), as in the system tests. */
 const FIRST_NUMBER: Record<'one' | 'twoA' | 'twoB' | 'queueA' | 'queueB', number> = {
@@ -104,8 +113,8 @@ const MINUTE_FIRST = { minuteA: 9_000_000_000, minuteB: 8_900_000_000 };
 /** The regular-mode runs' workflows, for the bench's n8n to import beside its own. */
 export function scaledWorkflows(credential: NamedCredential, items: number): Array<KeyedWorkflow<ScaledKey>> {
 	const keyed = (key: ScaledKey, webhookPath: string, json: KeyedWorkflow<ScaledKey>['json']) => ({ key, id: json.id, webhookPath, json });
-	const quiet = QUIET_FIRST.map((first, i) =>
-		keyed(`quiet${i + 1}` as ScaledKey, `bench-scaled-quiet-${i + 1}`, bulkSmsWorkflow(`Rate-limit bench ×6, no counters: run ${i + 1}`, `bench-scaled-quiet-${i + 1}`, first, QUIET_CREDENTIAL, items)),
+	const quiet = QUIET_RUNS.flatMap(({ keys, first }) =>
+		keys.map((key, i) => keyed(key, `bench-scaled-${key}`, bulkSmsWorkflow(`Rate-limit bench ×6, no counters: ${key}`, `bench-scaled-${key}`, first[i], QUIET_CREDENTIAL, items))),
 	);
 	const minute = (['minuteA', 'minuteB'] as const).map((key) =>
 		keyed(key, `bench-minute-${key}`, bulkSmsWorkflow(`Rate-limit bench at the minute: ${key}`, `bench-minute-${key}`, MINUTE_FIRST[key], credential, items)),
@@ -337,18 +346,18 @@ export async function runScaledRegular(
 
 /** Runs 6-8: one, two and four executions at once without the counters. */
 async function runQuiet(ctx: RunContext, wf: Record<ScaledKey, Started>, items: number): Promise<ScaledRunFigures[]> {
-	const quiet = [wf.quiet1, wf.quiet2, wf.quiet3, wf.quiet4];
-	const cases: Array<[string, number, Kind, string]> = [
-		['6', 1, 'quietAlone', `${int(items)} SMS, one execution, no counters`],
-		['7', 2, 'quietShared', `${int(items)} SMS each, two executions at once, no counters`],
-		['8', 4, 'quietFour', `${int(items)} SMS each, four executions at once, no counters`],
+	const cases: Array<[string, Kind, string]> = [
+		['6', 'quietAlone', `${int(items)} SMS, one execution, no counters`],
+		['7', 'quietShared', `${int(items)} SMS each, two executions at once, no counters`],
+		['8', 'quietFour', `${int(items)} SMS each, four executions at once, no counters`],
 	];
 	const runs: ScaledRunFigures[] = [];
-	for (const [run, count, kind, label] of cases) {
+	for (const [i, [run, kind, label]] of cases.entries()) {
+		const { keys, first } = QUIET_RUNS[i];
 		ctx.log(`rate-limit ×${SCALED_TIME_FACTOR}: ${run}. ${label}...`);
-		const executions = await startTogether(ctx, quiet.slice(0, count), false);
-		const wanted = QUIET_FIRST.slice(0, count).flatMap((first) => numbersOf(first, items));
-		runs.push(smsRun(label, kind, await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, wanted), count * items));
+		const executions = await startTogether(ctx, keys.map((key) => wf[key]), false);
+		const wanted = first.flatMap((number) => numbersOf(number, items));
+		runs.push(smsRun(label, kind, await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, wanted), keys.length * items));
 	}
 	return runs;
 }
