@@ -443,7 +443,7 @@ export function formatScaledReport(r: ScaledReport): string {
 	const out: string[] = [];
 	out.push('');
 	out.push(
-		`=== The system stage's rate-limit runs, measured: the documented limits with the counters, time ×${r.timeFactor} ` +
+		`=== The system stage's rate-limit runs, measured: the documented limits, with the counters and without, time ×${r.timeFactor} ` +
 			`(windows of ${r.windowMs / 1000} s, Retry-After ${r.retryAfterMs / 1000} s), ${int(r.items)} SMS a run ===`,
 	);
 	const row = (label: string, cell: (f: ScaledRunFigures) => string) => [label, ...r.runs.map(cell)];
@@ -470,6 +470,8 @@ export function formatScaledReport(r: ScaledReport): string {
 	out.push(
 		`targets: alone ${t.alone.max429} × 429 and ≤ ${t.alone.maxRatio}× the floor; shared (two runs) ≤ ${t.shared.max429} × 429 and ≤ ${t.shared.maxRatio}× ` +
 			`with no request left unused between the first window and the last, or ${t.shared.orUnusedBetween} left unused and within one window of the floor; ` +
+			`without counters: alone ≤ ${t.quietAlone.max429AfterFirstWindow} × 429 after the first window and ≤ ${t.quietAlone.maxRatio}×, ` +
+			`two ≤ ${t.quietShared.max429} × 429 and ≤ ${t.quietShared.maxRatio}×, four ≤ ${t.quietFour.maxRatio}×; ` +
 			'reported, not failed. Wall time runs from the first accepted request to the last; the floor from the first accepted request to the start ' +
 			'of the window the last request can fall in',
 	);
