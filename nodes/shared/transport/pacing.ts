@@ -146,7 +146,7 @@ export class CategoryPacer {
 	) {
 		this.windowMs = typeof rate === 'number' ? PACING_POLICY.windowMs : rate.windowMs;
 		this.perWindow = typeof rate === 'number' ? Math.max(1, Math.round((rate * PACING_POLICY.windowMs) / 60_000)) : rate.limit;
-		this.share = new ShareWithoutCounters(this.perWindow);
+		this.share = new ShareWithoutCounters(this.perWindow, this.windowMs);
 	}
 
 	/** Waits for this request's turn; refused once the run has given up on the limit. */
@@ -174,7 +174,7 @@ export class CategoryPacer {
 			}
 			// An answer in flight may show room; otherwise the end of a turn left to the others, a
 			// chance to ask for more, or the next window.
-			const chance = this.window.clock && this.share.nextChance(this.window.clock, this.windowMs);
+			const chance = this.window.clock && this.share.nextChance(this.window.clock);
 			const wake = Math.min(this.holdUntil > now ? this.holdUntil : Infinity, chance !== undefined && chance > now ? chance : Infinity, this.window.end);
 			await (this.inFlight.size > 0 ? Promise.race([this.answered.promise, this.until(wake)]) : this.until(wake));
 		}
@@ -214,7 +214,7 @@ export class CategoryPacer {
 		const inFlight = this.inFlight.size;
 		if (!window.counted) {
 			if (!window.clock) return 0;
-			const room = this.share.room(window.clock, inFlight, this.clock.now(), this.windowMs, this.roundTripMs);
+			const room = this.share.room(window.clock, inFlight, this.clock.now(), this.roundTripMs);
 			// The run's first request goes alone: its answer says whether the service counts, and how
 			// much of the window others have left, before a burst could meet a full window.
 			return this.heard ? room : Math.min(room, inFlight === 0 ? 1 : 0);
@@ -274,7 +274,7 @@ export class CategoryPacer {
 		}
 		const { windowMs } = this;
 		const margin = this.edgeMarginMs;
-		if (previous.clock) this.share.ended(previous.clock, windowMs);
+		if (previous.clock) this.share.ended(previous.clock);
 		const start = Math.floor(now / windowMs) * windowMs;
 		// Kept clear of both edges of the window: a request sent in its last moments may land in the next.
 		if (now < start + margin || now >= start + windowMs - margin) {
@@ -358,7 +358,7 @@ export class CategoryPacer {
 			const resumes = now + (retryAfterMs ?? 0);
 			const opening = (time: number) => Math.floor(time / this.windowMs) * this.windowMs + this.edgeMarginMs;
 			const opens = fullBefore ? opening(resumes - this.edgeMarginMs + this.windowMs - 1) : Math.max(resumes, opening(now) + this.windowMs);
-			const jitter = this.share.resumeJitter(this.clock.random(), this.windowMs);
+			const jitter = this.share.resumeJitter(this.clock.random());
 			pause = Math.min(opens - now + jitter, Math.max(retryAfterMs ?? 0, this.maxWaitMs - waited));
 		}
 		this.pausedUntil = Math.max(this.pausedUntil, now + pause);

@@ -71,7 +71,10 @@ export class ShareWithoutCounters {
 
 	private probeAfter = SHARING_POLICY.firstProbeAfter;
 
-	constructor(private perWindow: number) {
+	constructor(
+		private perWindow: number,
+		private readonly windowMs: number,
+	) {
 		this.allowance = perWindow;
 	}
 
@@ -82,37 +85,48 @@ export class ShareWithoutCounters {
 	}
 
 	/** How many requests may go now, given this run's round trip (0 before the first answer). */
-	room(window: ClockWindow, inFlight: number, now: number, windowMs: number, roundTripMs: number): number {
+	room(window: ClockWindow, inFlight: number, now: number, roundTripMs: number): number {
 		if (window.refused) return 0;
 		const allowance = Math.floor(this.allowance);
-		// Contesting, or sending a share: at the contest's pace, so that runs contesting beside it take
-		// equal turns with it; more than one at a time only when a round trip is longer than a turn.
-		const paced = this.contest ? window.sent < this.perWindow : window.sent < allowance && this.allowance < this.perWindow;
-		if (this.contest || paced) {
-			const next = this.nextContestTurn(window, windowMs);
-			const atOnce = Math.max(1, Math.ceil(roundTripMs / this.contestTurn(windowMs)));
-			return Number(paced && inFlight < atOnce && (next === undefined || now >= next));
+		if (this.contest || this.sharing(window)) {
+			// more than one at a time only when a round trip is longer than a turn
+			const next = this.nextContestTurn(window);
+			const atOnce = Math.max(1, Math.ceil(roundTripMs / this.contestTurn()));
+			return Number(this.paced(window) && inFlight < atOnce && (next === undefined || now >= next));
 		}
 		if (window.sent < allowance) {
-			const atOnce = Math.max(1, Math.ceil((allowance * roundTripMs) / (SHARING_POLICY.spreadShare * windowMs)));
+			const atOnce = Math.max(1, Math.ceil((allowance * roundTripMs) / (SHARING_POLICY.spreadShare * this.windowMs)));
 			return Math.min(allowance - window.sent, atOnce - inFlight);
 		}
-		if (!window.probing && (this.cleanWindows < this.probeAfter || now < this.probeAt(window, windowMs))) return 0;
+		if (!window.probing && (this.cleanWindows < this.probeAfter || now < this.probeAt(window))) return 0;
 		if (inFlight > 0) return 0;
 		window.probing = true;
 		return 1;
 	}
 
 	/** When this run may ask for more in the window, if it will (else undefined). */
-	nextChance(window: ClockWindow, windowMs: number): number | undefined {
+	nextChance(window: ClockWindow): number | undefined {
 		if (window.refused) return undefined;
-		if (this.contest || (window.sent < Math.floor(this.allowance) && this.allowance < this.perWindow)) return this.nextContestTurn(window, windowMs);
+		if (this.contest || this.sharing(window)) return this.nextContestTurn(window);
 		if (window.probing || this.cleanWindows < this.probeAfter || this.allowance >= this.perWindow) return undefined;
-		return this.probeAt(window, windowMs);
+		return this.probeAt(window);
+	}
+
+	/**
+	 * Whether the run's requests go at the contest's pace, so that runs contesting beside it take equal
+	 * turns with it: contesting, up to the whole limit, or sending a share of it.
+	 */
+	private paced(window: ClockWindow): boolean {
+		return this.contest ? window.sent < this.perWindow : this.sharing(window);
+	}
+
+	/** A share of the limit, not all of it sent yet in the window. */
+	private sharing(window: ClockWindow): boolean {
+		return window.sent < Math.floor(this.allowance) && this.allowance < this.perWindow;
 	}
 
 	/** What the window that ended says about this run's share. */
-	ended(window: ClockWindow, windowMs: number): void {
+	ended(window: ClockWindow): void {
 		const usedAll = window.sent >= Math.floor(this.allowance);
 		if (window.refused) {
 			this.cleanWindows = 0;
@@ -123,7 +137,7 @@ export class ShareWithoutCounters {
 				// Full before it sent anything: the runs that filled it do not know of this one until
 				// the next window fills with its requests too, so only the one after measures.
 				this.contests = 2;
-			} else if (this.contests === 1 && this.fromOpening(window, windowMs)) {
+			} else if (this.contests === 1 && this.fromOpening(window)) {
 				this.allowance = window.accepted;
 				this.contests = 0;
 			} else {
@@ -145,24 +159,24 @@ export class ShareWithoutCounters {
 	}
 
 	/** Whether the run sent from the window's opening, alongside every other run that did. */
-	private fromOpening(window: ClockWindow, windowMs: number): boolean {
-		return window.firstSentAt !== undefined && window.firstSentAt <= window.opensAt + SHARING_POLICY.openingShare * windowMs;
+	private fromOpening(window: ClockWindow): boolean {
+		return window.firstSentAt !== undefined && window.firstSentAt <= window.opensAt + SHARING_POLICY.openingShare * this.windowMs;
 	}
 
 	/** How late a run resumes after a refusal, from `random` in [0, 1): less than a contest's turn, which keeps the turns equal. */
-	resumeJitter(random: number, windowMs: number): number {
-		return (random * this.contestTurn(windowMs)) / 2;
+	resumeJitter(random: number): number {
+		return (random * this.contestTurn()) / 2;
 	}
 
-	private contestTurn(windowMs: number): number {
-		return (SHARING_POLICY.contestShare * windowMs) / this.perWindow;
+	private contestTurn(): number {
+		return (SHARING_POLICY.contestShare * this.windowMs) / this.perWindow;
 	}
 
-	private nextContestTurn(window: ClockWindow, windowMs: number): number | undefined {
-		return window.lastSentAt === undefined ? undefined : window.lastSentAt + this.contestTurn(windowMs);
+	private nextContestTurn(window: ClockWindow): number | undefined {
+		return window.lastSentAt === undefined ? undefined : window.lastSentAt + this.contestTurn();
 	}
 
-	private probeAt(window: ClockWindow, windowMs: number): number {
-		return window.start + SHARING_POLICY.probeShare * windowMs;
+	private probeAt(window: ClockWindow): number {
+		return window.start + SHARING_POLICY.probeShare * this.windowMs;
 	}
 }
