@@ -319,6 +319,17 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 		expect(result.limited).toBe(2);
 	});
 
+	test('a short Max Wait ends within the window: the last try goes at its deadline, not at the next window', async () => {
+		// 429s without Retry-After from mid-window; Max Wait 5 s, the window's end 30 s away
+		const clock = new VirtualClock(EPOCH + 0.5 * MINUTE);
+		const service = new Service(0, { headers: false, status: 503 });
+		const result = await clock.run(runSender(clock, service, 3, { maxWaitMs: 5_000, perMinute: 50 }));
+		expect(result).toMatchObject({ sent: 0, failed: 3 });
+		expect(result.finishedAt - (EPOCH + 0.5 * MINUTE)).toBeGreaterThanOrEqual(5_000);
+		expect(result.finishedAt - (EPOCH + 0.5 * MINUTE)).toBeLessThan(6_000);
+		expect(service.limited).toBe(2);
+	});
+
 	test('a Retry-After past Max Wait fails at once instead of waiting', async () => {
 		const clock = new VirtualClock(EPOCH + 1_000);
 		const pacer = new CategoryPacer(50, 10_000, clock);

@@ -86,7 +86,8 @@ export class ShareWithoutCounters {
 
 	/** How many requests may go now, given this run's round trip (0 before the first answer). */
 	room(window: ClockWindow, inFlight: number, now: number, roundTripMs: number): number {
-		if (window.refused) return 0;
+		// A refused window needs no check here: the pacer's pause lasts past it, unless Max Wait ends
+		// first, and then the last try goes.
 		const allowance = Math.floor(this.allowance);
 		if (this.contest || this.sharing(window)) {
 			// more than one at a time only when a round trip is longer than a turn
@@ -106,7 +107,6 @@ export class ShareWithoutCounters {
 
 	/** When this run may ask for more in the window, if it will (else undefined). */
 	nextChance(window: ClockWindow): number | undefined {
-		if (window.refused) return undefined;
 		if (this.contest || this.sharing(window)) return this.nextContestTurn(window);
 		if (window.probing || this.cleanWindows < this.probeAfter || this.allowance >= this.perWindow) return undefined;
 		return this.probeAt(window);
