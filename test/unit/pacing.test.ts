@@ -305,6 +305,30 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 		expect(second.sentAt).toBeLessThanOrEqual(first.sentAt + 90_000 + PACING_POLICY.edgeMarginMs + (SHARING_POLICY.contestShare * MINUTE) / 50 / 2);
 	});
 
+	test('without counters a brief Retry-After is taken at its word; the documented one waits for the next window', async () => {
+		const turnMs = (SHARING_POLICY.contestShare * MINUTE) / 50;
+		const resumeAfter = async (retryAfter: number) => {
+			const clock = new VirtualClock(EPOCH + 5_000);
+			const pacer = new CategoryPacer(50, PACING_POLICY.defaultMaxWaitMs, clock);
+			const first = await pacer.turn();
+			if ('refused' in first) throw new Error('refused');
+			pacer.answer(first, { headers: {}, throttle: true, retryAfterMs: retryAfter });
+			const second = await clock.run(pacer.turn());
+			if ('refused' in second) throw new Error('refused');
+			return second.sentAt - first.sentAt;
+		};
+		// 2 s of a 60-s window early in it: not the window filling but a brief refusal
+		const brief = await resumeAfter(2_000);
+		expect(brief).toBeGreaterThanOrEqual(2_000);
+		expect(brief).toBeLessThanOrEqual(2_000 + turnMs / 2);
+		// 0 s: at once, a little apart from other runs
+		expect(await resumeAfter(0)).toBeLessThanOrEqual(turnMs / 2);
+		// the documented 30 s ends 35 s into the window, still in it: the next window, 55 s on
+		const documented = await resumeAfter(30_000);
+		expect(documented).toBeGreaterThanOrEqual(55_000);
+		expect(documented).toBeLessThanOrEqual(55_000 + PACING_POLICY.edgeMarginMs + turnMs / 2);
+	});
+
 	test('a limit that never lifts: requests fail once Max Wait has passed with nothing accepted', async () => {
 		const clock = new VirtualClock(EPOCH);
 		const service = new Service(0, { headers: false });

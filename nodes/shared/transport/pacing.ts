@@ -14,6 +14,12 @@ import { ShareWithoutCounters, type ClockWindow } from './share';
 export const PACING_POLICY = {
 	/** The documented window: limits are per minute. */
 	windowMs: 60_000,
+	/**
+	 * Without counters, a Retry-After shorter than this share of the window is taken at its word: it
+	 * is not the window filling (the documented one is half the window, or the time left in it) but
+	 * a brief refusal, and waiting for the next window would idle up to a window for each.
+	 */
+	briefRetryAfterShare: 0.1,
 	/** Kept clear of a window's edge, for the difference between this clock and the service's. */
 	edgeMarginMs: 100,
 	/** Never more than this margin, however often the service's clock seems ahead. */
@@ -351,13 +357,15 @@ export class CategoryPacer {
 			// The counters know the window's reset.
 			pause = retryAfterMs ?? Math.max(0, this.window.end - now);
 		} else {
-			// Without them the window is full until the next opens; the runs refused as it filled
+			// Without them the window is full until the next opens, unless a brief Retry-After says
+			// otherwise; the runs refused as it filled
 			// resume together (and a little apart), and the last try goes out at the Max Wait deadline.
 			// One that found it full before sending anything met faster runs: past a Retry-After that
 			// ends after the next opening, their requests fill that window too, so it waits for the one after.
 			const resumes = now + (retryAfterMs ?? 0);
 			const opening = (time: number) => Math.floor(time / this.windowMs) * this.windowMs + this.edgeMarginMs;
-			const opens = fullBefore ? opening(resumes - this.edgeMarginMs + this.windowMs - 1) : Math.max(resumes, opening(now) + this.windowMs);
+			const brief = retryAfterMs !== undefined && retryAfterMs < PACING_POLICY.briefRetryAfterShare * this.windowMs;
+			const opens = brief ? resumes : fullBefore ? opening(resumes - this.edgeMarginMs + this.windowMs - 1) : Math.max(resumes, opening(now) + this.windowMs);
 			const jitter = this.share.resumeJitter(this.clock.random());
 			pause = Math.min(opens - now + jitter, Math.max(retryAfterMs ?? 0, this.maxWaitMs - waited));
 		}
