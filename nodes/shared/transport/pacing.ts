@@ -358,10 +358,10 @@ export class CategoryPacer {
 			pause = retryAfterMs ?? Math.max(0, this.window.end - now);
 		} else {
 			// Without them the window is full until the next opens, unless a brief Retry-After says
-			// otherwise; the runs refused as it filled
-			// resume together (and a little apart), and the last try goes out at the Max Wait deadline.
-			// One that found it full before sending anything met faster runs: past a Retry-After that
-			// ends after the next opening, their requests fill that window too, so it waits for the one after.
+			// otherwise; the runs refused as it filled resume together (and a little apart), and the
+			// last try goes out at the Max Wait deadline. One that found it full before sending anything
+			// met faster runs: past a Retry-After that ends after the next opening, their requests fill
+			// that window too, so it waits for the one after.
 			const resumes = now + (retryAfterMs ?? 0);
 			const opening = (time: number) => Math.floor(time / this.windowMs) * this.windowMs + this.edgeMarginMs;
 			const brief = retryAfterMs !== undefined && retryAfterMs < PACING_POLICY.briefRetryAfterShare * this.windowMs;

@@ -90,10 +90,13 @@ export class ShareWithoutCounters {
 		// first, and then the last try goes.
 		const allowance = Math.floor(this.allowance);
 		if (this.contest || this.sharing(window)) {
-			// more than one at a time only when a round trip is longer than a turn
+			// At the contest's pace, so that runs contesting beside it take equal turns with it; more
+			// than one at a time only when a round trip is longer than a turn.
 			const next = this.nextContestTurn(window);
 			const atOnce = Math.max(1, Math.ceil(roundTripMs / this.contestTurn()));
-			return Number(this.paced(window) && inFlight < atOnce && (next === undefined || now >= next));
+			// a contest goes up to the whole limit; a share stops at itself (sharing() above)
+			const more = !this.contest || window.sent < this.perWindow;
+			return Number(more && inFlight < atOnce && (next === undefined || now >= next));
 		}
 		if (window.sent < allowance) {
 			const atOnce = Math.max(1, Math.ceil((allowance * roundTripMs) / (SHARING_POLICY.spreadShare * this.windowMs)));
@@ -110,14 +113,6 @@ export class ShareWithoutCounters {
 		if (this.contest || this.sharing(window)) return this.nextContestTurn(window);
 		if (window.probing || this.cleanWindows < this.probeAfter || this.allowance >= this.perWindow) return undefined;
 		return this.probeAt(window);
-	}
-
-	/**
-	 * Whether the run's requests go at the contest's pace, so that runs contesting beside it take equal
-	 * turns with it: contesting, up to the whole limit, or sending a share of it.
-	 */
-	private paced(window: ClockWindow): boolean {
-		return this.contest ? window.sent < this.perWindow : this.sharing(window);
 	}
 
 	/** A share of the limit, not all of it sent yet in the window. */

@@ -8,10 +8,11 @@
  *  3. a POST whose answer was lost after the service processed it is never sent again, and its
  *     items are marked `deliveryUnknown: true`; the sandbox's accepted messages hold no duplicate.
  *
- * Status faults carry `Retry-After: 0` so runs stay fast (a brief Retry-After is taken at its word). Answers slower than the timeout are
- * tested with the transport's 60 s timeout shortened, and the sandbox answering the faulted
- * requests a while after it: a POST that times out may have been accepted (the sandbox does accept
- * it once its delay is over; the test waits for that), so it is not resent and is marked
+ * Status faults carry `Retry-After: 0` so runs stay fast (a brief Retry-After is taken at its
+ * word). Answers slower than the timeout are tested with the transport's 60 s timeout shortened,
+ * and the sandbox answering the faulted requests a while after it: a POST that times out may have
+ * been accepted (the sandbox does accept it once its delay is over; the test waits for that), so
+ * it is not resent and is marked
  * `deliveryUnknown`; a GET that times out is retried. The timeout is short only in runs where every
  * request it governs is a late one; where some are answered at once it stays far above their
  * answer time on a busy machine.
