@@ -2,6 +2,7 @@
 import type { IDataObject, IExecuteFunctions, NodeOperationError, NodeParameterValueType } from 'n8n-workflow';
 
 import { fieldsError, type FieldCheck } from '../rules/validation';
+import { withoutKeys } from '../rules/values';
 import { compileParameter, evaluateParameter, type CompiledParameter } from './expressions';
 
 /** One item's parameters by name, as n8n reads them; a parameter not set reads as `fallback` ('' unless given). */
@@ -98,6 +99,5 @@ export function parameterReader(context: IExecuteFunctions, given: GivenParamete
 
 /** An Options collection's values without the node's own settings, which are not fields of the service's request. */
 export function requestOptions(collection: IDataObject): IDataObject {
-	const { maxWaitMinutes, ...fields } = collection;
-	return fields;
+	return withoutKeys(collection, ['maxWaitMinutes']);
 }

@@ -31,3 +31,8 @@ export function numbersIn(text: unknown): string[] {
 		.map((entry) => entry.trim())
 		.filter(Boolean);
 }
+
+/** An object's own fields less the named ones, in their order (the fields a request or an item does not take). */
+export function withoutKeys(object: IDataObject, keys: readonly string[]): IDataObject {
+	return Object.fromEntries(Object.entries(object).filter(([key]) => !keys.includes(key)));
+}

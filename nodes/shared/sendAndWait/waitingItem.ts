@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { objectAt, type Answer } from '../output/messagingCallbacks';
 import { detailLegs, v1CallItem } from '../output/vocabulary';
+import { withoutKeys } from '../rules/values';
 
 /** A value of an output item. */
 type Value = IDataObject[string];
@@ -99,10 +100,10 @@ export const FINAL_CALL = ['completed', 'failed', 'busy', 'no-answer'];
  * status check) and null when the wait timed out; `answeredBy` follows the legs.
  */
 export function callWaitItem(call: IDataObject, resumedBy: ResumedBy, sentCustomField: string | null): IDataObject {
-	const { raw = null, eventType, conversationDuration = null, customField = null, answeredBy, legs = [], ...fields } = call;
+	const { raw = null, conversationDuration = null, customField = null, legs = [] } = call;
 	const callLegs = legs as IDataObject[];
 	return {
-		...fields,
+		...withoutKeys(call, ['raw', 'eventType', 'conversationDuration', 'customField', 'answeredBy', 'legs']),
 		eventType: resumedBy === 'timeout' ? null : 'terminal',
 		conversationDuration,
 		customField: customField ?? sentCustomField,

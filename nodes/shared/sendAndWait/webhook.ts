@@ -4,7 +4,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IW
 import { eventItems, objectAt, repliesIn, type Answer } from '../output/messagingCallbacks';
 import { unsignedFamilyOf } from '../output/messagingEvents';
 import { callStatusItem, textOf } from '../output/vocabulary';
-import { objectOf, sameNumber } from '../rules/values';
+import { objectOf, sameNumber, withoutKeys } from '../rules/values';
 import { answerNow, nestBracketKeys } from '../webhooks/respond';
 import { logRefusalOnce, refusalWords, signatureRefused } from '../webhooks/signature';
 import { answeredPage, approvalPage, unknownLinkPage } from './pages';
@@ -132,7 +132,8 @@ function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataO
 		if (report.event !== (sms ? 'smsStatus' : 'chatAppStatus')) continue;
 		if (!state.messageSid || report.messageSid !== state.messageSid) continue;
 		if (!FINAL_DELIVERY.includes(String(report.status))) continue;
-		const { event, raw, messageSid, channel, to, from, status, code, timestamp, ...details } = report;
+		const { raw, status, code, timestamp } = report;
+		const details = withoutKeys(report, ['event', 'raw', 'messageSid', 'channel', 'to', 'from', 'status', 'code', 'timestamp']);
 		return resumeWith(deliveryItem(state, { status, code, timestamp, details, raw }, 'callback'));
 	}
 	return keepWaiting(context, 200, STILL_WAITING);

@@ -27,7 +27,7 @@ export function regionUrlExpression(field: 'baseUrl' | 'ccmBaseUrl'): string {
  * The one statement of the rule: `cmsBaseUrlFrom` applies it in the nodes and
  * `CMS_BASE_URL_EXPRESSION` in the credential test, which only takes expressions.
  */
-export const CMS_HOST_PATTERN = /^(https?:\/\/)[^.\/]+\.([^:\/]+).*$/;
+export const CMS_HOST_PATTERN = /^(https?:\/\/)[^./]+\.([^:/]+).*$/;
 export const CMS_HOST_REPLACEMENT = '$1cms.$2';
 
 /** `cmsBaseUrlFrom` as an n8n expression: the credential's own configuration server, else the derived one. */

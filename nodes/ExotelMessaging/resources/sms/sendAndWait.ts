@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { optionsCollection } from '../../../shared/descriptions/fields';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { LIMITS } from '../../../shared/rules/limits';
+import { withoutKeys } from '../../../shared/rules/values';
 import { LIMIT_WAIT_TIME_OPTION, SEND_AND_WAIT, waitNotice } from '../../../shared/sendAndWait/fields';
 import type { NodeRun } from '../../../shared/transport/run';
 import { dltTemplateTextField } from '../../dlt';
@@ -70,7 +71,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const text = String(context.getNodeParameter('message', 0, ''));
 			const choices = approvalChoices(context);
 			const links = choices.map((choice) => `${choice.title}: ${resumeUrl({ answer: choice.id })}`);
-			const { limitWaitTime, ...smsOptions } = context.getNodeParameter('options', 0, {}) as IDataObject;
+			const smsOptions = withoutKeys(context.getNodeParameter('options', 0, {}) as IDataObject, ['limitWaitTime']);
 			const given = {
 				body: `${text.trim()}\n\n${links.join('\n')}`,
 				statusCallback: '',

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../../shared/rules/limits';
+import { withoutKeys } from '../../../shared/rules/values';
 import { sentOption, waitingTwin } from '../../../shared/sendAndWait/execute';
 import { callWaitItem, endedCallItem } from '../../../shared/sendAndWait/waitingItem';
 import { exotelRequest } from '../../../shared/transport/request';
@@ -46,7 +47,7 @@ export const { option, description, execute } = waitingTwin(connect, {
 		'The number is called and connected to the flow. The execution waits until the call ends (without Limit Wait Time, at most 10 minutes past the call’s Time Limit and Time Out), then continues with its final status, legs and recording.',
 	drop: ['statusCallbackEvents'],
 	given: (resumeUrl, context) => {
-		const { limitWaitTime, ...extra } = (context.getNodeParameter('additionalFields', 0, {}) ?? {}) as IDataObject;
+		const extra = withoutKeys((context.getNodeParameter('additionalFields', 0, {}) ?? {}) as IDataObject, ['limitWaitTime']);
 		return { statusCallback: resumeUrl, additionalFields: { ...extra, statusCallbackEvents: ['terminal'] } };
 	},
 	settled: endedAlready,
