@@ -1,10 +1,13 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local HTTP receivers and spies on the request functions (http, https, net, setTimeout); never shipped */
 /**
  * The callback dispatcher (callbacks/): delivery reports after real sends through the sandbox's
  * own API, incoming messages and other callbacks on demand, signatures, retries, the loopback-only
  * rule, and cancellation by reset() and stop(). Every receiver is a local http server on 127.0.0.1.
  */
 import { createHmac } from 'crypto';
-import * as http from 'http';
+// the default imports are the modules themselves, which callbacks/dispatcher.ts reads http.request from at call time
+import httpModule, * as http from 'http';
+import httpsModule from 'https';
 import type { AddressInfo } from 'net';
 
 import { CALLBACK_TIMING, CHATAPP_INCOMING_TYPES, isLoopbackUrl, RCS_INCOMING_TYPES } from './callbacks';
@@ -26,6 +29,48 @@ const V1_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 /** Real ms per simulated ms for most tests: reports at 1, 2, 3 ms; retries at 30, 120, 600, 3600 ms. */
 const SCALE = 0.001;
 
+// ---------------------------------------------------------------- the answers and callbacks, as the tests read them
+
+/** An entry of an SMS send's answer. */
+interface SmsEntry {
+	SMSMessage: { Sid: string };
+}
+
+/** The answer to an RCS send. */
+interface RcsSent {
+	response: { rcs: { messages: Array<{ data: { sid: string } }> } };
+}
+
+/** The answer to a chat-app send. */
+interface ChatAppSent {
+	response: { chatapp: { messages: Array<{ data: { sid: string } }> } };
+}
+
+/** An entry of a callback body: a delivery report or an incoming message. */
+type CallbackEntry = Record<string, unknown> & { sid: string; to: string; exo_status_code: number | string; exo_detailed_status: string };
+
+/** An RCS callback body: the RCS entry, and the SMS fallback's next to it. */
+interface RcsCallback {
+	rcs: { messages: CallbackEntry[] };
+	sms?: { messages: CallbackEntry[] };
+}
+
+/** A chat-app status callback body. */
+interface ChatAppCallback {
+	chatapp: { messages: CallbackEntry[] };
+}
+
+/** A chat-app incoming message callback body. */
+interface ChatAppIncoming {
+	message: Record<string, unknown> & { to: string };
+}
+
+/** The control API's answer to an on-demand callback: the first attempt, or why it was refused. */
+interface OnDemand {
+	callback: CallbackAttempt;
+	error?: string;
+}
+
 const hmac = (raw: Buffer) => `sha256=${createHmac('sha256', A.webhookSigningSecret).update(raw).digest('hex')}`;
 
 // ---------------------------------------------------------------- sandbox calls
@@ -37,10 +82,10 @@ let pathSeq = 0;
 /** A fresh receiver path per use, so tests never see each other's posts. */
 const fresh = (name: string) => `/${name}/${++pathSeq}`;
 
-const call = (method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin) =>
-	sandboxCall(at, method, path, body, form);
+const call = <B = unknown>(method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin) =>
+	sandboxCall<B>(at, method, path, body, form);
 
-const control = (path: string, body?: unknown, at = origin) => sandboxControl(at, path, body);
+const control = <B = OnDemand>(path: string, body?: unknown, at = origin) => sandboxControl<B>(at, path, body);
 
 async function until<T>(get: () => T[], n: number, timeoutMs = 3000): Promise<T[]> {
 	const deadline = Date.now() + budget(timeoutMs);
@@ -58,7 +103,7 @@ async function until<T>(get: () => T[], n: number, timeoutMs = 3000): Promise<T[
  */
 const idle = (sb: ExotelSandbox = sandbox) => sb.waitForCallbacks(() => sb.pendingCallbacks === 0, budget(10_000));
 
-function rcsMessage(to: string, extra: Record<string, unknown> = {}): any {
+function rcsMessage(to: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
 	return {
 		from: 'exotel_sandbox_bot',
 		to,
@@ -101,7 +146,7 @@ afterEach(() => {
 describe('SMS StatusCallback', () => {
 	it('posts one form-encoded report per accepted message, with the outcome chosen by the recipient', async () => {
 		const path = fresh('sms');
-		const res = await call('POST', SEND, undefined, [
+		const res = await call<SmsEntry[]>('POST', SEND, undefined, [
 			['From', 'EXOTEL'],
 			['To[]', '+919812340001'],
 			['To[]', '+919812340099'],
@@ -112,7 +157,7 @@ describe('SMS StatusCallback', () => {
 			['CustomField', 'order-42'],
 		]);
 		expect(res.status).toBe(207);
-		const sids = res.body.slice(0, 3).map((e: any) => e.SMSMessage.Sid);
+		const sids = res.body.slice(0, 3).map((e) => e.SMSMessage.Sid);
 		const got = await until(() => rx.at(path), 3);
 		await idle();
 		expect(rx.at(path)).toHaveLength(3); // the invalid destination gets no report
@@ -200,14 +245,14 @@ describe('SMS StatusCallback', () => {
 describe('RCS delivery reports', () => {
 	it('posts 40001, 40002, 40003 in order to the message-level status_callback, echoing custom_data', async () => {
 		const path = fresh('rcs');
-		const res = await call('POST', MESSAGES, {
+		const res = await call<RcsSent>('POST', MESSAGES, {
 			custom_data: 'request-data',
 			status_callback: rx.url(fresh('never')),
 			rcs: { messages: [rcsMessage('+919812340021', { status_callback: rx.url(path), custom_data: 'message-data' })] },
 		});
 		expect(res.status).toBe(202);
 		const sid = res.body.response.rcs.messages[0].data.sid;
-		const bodies = (await until(() => rx.json(path), 3)).map((b) => b);
+		const bodies = (await until(() => rx.json<RcsCallback>(path), 3)).map((b) => b);
 		expect(bodies.map((b) => b.rcs.messages[0].exo_status_code)).toEqual([40001, 40002, 40003]);
 		expect(bodies[0]).toEqual({
 			rcs: {
@@ -247,18 +292,18 @@ describe('RCS delivery reports', () => {
 		await until(() => rx.at(message), 3);
 		await until(() => rx.at(channel), 3);
 		await until(() => rx.at(request), 3);
-		expect(rx.json(message)[0].rcs.messages[0].to).toBe('+919812340031');
-		expect(rx.json(channel)[0].rcs.messages[0].to).toBe('+919812340032');
-		expect(rx.json(request)[0].rcs.messages[0].to).toBe('+919812340033');
+		expect(rx.json<RcsCallback>(message)[0].rcs.messages[0].to).toBe('+919812340031');
+		expect(rx.json<RcsCallback>(channel)[0].rcs.messages[0].to).toBe('+919812340032');
+		expect(rx.json<RcsCallback>(request)[0].rcs.messages[0].to).toBe('+919812340033');
 	});
 
 	it('reports a not-RCS-capable recipient with the SMS fallback in the same body', async () => {
 		const path = fresh('fallback');
-		const res = await call('POST', MESSAGES, {
+		const res = await call<RcsSent>('POST', MESSAGES, {
 			rcs: { messages: [rcsMessage('+919812340077', { fallback, status_callback: rx.url(path), custom_data: 'cd-1' })] },
 		});
 		const sid = res.body.response.rcs.messages[0].data.sid;
-		const [body] = await until(() => rx.json(path), 1);
+		const [body] = await until(() => rx.json<RcsCallback>(path), 1);
 		await idle();
 		expect(rx.at(path)).toHaveLength(1); // one body, nothing after it
 		expect(body).toEqual({
@@ -293,7 +338,7 @@ describe('RCS delivery reports', () => {
 				],
 			},
 		});
-		expect(body.sms.messages[0].sid).not.toBe(sid);
+		expect(body.sms!.messages[0].sid).not.toBe(sid);
 	});
 
 	it('reports a fallback that could not be triggered (…0076) and a failure without fallback (…0077)', async () => {
@@ -306,16 +351,16 @@ describe('RCS delivery reports', () => {
 				],
 			},
 		});
-		const [fails] = await until(() => rx.json(failsPath), 1);
+		const [fails] = await until(() => rx.json<RcsCallback>(failsPath), 1);
 		expect(fails.rcs.messages[0]).toMatchObject({ exo_status_code: 40004, exo_detailed_status: 'EX_SYSTEM_ERROR' });
 		expect(fails.rcs.messages[0].custom_data).toBeUndefined();
-		expect(fails.sms.messages[0]).toMatchObject({
+		expect(fails.sms!.messages[0]).toMatchObject({
 			channel_sid: null,
 			sms_units: null,
 			exo_status_code: 24010,
 			exo_detailed_status: 'FAILED_SYSTEM_ERROR',
 		});
-		const [alone] = await until(() => rx.json(noFallbackPath), 1);
+		const [alone] = await until(() => rx.json<RcsCallback>(noFallbackPath), 1);
 		expect(Object.keys(alone)).toEqual(['rcs']);
 		expect(alone.rcs.messages[0].exo_status_code).toBe(40004);
 		await idle();
@@ -330,7 +375,7 @@ describe('RCS delivery reports', () => {
 			const path = fresh('fast');
 			await call('POST', MESSAGES, { rcs: { messages: [rcsMessage('+919812340041', { status_callback: rx.url(path) })] } }, undefined, at);
 			await call('POST', MESSAGES, { rcs: { messages: [rcsMessage('+919812340042')] } }, undefined, at);
-			const bodies = await until(() => rx.json(path), 3, 1000);
+			const bodies = await until(() => rx.json<RcsCallback>(path), 3, 1000);
 			expect(bodies.map((b) => b.rcs.messages[0].exo_status_code)).toEqual([40001, 40002, 40003]);
 			await fast.waitForCallbacks((log) => log.length === 3);
 			expect(fast.callbacks().every((a) => a.url === rx.url(path))).toBe(true);
@@ -362,7 +407,7 @@ describe('RCS delivery reports', () => {
 describe('chat-app status callbacks', () => {
 	it('posts signed 30001, 30002, 30003 to the per-message status_callback', async () => {
 		const path = fresh('chat');
-		const res = await call('POST', MESSAGES, chatText('+919812340061', { status_callback: rx.url(path), custom_data: 'c-7' }));
+		const res = await call<ChatAppSent>('POST', MESSAGES, chatText('+919812340061', { status_callback: rx.url(path), custom_data: 'c-7' }));
 		expect(res.status).toBe(202);
 		const sid = res.body.response.chatapp.messages[0].data.sid;
 		const got = await until(() => rx.at(path), 3);
@@ -403,7 +448,7 @@ describe('chat-app status callbacks', () => {
 				.status,
 		).toBe(200);
 		await call('POST', MESSAGES, chatText('+919812340088'));
-		const got = await until(() => rx.json(path), 2);
+		const got = await until(() => rx.json<ChatAppCallback>(path), 2);
 		expect(got.map((b) => [b.chatapp.messages[0].exo_status_code, b.chatapp.messages[0].exo_detailed_status])).toEqual([
 			[30001, 'EX_MESSAGE_SENT'],
 			[30004, 'EX_SYSTEM_ERROR'],
@@ -502,12 +547,12 @@ describe('chat-app incoming messages', () => {
 	});
 
 	it('merges given type fields over the defaults and replies in the context of the sent message', async () => {
-		const sent = await call('POST', MESSAGES, chatText('+919812340072', { from: '+919000000009' }));
+		const sent = await call<ChatAppSent>('POST', MESSAGES, chatText('+919812340072', { from: '+919000000009' }));
 		const sid = sent.body.response.chatapp.messages[0].data.sid;
 		await sandbox.postChatAppIncoming({ type: 'button', from: '+919812340072', button: { payload: 'NO' } });
 		await sandbox.postChatAppIncoming({ type: 'text', from: '+919812340072', text: 'plain string body' });
 		await sandbox.postChatAppIncoming({ type: 'image', image: { caption: 'mine' }, context: { id: 'orig-1' } });
-		const [button, text, image] = await until(() => rx.json(inPath), 3);
+		const [button, text, image] = await until(() => rx.json<ChatAppIncoming>(inPath), 3);
 		expect(button.message).toMatchObject({
 			to: '+919000000009',
 			button: { text: 'Yes', payload: 'NO' },
@@ -596,14 +641,14 @@ describe('other callbacks on demand', () => {
 		await until(() => rx.at(path), 3);
 		const res = await sandbox.postRcsIncoming({ from: '+919812340082', text: 'STOP' });
 		expect(res.outcome).toBe('delivered');
-		const last = rx.json(path)[3];
+		const last = rx.json<RcsCallback>(path)[3];
 		expect(last.rcs.messages[0]).toMatchObject({ from: '+919812340082', to: 'exotel_sandbox_bot', content: { type: 'text', text: 'STOP' } });
 		await expect(sandbox.postRcsIncoming({ from: '+910000000000' })).rejects.toThrow(/url is required/);
 	});
 
 	it('posts an SMS status callback as a form (by default, from a stored message) or as JSON', async () => {
 		const path = fresh('sms-cb');
-		const sent = await call('POST', SEND, undefined, [
+		const sent = await call<SmsEntry[]>('POST', SEND, undefined, [
 			['From', 'EXOTEL'],
 			['To', '+919812340091'],
 			['Body', 'Hi'],
@@ -632,7 +677,7 @@ describe('other callbacks on demand', () => {
 
 	it('posts a click-tracking callback (JSON by default, form on request)', async () => {
 		const path = fresh('click');
-		const sent = await call('POST', SEND, undefined, [
+		const sent = await call<SmsEntry[]>('POST', SEND, undefined, [
 			['From', 'EXOTEL'],
 			['To', '+919812340092'],
 			['Body', 'Sale: https://shop.test/sale'],
@@ -783,11 +828,8 @@ describe('loopback only', () => {
 	});
 
 	it('logs callbacks to other hosts as skipped-non-loopback and never opens a connection for them', async () => {
-		// The modules themselves (callbacks/dispatcher.ts reads http.request from them at call time).
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const httpSpy = jest.spyOn(require('http') as typeof http, 'request');
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const httpsSpy = jest.spyOn(require('https') as typeof http, 'request');
+		const httpSpy = jest.spyOn(httpModule, 'request');
+		const httpsSpy = jest.spyOn(httpsModule, 'request');
 		await call('POST', SEND, undefined, [
 			['From', 'EXOTEL'],
 			['To', '+919812340111'],
@@ -834,7 +876,7 @@ describe('the callback log and cancellation', () => {
 		const [a, b] = [fresh('log-a'), fresh('log-b')];
 		await sandbox.postCallback({ url: rx.url(a), payload: {} });
 		await sandbox.postChatAppCallback({ url: rx.url(b) });
-		const all = await control('/callbacks');
+		const all = await control<CallbackAttempt[]>('/callbacks');
 		expect(all.body.map((c: CallbackAttempt) => c.id)).toEqual([1, 2]);
 		expect(all.body[1]).toMatchObject({
 			id: 2,

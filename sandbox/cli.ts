@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the sandbox's command line (process: argv, env, exit, signals, stdout/stderr); never shipped */
 /**
  * Starts a sandbox for manual work and the real-n8n harness:
  *

@@ -1,10 +1,10 @@
 /** A small HTTP client for the sandbox's own tests: form, JSON or raw bodies, the answer parsed when it is JSON. */
-export interface Answer {
+export interface Answer<B = unknown> {
 	status: number;
 	headers: Headers;
 	text: string;
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	body: any;
+	/** The parsed JSON, as the caller says it is shaped (undefined when the answer is not JSON). */
+	body: B;
 }
 
 export interface CallOptions {
@@ -17,7 +17,7 @@ export interface CallOptions {
 /** An HTTP basic `Authorization` header value. */
 export const basicOf = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-export async function call(origin: string, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+export async function call<B = unknown>(origin: string, method: string, path: string, options: CallOptions = {}): Promise<Answer<B>> {
 	const headers: Record<string, string> = { ...options.headers };
 	let body: string | FormData | undefined;
 	if (options.form) {
@@ -37,5 +37,5 @@ export async function call(origin: string, method: string, path: string, options
 	} catch {
 		parsed = undefined;
 	}
-	return { status: res.status, headers: res.headers, text, body: parsed };
+	return { status: res.status, headers: res.headers, text, body: parsed as B };
 }

@@ -131,12 +131,10 @@ async function onDemand(body: Buffer, run: (input: Record<string, unknown>) => P
 	if (parsed.error) return bad(400, parsed.error);
 	const input = parsed.value ?? {};
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) return bad(400, 'body must be a JSON object');
-	try {
-		return ok(await run(input as Record<string, unknown>));
-	} catch (error) {
+	return run(input as Record<string, unknown>).then(ok, (error: unknown) => {
 		if (error instanceof CallbackInputError) return bad(400, error.message);
 		throw error;
-	}
+	});
 }
 
 function postCallback(sandbox: ControlledSandbox, post: CallbackPost, body: Buffer): Promise<ControlReply> {
@@ -159,10 +157,8 @@ export async function handleControl(
 	if (post) return postCallback(sandbox, post, body);
 	switch (route) {
 		case 'POST /open-link':
-			return onDemand(body, async (input) => {
-				const { ok: _ok, ...result } = await sandbox.openLink(input);
-				return result;
-			});
+			// the result's own `ok: true` is the one ok() puts first
+			return onDemand(body, async (input) => ({ ...(await sandbox.openLink(input)) }));
 		case 'GET /health':
 			return ok({
 				origin: sandbox.origin,

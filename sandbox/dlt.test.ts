@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- polls with setTimeout; never shipped */
 /**
  * DLT scrubbing in the sandbox (dlt.ts): given templates (`--dlt-template ID=TEXT`), an SMS sent with
  * one of their DltTemplateIds is accepted, then fails its delivery report with 23185
@@ -39,7 +40,7 @@ async function reports(path: string, n: number): Promise<Array<Record<string, st
 
 it('accepts every message, then fails the one that differs from its template with 23185 and delivers the others', async () => {
 	const path = '/dlt/1';
-	const res = await sandboxCall(origin, 'POST', BULK, undefined, [
+	const res = await sandboxCall<Array<{ SMSMessage: { Status: string } }>>(origin, 'POST', BULK, undefined, [
 		['From', 'EXOTEL'],
 		['Messages[0][To]', '+919812340001'],
 		['Messages[0][Body]', 'Dear Asha, your order ORD-4721 has shipped. - Acme'],
@@ -54,7 +55,7 @@ it('accepts every message, then fails the one that differs from its template wit
 	]);
 	// the service takes them all: scrubbing happens at the operator, after the send
 	expect(res.status).toBe(200);
-	expect(res.body.map((entry: any) => entry.SMSMessage.Status)).toEqual(['queued', 'queued', 'queued']);
+	expect(res.body.map((entry) => entry.SMSMessage.Status)).toEqual(['queued', 'queued', 'queued']);
 	const byTo = Object.fromEntries((await reports(path, 3)).map((form) => [form.To, form]));
 	expect(byTo['+919812340001']).toMatchObject({ Status: 'sent', DetailedStatusCode: '20005' });
 	expect(byTo['+919812340002']).toMatchObject({ Status: 'failed', DetailedStatus: 'DLT_TEMPLATE_DOES_NOT_MATCH', DetailedStatusCode: '23185' });

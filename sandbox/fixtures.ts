@@ -4,15 +4,15 @@
  */
 export const SANDBOX_ACCOUNT = {
 	accountSid: 'exotelsandbox1',
-	apiKey: 'sbx-api-key-4f9c',
-	apiToken: 'sbx-api-token-SECRET-91d2e7',
+	apiKey: 'sbx-dummy-api-key-4f9c',
+	apiToken: 'sbx-dummy-api-token-SECRET-91d2e7',
 	/** Accepted as `Authorization: Bearer` on the integrations, configuration and contact-upload bases. */
-	bearerToken: 'sbx-bearer-SECRET-7a11c0',
+	bearerToken: 'sbx-dummy-bearer-SECRET-7a11c0',
 	ccUserId: 'agent.sandbox',
-	ccToken: 'sbx-cc-token-SECRET-55b3',
+	ccToken: 'sbx-dummy-cc-token-SECRET-55b3',
 	allocUsername: 'alloc.sandbox',
-	allocPassword: 'sbx-alloc-password-SECRET-c4e8',
-	webhookSigningSecret: 'sbx-signing-SECRET-0e6f2a',
+	allocPassword: 'sbx-dummy-alloc-password-SECRET-c4e8',
+	webhookSigningSecret: 'sbx-dummy-signing-SECRET-0e6f2a',
 } as const;
 
 /** Ids and names of the sandbox credentials that `npm run dev` imports and the example workflows refer to. */

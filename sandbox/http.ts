@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the sandbox's HTTP server helpers (http); never shipped */
 /**
  * Shared helpers for handlers: body parsing (urlencoded pairs, bracket forms, multipart, JSON),
  * JSON answers, the error envelopes of every API family, ids and timestamps.

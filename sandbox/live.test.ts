@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- polls with setTimeout; never shipped */
 /**
  * Live mode (README, "Live mode"): the switch (option, CLI flag, setLive, control API, kept by
  * reset), XML answers of the v1 API on paths without `.json`, the live field values (national To,
@@ -14,8 +15,53 @@ import { ExotelSandbox } from './server';
 import { budget } from './timing';
 import { twilioResponse } from './xml';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+// ---------------------------------------------------------------- the answers, as the tests read them
+
+/** An entry of an SMS send's answer. */
+interface SmsEntry {
+	SMSMessage: { To: string; From: string; DateSent: string | null; DateCreated: string };
+}
+
+/** A v1 call (Details only with details=true). */
+interface V1Call {
+	Sid: string;
+	DateCreated: string;
+	DateUpdated: string;
+	StartTime: string;
+	EndTime: string;
+	Details?: { ConversationDuration: number; Leg1Status: string; Leg2Status: string | null; Legs: Array<{ Leg: { Id: number; OnCallDuration: number } }> };
+}
+
+/** A page of the bulk call query. */
+interface CallPage {
+	Metadata: { Total: number };
+	Calls: V1Call[];
+}
+
+/** A v2 failure. */
+interface V2Failure {
+	response: { error_data: { description: string } };
+}
+
+/** The answer to an RCS send. */
+interface RcsSent {
+	response: { rcs: { messages: unknown[] } };
+}
+
+/** The answer to a WhatsApp send. */
+interface WhatsAppSent {
+	response: { whatsapp: { messages: Array<{ data: { sid: string } }> } };
+}
+
+/** The webhook configuration's answer. */
+interface WebhookAnswer {
+	response: { data: unknown };
+}
+
+/** A WhatsApp callback's body. */
+interface WhatsAppPost {
+	whatsapp: { messages: Array<{ content: unknown }> };
+}
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
@@ -43,14 +89,14 @@ const rx = new Receiver();
 let pathSeq = 0;
 const fresh = (name: string) => `/${name}/${++pathSeq}`;
 
-const api = (method: string, path: string, options: { form?: Array<[string, string]>; json?: unknown; auth?: string | null } = {}) =>
-	rawCall(origin, method, path, {
+const api = <B = unknown>(method: string, path: string, options: { form?: Array<[string, string]>; json?: unknown; auth?: string | null } = {}) =>
+	rawCall<B>(origin, method, path, {
 		headers: options.auth === null ? {} : { authorization: options.auth ?? BASIC },
 		form: options.form,
 		json: options.json,
 	});
-const sms = (form: Array<[string, string]>, path = SEND) => api('POST', path, { form });
-const connect = (form: Array<[string, string]>, path = CONNECT) => api('POST', path, { form });
+const sms = <B = SmsEntry[]>(form: Array<[string, string]>, path = SEND) => api<B>('POST', path, { form });
+const connect = <B = { Call: V1Call }>(form: Array<[string, string]>, path = CONNECT) => api<B>('POST', path, { form });
 const CONNECT_BASE: Array<[string, string]> = [
 	['From', '+919876500001'],
 	['CallerId', '+918047112233'],
@@ -205,7 +251,7 @@ describe('v1 answers XML on paths without .json', () => {
 		const res = await sms([['From', 'EXOSMS'], ['To[]', '+918884733565'], ['To[]', '+14155550100'], ['Body', 'x']], `${SEND}.json`);
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-		expect(res.body.map((e: Json) => [e.SMSMessage.To, e.SMSMessage.From, e.SMSMessage.DateSent])).toEqual([
+		expect(res.body.map((e) => [e.SMSMessage.To, e.SMSMessage.From, e.SMSMessage.DateSent])).toEqual([
 			['08884733565', '/EXOSMS', '1970-01-01 05:30:00'],
 			['+14155550100', '/EXOSMS', '1970-01-01 05:30:00'],
 		]);
@@ -233,16 +279,17 @@ describe('v1 answers XML on paths without .json', () => {
 
 	it('one call without .json answers XML, nested Details as nested elements; with .json JSON', async () => {
 		const sid = seededCallSid(3);
-		const json = await api('GET', `/v1/Accounts/${SID}/Calls/${sid}.json?details=true`);
+		const json = await api<{ Call: V1Call }>('GET', `/v1/Accounts/${SID}/Calls/${sid}.json?details=true`);
 		expect(json.status).toBe(200);
 		const xml = await api('GET', `/v1/Accounts/${SID}/Calls/${sid}?details=true`);
 		expect(xml.status).toBe(200);
 		expect(xml.headers.get('content-type')).toBe('application/xml');
 		const c = json.body.Call;
-		const legs = c.Details.Legs.map((l: Json) => `<Leg><Id>${l.Leg.Id}</Id><OnCallDuration>${l.Leg.OnCallDuration}</OnCallDuration></Leg>`).join('');
-		const leg2 = c.Details.Leg2Status === null ? '<Leg2Status/>' : `<Leg2Status>${c.Details.Leg2Status}</Leg2Status>`;
+		const details = c.Details!;
+		const legs = details.Legs.map((l) => `<Leg><Id>${l.Leg.Id}</Id><OnCallDuration>${l.Leg.OnCallDuration}</OnCallDuration></Leg>`).join('');
+		const leg2 = details.Leg2Status === null ? '<Leg2Status/>' : `<Leg2Status>${details.Leg2Status}</Leg2Status>`;
 		expect(xml.text).toContain(
-			`<Details><ConversationDuration>${c.Details.ConversationDuration}</ConversationDuration><Leg1Status>${c.Details.Leg1Status}</Leg1Status>${leg2}<Legs>${legs}</Legs></Details></Call>${XML_TAIL}`,
+			`<Details><ConversationDuration>${details.ConversationDuration}</ConversationDuration><Leg1Status>${details.Leg1Status}</Leg1Status>${leg2}<Legs>${legs}</Legs></Details></Call>${XML_TAIL}`,
 		);
 		expect(xml.text.startsWith(`${XML_HEAD}<Call><Sid>${sid}</Sid><ParentCallSid/><DateCreated>${c.DateCreated}</DateCreated>`)).toBe(true);
 		// the bulk query without .json answers XML too
@@ -294,7 +341,7 @@ describe('live field values', () => {
 			[['From', '918047090000'], ['To[]', '918884733565'], ['To[]', '8884733565'], ['To[]', '+14155550100'], ['Body', 'x']],
 			`${SEND}.json`,
 		);
-		expect(res.body.map((e: Json) => e.SMSMessage.To)).toEqual(['08884733565', '08884733565', '+14155550100']);
+		expect(res.body.map((e) => e.SMSMessage.To)).toEqual(['08884733565', '08884733565', '+14155550100']);
 		expect(res.body[0].SMSMessage.From).toBe('08047090000/EXOSBX');
 		const [m] = sandbox.messages();
 		expect(res.body[0].SMSMessage.DateCreated).toBe(istOf(m.dateCreated));
@@ -316,22 +363,22 @@ describe('live field values', () => {
 
 	it('call dates read in India time, and DateCreated filters of the bulk query are read in India time', async () => {
 		const sid = seededCallSid(7);
-		const live = (await api('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`)).body.Call;
+		const live = (await api<{ Call: V1Call }>('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`)).body.Call;
 		sandbox.setLive(false);
-		const spec = (await api('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`)).body.Call;
+		const spec = (await api<{ Call: V1Call }>('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`)).body.Call;
 		expect(live.DateCreated).toBe(istOf(spec.DateCreated));
 		expect(live.StartTime).toBe(istOf(spec.StartTime));
 		expect(live.DateUpdated).toBe(istOf(spec.DateUpdated));
 		expect(live.EndTime).toBe(istOf(spec.EndTime));
 		const bounds = (date: string) => `${CALLS}?${new URLSearchParams({ DateCreated: `gte:${date};lte:${date}` }).toString()}`;
 		// spec mode: UTC bounds
-		expect((await api('GET', bounds(spec.DateCreated))).body.Calls.map((c: Json) => c.Sid)).toContain(sid);
-		expect((await api('GET', bounds(live.DateCreated))).body.Calls.map((c: Json) => c.Sid)).not.toContain(sid);
+		expect((await api<CallPage>('GET', bounds(spec.DateCreated))).body.Calls.map((c) => c.Sid)).toContain(sid);
+		expect((await api<CallPage>('GET', bounds(live.DateCreated))).body.Calls.map((c) => c.Sid)).not.toContain(sid);
 		sandbox.setLive(true);
-		const found = (await api('GET', bounds(live.DateCreated))).body.Calls;
-		expect(found.map((c: Json) => c.Sid)).toContain(sid);
-		expect(found.find((c: Json) => c.Sid === sid).DateCreated).toBe(live.DateCreated);
-		expect((await api('GET', bounds(spec.DateCreated))).body.Calls.map((c: Json) => c.Sid)).not.toContain(sid);
+		const found = (await api<CallPage>('GET', bounds(live.DateCreated))).body.Calls;
+		expect(found.map((c) => c.Sid)).toContain(sid);
+		expect(found.find((c) => c.Sid === sid)!.DateCreated).toBe(live.DateCreated);
+		expect((await api<CallPage>('GET', bounds(spec.DateCreated))).body.Calls.map((c) => c.Sid)).not.toContain(sid);
 	});
 });
 
@@ -352,7 +399,7 @@ describe('no rate-limit headers, no signatures', () => {
 		expect(refused.headers.get('content-type')).toBe('application/xml');
 		expect(refused.text).toContain('<RestException><Status>429</Status><Message>Rate limit exceeded. Try again in 30 seconds.</Message><Code>RATE_LIMIT_EXCEEDED</Code></RestException>');
 		// Sms/send.json counts in the same category, and answers JSON
-		const refusedJson = await sms([['From', 'EXOSMS'], ['To', '+918884733565'], ['Body', 'x']], `${SEND}.json`);
+		const refusedJson = await sms<{ RestException: unknown }>([['From', 'EXOSMS'], ['To', '+918884733565'], ['Body', 'x']], `${SEND}.json`);
 		expect(refusedJson.status).toBe(429);
 		expect(refusedJson.body.RestException).toMatchObject({ Status: 429, Code: 'RATE_LIMIT_EXCEEDED' });
 		const other = await api('GET', CALLS);
@@ -425,14 +472,14 @@ describe('WhatsApp send (POST /v2/accounts/<sid>/messages)', () => {
 		['rcs and whatsapp together', { rcs: { messages: [] }, whatsapp: { messages: [] } }, /mixes an RCS send/],
 		['neither', { sms: {} }, /either rcs .* or whatsapp/],
 	])('refuses %s with 400, storing nothing', async (_what, body, description) => {
-		const res = await api('POST', MESSAGES, { json: body });
+		const res = await api<V2Failure>('POST', MESSAGES, { json: body });
 		expect(res.status).toBe(400);
 		expect(res.body.response.error_data.description).toMatch(description);
 		expect(sandbox.chatAppMessages()).toEqual([]);
 	});
 
 	it('RCS sends work as in spec mode', async () => {
-		const res = await api('POST', MESSAGES, {
+		const res = await api<RcsSent>('POST', MESSAGES, {
 			json: { rcs: { messages: [{ from: 'exotel_sandbox_bot', to: '+919812340001', content: { type: 'template', template: { name: 'order_update', variables: {} } } }] } },
 		});
 		expect(res.status).toBe(202);
@@ -452,20 +499,20 @@ describe('WhatsApp webhook configuration', () => {
 			response: { code: 200, status: 'success', data: { whatsapp: { webhook } } },
 		});
 		expect(sandbox.chatAppWebhook()).toEqual(webhook);
-		expect((await api('GET', WA_WEBHOOK)).body.response.data).toEqual({ whatsapp: { webhook } });
-		const bad = await api('PUT', WA_WEBHOOK, { json: { chatapp: { webhook } } });
+		expect((await api<WebhookAnswer>('GET', WA_WEBHOOK)).body.response.data).toEqual({ whatsapp: { webhook } });
+		const bad = await api<V2Failure>('PUT', WA_WEBHOOK, { json: { chatapp: { webhook } } });
 		expect(bad.status).toBe(400);
 		expect(bad.body.response.error_data.description).toBe('whatsapp is required');
 		const old = await api('PUT', CHATAPP_WEBHOOK, { json: { chatapp: { webhook } } });
 		expect(old.status).toBe(404);
-		expect((await api('DELETE', WA_WEBHOOK)).body.response.data).toEqual({ whatsapp: { webhook: null } });
+		expect((await api<WebhookAnswer>('DELETE', WA_WEBHOOK)).body.response.data).toEqual({ whatsapp: { webhook: null } });
 		expect(sandbox.chatAppWebhook()).toBeNull();
 	});
 
 	it('in spec mode the whatsapp path is unknown (404 whatever the credentials), as before', async () => {
 		sandbox.setLive(false);
 		for (const auth of [undefined, null]) {
-			const res = await api('PUT', WA_WEBHOOK, { json: { whatsapp: { webhook: { incoming_message_url: 'http://127.0.0.1:9/in' } } }, auth });
+			const res = await api<V2Failure>('PUT', WA_WEBHOOK, { json: { whatsapp: { webhook: { incoming_message_url: 'http://127.0.0.1:9/in' } } }, auth });
 			expect(res.status).toBe(404);
 			expect(res.body.response.error_data.description).toBe(`No such endpoint: PUT ${WA_WEBHOOK}`);
 		}
@@ -476,7 +523,7 @@ describe('WhatsApp webhook configuration', () => {
 describe('WhatsApp callbacks', () => {
 	it('delivery reports: {whatsapp: {messages: [dlr]}} at the spec mode’s times, unsigned, "30003" a string', async () => {
 		const path = fresh('dlr');
-		const res = await api('POST', MESSAGES, { json: { custom_data: 'c-1', whatsapp: { messages: [waText('+919812340001', { status_callback: rx.url(path) })] } } });
+		const res = await api<WhatsAppSent>('POST', MESSAGES, { json: { custom_data: 'c-1', whatsapp: { messages: [waText('+919812340001', { status_callback: rx.url(path) })] } } });
 		const sid = res.body.response.whatsapp.messages[0].data.sid;
 		const got = await until(() => rx.at(path), 3);
 		for (const r of got) expect(r.headers['x-service-signature']).toBeUndefined();
@@ -535,7 +582,7 @@ describe('WhatsApp callbacks', () => {
 		});
 		// a list row is interactive, with the context of the message replied to
 		await sandbox.postChatAppIncoming({ type: 'list_reply', context: { id: 'wamid-1' } });
-		expect(rx.json(inPath)[1].whatsapp.messages[0].content).toEqual({
+		expect(rx.json<WhatsAppPost>(inPath)[1].whatsapp.messages[0].content).toEqual({
 			type: 'interactive',
 			interactive: { type: 'list_reply', list_reply: { id: 'row-1', title: 'Tomorrow 10-12', description: 'Morning slot' } },
 			context: { from: '+918047090000', id: 'wamid-1' },
@@ -562,7 +609,7 @@ describe('WhatsApp callbacks', () => {
 				action: { button: 'Slots', sections: [{ rows: [{ id: 'am', title: 'Morning', description: '9-12' }, { id: 'pm', title: 'Afternoon' }] }] },
 			},
 		};
-		const res = await api('POST', MESSAGES, {
+		const res = await api<WhatsAppSent>('POST', MESSAGES, {
 			json: {
 				whatsapp: {
 					messages: [
@@ -572,7 +619,7 @@ describe('WhatsApp callbacks', () => {
 				},
 			},
 		});
-		const [buttonSid, listSid] = res.body.response.whatsapp.messages.map((m: Json) => m.data.sid);
+		const [buttonSid, listSid] = res.body.response.whatsapp.messages.map((m) => m.data.sid);
 		await until(() => rx.at(own), 3);
 		await until(() => rx.at(configured), 3);
 		rx.clear();
@@ -663,7 +710,7 @@ describe('voice', () => {
 		const spec = await connect(form);
 		expect(spec.status).toBe(503);
 		expect(spec.body).toEqual({ RestException: { Status: 503, Message: 'Service Unavailable; ', Code: 35008 } });
-		const placed = (await api('GET', `${CALLS}?${new URLSearchParams({ From: SANDBOX_REFUSED_CALLER }).toString()}`)).body;
+		const placed = (await api<CallPage>('GET', `${CALLS}?${new URLSearchParams({ From: SANDBOX_REFUSED_CALLER }).toString()}`)).body;
 		expect(placed.Metadata.Total).toBe(0);
 		// nothing placed, so nothing scheduled: no status callback can come
 		expect(sandbox.pendingCallbacks).toBe(0);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- times answers (perf_hooks); never shipped */
 /**
  * RCS and chat-app sends (POST /v2/accounts/<sid>/messages) and the chat-app webhook
  * configuration, against messaging.md; see README.md for the choices where the spec is silent.
@@ -28,6 +29,43 @@ const post = (body: unknown, headers?: Record<string, string>) => call('POST', M
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+// ---------------------------------------------------------------- the answers, as the tests read them
+
+/** A v2 failure. */
+interface V2Failure {
+	response: { error_data: { code: number; description: string } };
+}
+
+/** An entry of the answer to a send: its status, and its sid or error. */
+interface SendEntry {
+	status: string;
+	data: { sid: string };
+	error_data: { code: number };
+}
+
+/** The answer to an RCS send. */
+interface RcsSent {
+	metadata: unknown;
+	response: { rcs: { messages: SendEntry[] } };
+}
+
+/** The answer to a chat-app send. */
+interface ChatAppSent {
+	response: { chatapp: { messages: SendEntry[] } };
+}
+
+// ---------------------------------------------------------------- the bodies, as the tests build and break them
+
+/** Sets a field of a valid body to a value its type does not allow: the tests break bodies on purpose. */
+function set<T extends object>(target: T, key: keyof T, value: unknown): void {
+	Reflect.set(target, key, value);
+}
+
+/** Deletes a field a valid body must have. */
+function drop<T extends object>(target: T, key: keyof T): void {
+	Reflect.deleteProperty(target, key);
+}
+
 /** The description of a 400 v2 envelope, after checking the envelope itself. */
 function badRequest(res: Answer, method = 'POST'): string {
 	expect(res.status).toBe(400);
@@ -41,12 +79,32 @@ function badRequest(res: Answer, method = 'POST'): string {
 			error_data: { code: 1001, message: 'Invalid request', description: expect.any(String) },
 		},
 	});
-	return res.body.response.error_data.description;
+	return (res.body as V2Failure).response.error_data.description;
 }
 
 // ---------------------------------------------------------------- RCS bodies
 
-function rcsMessage(i = 0): any {
+interface RcsMessage {
+	from: string;
+	to: string;
+	content: { type: string; template: { name: string; variables: Record<string, string> } };
+	fallback?: Fallback;
+	custom_data?: string;
+	status_callback?: string;
+}
+
+interface RcsBody {
+	rcs: { messages: RcsMessage[]; custom_data?: string; status_callback?: string };
+	custom_data?: string;
+	status_callback?: string;
+}
+
+interface Fallback {
+	from: string;
+	content: { text: string; sms_type: string } & Record<string, unknown>;
+}
+
+function rcsMessage(i = 0): RcsMessage {
 	return {
 		from: 'exotel_sandbox_bot',
 		to: `+9198765${String(i).padStart(5, '0')}`,
@@ -54,11 +112,11 @@ function rcsMessage(i = 0): any {
 	};
 }
 
-function rcsBody(n = 1): any {
+function rcsBody(n = 1): RcsBody {
 	return { rcs: { messages: Array.from({ length: n }, (_, i) => rcsMessage(i)) } };
 }
 
-function fullFallback(): any {
+function fullFallback() {
 	return {
 		from: 'EXOSMS',
 		content: {
@@ -80,16 +138,45 @@ function fullFallback(): any {
 
 // ---------------------------------------------------------------- chat-app bodies
 
-function chat(content: Record<string, unknown>, extra: Record<string, unknown> = {}): any {
+interface ChatBody {
+	from: string;
+	to: string;
+	/** text content, or another kind the test sets */
+	content: Record<string, unknown>;
+	status_callback?: string;
+	custom_data?: string;
+}
+
+function chat(content: Record<string, unknown>, extra: Record<string, unknown> = {}): ChatBody {
 	return { from: '+919000000001', to: '+919812345678', content, ...extra };
 }
 
 const textContent = () => ({ recipient_type: 'individual', type: 'text', text: { body: 'Hello', preview_url: false } });
+type TextContent = ReturnType<typeof textContent>;
 
-const rows = (n: number, prefix = 'r') =>
+/** A list row (tests leave out its id or title on purpose). */
+interface Row {
+	id?: string;
+	title?: string;
+	description?: string;
+}
+
+const rows = (n: number, prefix = 'r'): Row[] =>
 	Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, title: `Row ${i}`, description: 'd' }));
 
-function buttonContent(buttons = 3): any {
+type ButtonContent = {
+	type: string;
+	interactive: {
+		type: string;
+		/** a text header, or one of another type with its media */
+		header: { type: string; text?: string; [media: string]: unknown };
+		body: { text: string };
+		footer: { text: string };
+		action: { buttons: Array<{ type: string; reply: { id: string; title: string } }> };
+	};
+};
+
+function buttonContent(buttons = 3): ButtonContent {
 	return {
 		type: 'interactive',
 		interactive: {
@@ -104,7 +191,7 @@ function buttonContent(buttons = 3): any {
 	};
 }
 
-function listContent(sections: Array<{ title?: string; rows: unknown[] }> = [{ title: 'S', rows: rows(2) }]): any {
+function listContent(sections: Array<{ title?: string; rows: Row[] }> = [{ title: 'S', rows: rows(2) }]) {
 	return {
 		type: 'interactive',
 		interactive: {
@@ -162,7 +249,7 @@ describe('messages: body and dispatch', () => {
 
 	it('a chat-app body missing one of from, to, content is a chat-app send that names the missing field', async () => {
 		const body = chat(textContent());
-		delete body.content;
+		drop(body, 'content');
 		expect(badRequest(await post(body))).toBe('content is required');
 	});
 });
@@ -180,7 +267,7 @@ describe('RCS send', () => {
 			metadata: { total: 1, success: 1, failed: 0 },
 			response: { rcs: { messages: [{ code: 200, error_data: null, status: 'success', data: { sid: expect.stringMatching(HEX32) } }] } },
 		});
-		const sid = res.body.response.rcs.messages[0].data.sid;
+		const sid = (res.body as RcsSent).response.rcs.messages[0].data.sid;
 		expect(sandbox.rcsMessages()).toEqual([
 			{
 				sid,
@@ -198,9 +285,10 @@ describe('RCS send', () => {
 	it('100 messages are accepted; 101 answer 400 and store nothing', async () => {
 		const ok = await post(rcsBody(100));
 		expect(ok.status).toBe(202);
-		expect(ok.body.metadata).toEqual({ total: 100, success: 100, failed: 0 });
-		expect(ok.body.response.rcs.messages).toHaveLength(100);
-		expect(new Set(ok.body.response.rcs.messages.map((m: any) => m.data.sid)).size).toBe(100);
+		const sent = ok.body as RcsSent;
+		expect(sent.metadata).toEqual({ total: 100, success: 100, failed: 0 });
+		expect(sent.response.rcs.messages).toHaveLength(100);
+		expect(new Set(sent.response.rcs.messages.map((m) => m.data.sid)).size).toBe(100);
 		expect(sandbox.rcsMessages()).toHaveLength(100);
 		sandbox.reset();
 		expect(badRequest(await post(rcsBody(101)))).toBe('rcs.messages holds 101 messages; at most 100 are allowed');
@@ -215,9 +303,10 @@ describe('RCS send', () => {
 		body.rcs.messages[4].to = '+0123456789';
 		const res = await post(body);
 		expect(res.status).toBe(202);
-		expect(res.body.metadata).toEqual({ total: 5, success: 2, failed: 3 });
-		const entries = res.body.response.rcs.messages;
-		expect(entries.map((e: any) => e.status)).toEqual(['success', 'failure', 'failure', 'success', 'failure']);
+		const sent = res.body as RcsSent;
+		expect(sent.metadata).toEqual({ total: 5, success: 2, failed: 3 });
+		const entries = sent.response.rcs.messages;
+		expect(entries.map((e) => e.status)).toEqual(['success', 'failure', 'failure', 'success', 'failure']);
 		expect(entries[1]).toEqual({
 			code: 400,
 			error_data: {
@@ -254,8 +343,9 @@ describe('RCS send', () => {
 		body.rcs.messages[1].to = '';
 		const res = await post(body);
 		expect(res.status).toBe(202);
-		expect(res.body.response.rcs.messages.map((e: any) => e.error_data.code)).toEqual([40012, 40012]);
-		expect(res.body.metadata).toEqual({ total: 2, success: 0, failed: 2 });
+		const sent = res.body as RcsSent;
+		expect(sent.response.rcs.messages.map((e) => e.error_data.code)).toEqual([40012, 40012]);
+		expect(sent.metadata).toEqual({ total: 2, success: 0, failed: 2 });
 	});
 
 	it.each([
@@ -271,7 +361,7 @@ describe('RCS send', () => {
 		body.rcs.messages[0].content.template.name = name;
 		const res = await post(body);
 		expect(res.status).toBe(202);
-		expect(res.body.response.rcs.messages[0].status).toBe(accepted ? 'success' : 'failure');
+		expect((res.body as RcsSent).response.rcs.messages[0].status).toBe(accepted ? 'success' : 'failure');
 		expect(sandbox.rcsMessages()).toHaveLength(accepted ? 1 : 0);
 	});
 
@@ -327,38 +417,39 @@ describe('RCS send', () => {
 		expect((await post(body)).status).toBe(202);
 	});
 
-	type Mutation = (body: any) => void;
-	const m3 = (fn: (m: any) => void): Mutation => (b) => fn(b.rcs.messages[3]);
-	const fb = (fn: (c: any) => void): Mutation => (b) => {
-		b.rcs.messages[3].fallback = fullFallback();
-		fn(b.rcs.messages[3].fallback);
+	type Mutation = (body: RcsBody) => void;
+	const m3 = (fn: (m: RcsMessage) => void): Mutation => (b) => fn(b.rcs.messages[3]);
+	const fb = (fn: (f: ReturnType<typeof fullFallback>) => void): Mutation => (b) => {
+		const fallback = fullFallback();
+		b.rcs.messages[3].fallback = fallback;
+		fn(fallback);
 	};
 	const P = 'rcs.messages[3]';
 	const F = `${P}.fallback`;
 	const C = `${F}.content`;
 
 	it.each<[string, Mutation, string]>([
-		['rcs not an object', (b) => (b.rcs = []), 'rcs must be an object (got an array)'],
-		['rcs.messages missing', (b) => delete b.rcs.messages, 'rcs.messages is required'],
-		['rcs.messages not an array', (b) => (b.rcs.messages = { 0: rcsMessage() }), 'rcs.messages must be an array (got an object)'],
+		['rcs not an object', (b) => set(b, 'rcs', []), 'rcs must be an object (got an array)'],
+		['rcs.messages missing', (b) => drop(b.rcs, 'messages'), 'rcs.messages is required'],
+		['rcs.messages not an array', (b) => set(b.rcs, 'messages', { 0: rcsMessage() }), 'rcs.messages must be an array (got an object)'],
 		['rcs.messages empty', (b) => (b.rcs.messages = []), 'rcs.messages must hold at least 1 messages (got 0)'],
-		['message not an object', (b) => (b.rcs.messages[3] = 'hi'), `${P} must be an object (got a string)`],
-		['from missing', m3((m) => delete m.from), `${P}.from is required`],
+		['message not an object', (b) => set(b.rcs.messages, 3, 'hi'), `${P} must be an object (got a string)`],
+		['from missing', m3((m) => drop(m, 'from')), `${P}.from is required`],
 		['from empty', m3((m) => (m.from = ' ')), `${P}.from must not be empty`],
-		['from a number', m3((m) => (m.from = 42)), `${P}.from must be a string (got a number)`],
-		['to missing', m3((m) => delete m.to), `${P}.to is required`],
-		['to null', m3((m) => (m.to = null)), `${P}.to is required`],
-		['to a number', m3((m) => (m.to = 919876500000)), `${P}.to must be a string (got a number)`],
-		['content missing', m3((m) => delete m.content), `${P}.content is required`],
-		['content.type missing', m3((m) => delete m.content.type), `${P}.content.type is required`],
+		['from a number', m3((m) => set(m, 'from', 42)), `${P}.from must be a string (got a number)`],
+		['to missing', m3((m) => drop(m, 'to')), `${P}.to is required`],
+		['to null', m3((m) => set(m, 'to', null)), `${P}.to is required`],
+		['to a number', m3((m) => set(m, 'to', 919876500000)), `${P}.to must be a string (got a number)`],
+		['content missing', m3((m) => drop(m, 'content')), `${P}.content is required`],
+		['content.type missing', m3((m) => drop(m.content, 'type')), `${P}.content.type is required`],
 		['content.type text', m3((m) => (m.content.type = 'text')), `${P}.content.type must be one of: template (got 'text')`],
-		['template missing', m3((m) => delete m.content.template), `${P}.content.template is required`],
-		['template.name missing', m3((m) => delete m.content.template.name), `${P}.content.template.name is required`],
+		['template missing', m3((m) => drop(m.content, 'template')), `${P}.content.template is required`],
+		['template.name missing', m3((m) => drop(m.content.template, 'name')), `${P}.content.template.name is required`],
 		['template.name empty', m3((m) => (m.content.template.name = '')), `${P}.content.template.name must not be empty`],
-		['variables missing', m3((m) => delete m.content.template.variables), `${P}.content.template.variables is required`],
+		['variables missing', m3((m) => drop(m.content.template, 'variables')), `${P}.content.template.variables is required`],
 		[
 			'variables an array',
-			m3((m) => (m.content.template.variables = ['a'])),
+			m3((m) => set(m.content.template, 'variables', ['a'])),
 			`${P}.content.template.variables must be an object (got an array)`,
 		],
 		[
@@ -368,41 +459,41 @@ describe('RCS send', () => {
 		],
 		[
 			'variable not a string',
-			m3((m) => (m.content.template.variables.TemplateParam2 = 5)),
+			m3((m) => set(m.content.template.variables, 'TemplateParam2', 5)),
 			`${P}.content.template.variables.TemplateParam2 must be a string (got a number)`,
 		],
-		['fallback not an object', m3((m) => (m.fallback = 'sms')), `${F} must be an object (got a string)`],
-		['fallback.from missing', fb((f) => delete f.from), `${F}.from is required`],
-		['fallback.content missing', fb((f) => delete f.content), `${F}.content is required`],
-		['fallback text missing', fb((f) => delete f.content.text), `${C}.text is required`],
-		['fallback sms_type missing', fb((f) => delete f.content.sms_type), `${C}.sms_type is required`],
+		['fallback not an object', m3((m) => set(m, 'fallback', 'sms')), `${F} must be an object (got a string)`],
+		['fallback.from missing', fb((f) => drop(f, 'from')), `${F}.from is required`],
+		['fallback.content missing', fb((f) => drop(f, 'content')), `${F}.content is required`],
+		['fallback text missing', fb((f) => drop(f.content, 'text')), `${C}.text is required`],
+		['fallback sms_type missing', fb((f) => drop(f.content, 'sms_type')), `${C}.sms_type is required`],
 		[
 			'fallback sms_type bad',
 			fb((f) => (f.content.sms_type = 'otp')),
 			`${C}.sms_type must be one of: transactional, transactional_opt_in, promotional (got 'otp')`,
 		],
-		['fallback dlt_entity_id a number', fb((f) => (f.content.dlt_entity_id = 1101)), `${C}.dlt_entity_id must be a string (got a number)`],
-		['fallback dlt_template_id an object', fb((f) => (f.content.dlt_template_id = {})), `${C}.dlt_template_id must be a string (got an object)`],
+		['fallback dlt_entity_id a number', fb((f) => set(f.content, 'dlt_entity_id', 1101)), `${C}.dlt_entity_id must be a string (got a number)`],
+		['fallback dlt_template_id an object', fb((f) => set(f.content, 'dlt_template_id', {})), `${C}.dlt_template_id must be a string (got an object)`],
 		[
 			'fallback encoding_type bad',
 			fb((f) => (f.content.encoding_type = 'utf8')),
 			`${C}.encoding_type must be one of: plain, unicode (got 'utf8')`,
 		],
 		['fallback priority bad', fb((f) => (f.content.priority = 'urgent')), `${C}.priority must be one of: normal, high (got 'urgent')`],
-		['fallback shorten_url a string', fb((f) => (f.content.shorten_url = 'true')), `${C}.shorten_url must be a boolean (got a string)`],
+		['fallback shorten_url a string', fb((f) => set(f.content, 'shorten_url', 'true')), `${C}.shorten_url must be a boolean (got a string)`],
 		[
 			'shorten_url_params not an object',
-			fb((f) => (f.content.shorten_url_params = 'x')),
+			fb((f) => set(f.content, 'shorten_url_params', 'x')),
 			`${C}.shorten_url_params must be an object (got a string)`,
 		],
 		[
 			'tracking not a boolean',
-			fb((f) => (f.content.shorten_url_params.tracking = 1)),
+			fb((f) => set(f.content.shorten_url_params, 'tracking', 1)),
 			`${C}.shorten_url_params.tracking must be a boolean (got a number)`,
 		],
 		[
 			'tracking true without shorten_url',
-			fb((f) => delete f.content.shorten_url),
+			fb((f) => drop(f.content, 'shorten_url')),
 			`${C}.shorten_url_params.tracking is true, which requires ${C}.shorten_url to be true`,
 		],
 		[
@@ -417,14 +508,14 @@ describe('RCS send', () => {
 		],
 		[
 			'custom_domain a number',
-			fb((f) => (f.content.shorten_url_params.custom_domain = 7)),
+			fb((f) => set(f.content.shorten_url_params, 'custom_domain', 7)),
 			`${C}.shorten_url_params.custom_domain must be a string (got a number)`,
 		],
-		['request custom_data a number', (b) => (b.custom_data = 1), 'custom_data must be a string (got a number)'],
+		['request custom_data a number', (b) => set(b, 'custom_data', 1), 'custom_data must be a string (got a number)'],
 		['request status_callback not a URL', (b) => (b.status_callback = 'hooks'), "status_callback must be an absolute http(s) URL (got 'hooks')"],
-		['channel custom_data an object', (b) => (b.rcs.custom_data = {}), 'rcs.custom_data must be a string (got an object)'],
+		['channel custom_data an object', (b) => set(b.rcs, 'custom_data', {}), 'rcs.custom_data must be a string (got an object)'],
 		['channel status_callback not a URL', (b) => (b.rcs.status_callback = '/cb'), "rcs.status_callback must be an absolute http(s) URL (got '/cb')"],
-		['message custom_data a boolean', m3((m) => (m.custom_data = true)), `${P}.custom_data must be a string (got a boolean)`],
+		['message custom_data a boolean', m3((m) => set(m, 'custom_data', true)), `${P}.custom_data must be a string (got a boolean)`],
 		[
 			'message status_callback not a URL',
 			m3((m) => (m.status_callback = 'mailto:a@b.c')),
@@ -439,7 +530,7 @@ describe('RCS send', () => {
 
 	it('one structural problem refuses the whole request, even when other messages are valid', async () => {
 		const body = rcsBody(3);
-		body.rcs.messages[2].content.template.variables = null;
+		set(body.rcs.messages[2].content.template, 'variables', null);
 		const res = await post(body);
 		expect(badRequest(res)).toBe('rcs.messages[2].content.template.variables must be an object (got null)');
 		expect(sandbox.rcsMessages()).toEqual([]);
@@ -463,7 +554,7 @@ describe('chat-app send', () => {
 		});
 		expect(sandbox.chatAppMessages()).toEqual([
 			{
-				sid: res.body.response.chatapp.messages[0].data.sid,
+				sid: (res.body as ChatAppSent).response.chatapp.messages[0].data.sid,
 				accountSid: SID,
 				requestId: 1,
 				from: '+919000000001',
@@ -504,7 +595,7 @@ describe('chat-app send', () => {
 	])('content type %s is accepted and stored', async (type, content) => {
 		const res = await post(chat({ recipient_type: 'individual', ...content }));
 		expect(res.status).toBe(202);
-		expect(res.body.response.chatapp.messages[0].status).toBe('success');
+		expect((res.body as ChatAppSent).response.chatapp.messages[0].status).toBe('success');
 		const [stored] = sandbox.chatAppMessages();
 		expect(stored.contentType).toBe(type);
 		expect(stored.content).toEqual({ recipient_type: 'individual', ...content });
@@ -549,32 +640,33 @@ describe('chat-app send', () => {
 		expect(sandbox.chatAppMessages()).toHaveLength(0);
 	});
 
-	type Mutation = (body: any) => void;
-	const withContent = (content: any): Mutation => (b) => (b.content = content);
-	const onText = (fn: (c: any) => void): Mutation => (b) => fn(b.content);
+	type Mutation = (body: ChatBody) => void;
+	const withContent = (content: Record<string, unknown>): Mutation => (b) => (b.content = content);
+	// every body starts as chat(textContent())
+	const onText = (fn: (c: TextContent) => void): Mutation => (b) => fn(b.content as TextContent);
 	const I = 'content.interactive';
 
 	it.each<[string, Mutation, string]>([
-		['from missing', (b) => delete b.from, 'from is required'],
+		['from missing', (b) => drop(b, 'from'), 'from is required'],
 		['from not E.164', (b) => (b.from = '09000000001'), "from must be an E.164 number (+, then 8 to 15 digits; got '09000000001')"],
-		['to missing', (b) => delete b.to, 'to is required'],
+		['to missing', (b) => drop(b, 'to'), 'to is required'],
 		['to empty', (b) => (b.to = ''), 'to must not be empty'],
 		['to not E.164', (b) => (b.to = '+91 98123 45678'), "to must be an E.164 number (+, then 8 to 15 digits; got '+91 98123 45678')"],
-		['to a number', (b) => (b.to = 919812345678), 'to must be a string (got a number)'],
-		['content not an object', (b) => (b.content = 'hello'), 'content must be an object (got a string)'],
+		['to a number', (b) => set(b, 'to', 919812345678), 'to must be a string (got a number)'],
+		['content not an object', (b) => set(b, 'content', 'hello'), 'content must be an object (got a string)'],
 		['status_callback not a URL', (b) => (b.status_callback = 'example.com/cb'), "status_callback must be an absolute http(s) URL (got 'example.com/cb')"],
-		['custom_data a number', (b) => (b.custom_data = 3), 'custom_data must be a string (got a number)'],
+		['custom_data a number', (b) => set(b, 'custom_data', 3), 'custom_data must be a string (got a number)'],
 		['recipient_type group', onText((c) => (c.recipient_type = 'group')), "content.recipient_type must be one of: individual (got 'group')"],
-		['type missing', onText((c) => delete c.type), 'content.type is required'],
+		['type missing', onText((c) => drop(c, 'type')), 'content.type is required'],
 		[
 			'type poll',
 			onText((c) => (c.type = 'poll')),
 			"content.type must be one of: text, image, audio, video, document, sticker, location, contacts, interactive (got 'poll')",
 		],
-		['text object missing', onText((c) => delete c.text), 'content.text is required'],
-		['text.body missing', onText((c) => delete c.text.body), 'content.text.body is required'],
+		['text object missing', onText((c) => drop(c, 'text')), 'content.text is required'],
+		['text.body missing', onText((c) => drop(c.text, 'body')), 'content.text.body is required'],
 		['text.body empty', onText((c) => (c.text.body = '')), 'content.text.body must not be empty'],
-		['text.preview_url a string', onText((c) => (c.text.preview_url = 'yes')), 'content.text.preview_url must be a boolean (got a string)'],
+		['text.preview_url a string', onText((c) => set(c.text, 'preview_url', 'yes')), 'content.text.preview_url must be a boolean (got a string)'],
 		['image object missing', withContent({ type: 'image' }), 'content.image is required'],
 		['image.link missing', withContent({ type: 'image', image: { caption: 'x' } }), 'content.image.link is required'],
 		[
@@ -616,23 +708,23 @@ describe('chat-app send', () => {
 		['org.company a number', withContent({ type: 'contacts', contacts: [{ name: { first_name: 'A' }, org: { company: 1 } }] }), 'content.contacts[0].org.company must be a string (got a number)'],
 		['interactive object missing', withContent({ type: 'interactive' }), `${I} is required`],
 		['interactive type carousel', (b) => ((b.content = buttonContent()).interactive.type = 'carousel'), `${I}.type must be one of: button, list (got 'carousel')`],
-		['interactive body missing', (b) => delete (b.content = buttonContent()).interactive.body, `${I}.body is required`],
-		['interactive body.text missing', (b) => ((b.content = buttonContent()).interactive.body = {}), `${I}.body.text is required`],
-		['header type audio', (b) => ((b.content = buttonContent()).interactive.header = { type: 'audio' }), `${I}.header.type must be one of: text, image, video, document (got 'audio')`],
-		['header text missing', (b) => ((b.content = buttonContent()).interactive.header = { type: 'text' }), `${I}.header.text is required`],
-		['header image object missing', (b) => ((b.content = buttonContent()).interactive.header = { type: 'image' }), `${I}.header.image is required`],
-		['header image link not a URL', (b) => ((b.content = buttonContent()).interactive.header = { type: 'image', image: { link: 'x' } }), `${I}.header.image.link must be an absolute http(s) URL (got 'x')`],
-		['footer without text', (b) => ((b.content = buttonContent()).interactive.footer = {}), `${I}.footer.text is required`],
-		['action missing', (b) => delete (b.content = buttonContent()).interactive.action, `${I}.action is required`],
-		['buttons missing', (b) => ((b.content = buttonContent()).interactive.action = {}), `${I}.action.buttons is required`],
+		['interactive body missing', (b) => drop((b.content = buttonContent()).interactive, 'body'), `${I}.body is required`],
+		['interactive body.text missing', (b) => set((b.content = buttonContent()).interactive, 'body', {}), `${I}.body.text is required`],
+		['header type audio', (b) => set((b.content = buttonContent()).interactive, 'header', { type: 'audio' }), `${I}.header.type must be one of: text, image, video, document (got 'audio')`],
+		['header text missing', (b) => set((b.content = buttonContent()).interactive, 'header', { type: 'text' }), `${I}.header.text is required`],
+		['header image object missing', (b) => set((b.content = buttonContent()).interactive, 'header', { type: 'image' }), `${I}.header.image is required`],
+		['header image link not a URL', (b) => set((b.content = buttonContent()).interactive, 'header', { type: 'image', image: { link: 'x' } }), `${I}.header.image.link must be an absolute http(s) URL (got 'x')`],
+		['footer without text', (b) => set((b.content = buttonContent()).interactive, 'footer', {}), `${I}.footer.text is required`],
+		['action missing', (b) => drop((b.content = buttonContent()).interactive, 'action'), `${I}.action is required`],
+		['buttons missing', (b) => set((b.content = buttonContent()).interactive, 'action', {}), `${I}.action.buttons is required`],
 		['no buttons', (b) => (b.content = buttonContent(0)), `${I}.action.buttons must hold at least 1 buttons (got 0)`],
 		['button type url', (b) => ((b.content = buttonContent()).interactive.action.buttons[1].type = 'url'), `${I}.action.buttons[1].type must be one of: reply (got 'url')`],
-		['button reply missing', (b) => delete (b.content = buttonContent()).interactive.action.buttons[0].reply, `${I}.action.buttons[0].reply is required`],
-		['button id missing', (b) => delete (b.content = buttonContent()).interactive.action.buttons[2].reply.id, `${I}.action.buttons[2].reply.id is required`],
-		['button title missing', (b) => delete (b.content = buttonContent()).interactive.action.buttons[0].reply.title, `${I}.action.buttons[0].reply.title is required`],
+		['button reply missing', (b) => drop((b.content = buttonContent()).interactive.action.buttons[0], 'reply'), `${I}.action.buttons[0].reply is required`],
+		['button id missing', (b) => drop((b.content = buttonContent()).interactive.action.buttons[2].reply, 'id'), `${I}.action.buttons[2].reply.id is required`],
+		['button title missing', (b) => drop((b.content = buttonContent()).interactive.action.buttons[0].reply, 'title'), `${I}.action.buttons[0].reply.title is required`],
 		['duplicate button ids', (b) => ((b.content = buttonContent()).interactive.action.buttons[2].reply.id = 'b0'), `${I}.action.buttons[2].reply.id 'b0' is used by another button; button ids must be unique`],
-		['list action.button missing', (b) => delete (b.content = listContent()).interactive.action.button, `${I}.action.button is required`],
-		['list sections missing', (b) => delete (b.content = listContent()).interactive.action.sections, `${I}.action.sections is required`],
+		['list action.button missing', (b) => drop((b.content = listContent()).interactive.action, 'button'), `${I}.action.button is required`],
+		['list sections missing', (b) => drop((b.content = listContent()).interactive.action, 'sections'), `${I}.action.sections is required`],
 		['list with no sections', (b) => (b.content = listContent([])), `${I}.action.sections must hold at least 1 sections (got 0)`],
 		['section without rows', (b) => (b.content = listContent([{ title: 'S', rows: [] }])), `${I}.action.sections[0].rows must hold at least 1 rows (got 0)`],
 		['row id missing', (b) => (b.content = listContent([{ rows: [{ title: 'x' }] }])), `${I}.action.sections[0].rows[0].id is required`],
@@ -647,21 +739,21 @@ describe('chat-app send', () => {
 	});
 
 	it('recipient_type may be omitted; a single list section needs no title', async () => {
-		const content: any = textContent();
-		delete content.recipient_type;
+		const content = textContent();
+		drop(content, 'recipient_type');
 		expect((await post(chat(content))).status).toBe(202);
 		expect((await post(chat(listContent([{ rows: rows(1) }])))).status).toBe(202);
 	});
 
 	describe('limits at their boundary (ok at the limit, 400 one above)', () => {
 		const s = (n: number, ch = 'x') => ch.repeat(n);
-		type Build = (n: number) => any;
-		const button = (fn: (c: any, n: number) => void): Build => (n) => {
+		type Build = (n: number) => Record<string, unknown>;
+		const button = (fn: (c: ButtonContent['interactive'], n: number) => void): Build => (n) => {
 			const c = buttonContent();
 			fn(c.interactive, n);
 			return c;
 		};
-		const list = (fn: (c: any, n: number) => void): Build => (n) => {
+		const list = (fn: (c: ReturnType<typeof listContent>['interactive'], n: number) => void): Build => (n) => {
 			const c = listContent();
 			fn(c.interactive, n);
 			return c;
@@ -825,7 +917,7 @@ describe('messaging: authentication', () => {
 			headers: { authorization: basicOf('someone', 'else') },
 		});
 		expect(res.status).toBe(401);
-		expect(res.body.response.error_data.code).toBe(1010);
+		expect((res.body as V2Failure).response.error_data.code).toBe(1010);
 		expect(sandbox.chatAppWebhook()).toBeNull();
 	});
 
@@ -864,10 +956,10 @@ describe('messaging: state, accessors and control API', () => {
 		await post(chat(textContent()));
 		await call('PUT', WEBHOOK, { json: { chatapp: { webhook: { incoming_message_url: 'https://x.io/in' } } } });
 		sandbox.rcsMessages()[0].template.variables.TemplateParam1 = 'changed';
-		(sandbox.chatAppMessages()[0].content as any).text.body = 'changed';
+		(sandbox.chatAppMessages()[0].content as TextContent).text.body = 'changed';
 		sandbox.chatAppWebhook()!.incoming_message_url = 'changed';
 		expect(sandbox.rcsMessages()[0].template.variables.TemplateParam1).toBe('order-0');
-		expect((sandbox.chatAppMessages()[0].content as any).text.body).toBe('Hello');
+		expect((sandbox.chatAppMessages()[0].content as TextContent).text.body).toBe('Hello');
 		expect(sandbox.chatAppWebhook()!.incoming_message_url).toBe('https://x.io/in');
 	});
 

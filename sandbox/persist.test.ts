@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- state files in a temporary directory (fs, os, path); never shipped */
 /**
  * The sandbox's records across restarts (persist.ts, `stateFile`; `npm run dev` keeps them in
  * .dev/): what it sent, the calls it placed and the campaigns created come back in a new sandbox on
@@ -16,6 +17,7 @@ import { SANDBOX_ACCOUNT } from './fixtures';
 import type { SavedState } from './persist';
 import { Receiver, sandboxCall, sandboxControl } from './receiver';
 import { ExotelSandbox } from './server';
+import type { CallbackAttempt, OpenLinkResult } from './server';
 import { budget } from './timing';
 
 const SID = SANDBOX_ACCOUNT.accountSid;
@@ -28,6 +30,18 @@ const BUSINESS = '+919000000001';
 const MANAGER = '+919812340001';
 const PATIENT = '+919845012345';
 const UTC_TIME = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC';
+
+// ---------------------------------------------------------------- the answers and callbacks, as the tests read them
+
+/** The answer to a chat-app send. */
+interface ChatAppSent {
+	response: { chatapp: { messages: Array<{ data: { sid: string } }> } };
+}
+
+/** A chat-app callback body. */
+interface ChatAppCallback {
+	chatapp: { messages: Array<Record<string, unknown> & { callback_type: string }> };
+}
 
 const rx = new Receiver();
 let tmp: string;
@@ -73,7 +87,7 @@ describe('what the sandbox sent, across a restart', () => {
 		const since = first.records.since;
 
 		const answerAt = fresh('resume');
-		const chat = await sandboxCall(firstOrigin, 'POST', MESSAGES, { from: BUSINESS, to: MANAGER, content: buttons, status_callback: rx.url(answerAt) });
+		const chat = await sandboxCall<ChatAppSent>(firstOrigin, 'POST', MESSAGES, { from: BUSINESS, to: MANAGER, content: buttons, status_callback: rx.url(answerAt) });
 		expect(chat.status).toBe(202);
 		const chatSid = chat.body.response.chatapp.messages[0].data.sid as string;
 		const page = fresh('confirm-page');
@@ -104,12 +118,12 @@ describe('what the sandbox sent, across a restart', () => {
 		// the manager taps Approve after the restart: the reply goes to the waiting execution's URL
 		const reply = await second.reply({ to: MANAGER, button: 'approve' });
 		expect(reply).toMatchObject({ url: rx.url(answerAt), kind: 'chatapp-reply', messageSid: chatSid, status: 200 });
-		const icm = rx.json(answerAt).filter((body) => body.chatapp.messages[0].callback_type === 'icm');
+		const icm = rx.json<ChatAppCallback>(answerAt).filter((body) => body.chatapp.messages[0].callback_type === 'icm');
 		expect(icm).toHaveLength(1);
 		expect(icm[0].chatapp.messages[0]).toMatchObject({ from: MANAGER, button: { payload: 'approve', text: 'Approve refund' }, context: { id: chatSid } });
 
 		// the patient opens the link (through the control API, as npm run person does)
-		const opened = await sandboxControl(origin, '/open-link', { to: PATIENT });
+		const opened = await sandboxControl<OpenLinkResult>(origin, '/open-link', { to: PATIENT });
 		expect(opened.status).toBe(200);
 		expect(opened.body.pages.map((p: { url: string; status: number }) => [p.url.split('?')[0], p.status])).toEqual([
 			[restored.shortLinks![0].shortUrl, 302],
@@ -127,7 +141,7 @@ describe('what the sandbox sent, across a restart', () => {
 		const file = path.join(tmp, `call-${++seq}.json`);
 		const { origin: firstOrigin, sandbox: first } = await startSandbox({ stateFile: file });
 		const callbackAt = fresh('call-status');
-		const connect = await sandboxCall(firstOrigin, 'POST', CONNECT, undefined, [
+		const connect = await sandboxCall<{ Call: { Sid: string } }>(firstOrigin, 'POST', CONNECT, undefined, [
 			['From', '+919876543210'],
 			['CallerId', '+918047112233'],
 			['Url', `http://my.exotel.com/${SID}/flowml/start_voice/926`],
@@ -141,7 +155,7 @@ describe('what the sandbox sent, across a restart', () => {
 		const { sandbox: second, origin } = await startSandbox({ stateFile: file });
 		// the terminal report, about 35 s away, scheduled again
 		expect(second.pendingCallbacks).toBeGreaterThan(0);
-		const ended = await sandboxControl(origin, '/end-call', { callSid });
+		const ended = await sandboxControl<{ callback: CallbackAttempt }>(origin, '/end-call', { callSid });
 		expect(ended.status).toBe(200);
 		expect(ended.body.callback).toMatchObject({ kind: 'call-status', url: rx.url(callbackAt), outcome: 'delivered', messageSid: callSid });
 		await second.waitForCallbacks(() => second.pendingCallbacks === 0, budget(5000));
@@ -153,7 +167,7 @@ describe('what the sandbox sent, across a restart', () => {
 		const file = path.join(tmp, `overdue-${++seq}.json`);
 		const { origin: firstOrigin, sandbox: first } = await startSandbox({ stateFile: file });
 		const callbackAt = fresh('overdue');
-		const connect = await sandboxCall(firstOrigin, 'POST', CONNECT, undefined, [
+		const connect = await sandboxCall<{ Call: { Sid: string } }>(firstOrigin, 'POST', CONNECT, undefined, [
 			['From', '+919876543210'],
 			['CallerId', '+918047112233'],
 			['Url', `http://my.exotel.com/${SID}/flowml/start_voice/926`],
@@ -187,7 +201,7 @@ describe('a campaign across a restart', () => {
 		const { origin: firstOrigin, sandbox: first } = await startSandbox({ stateFile: file, timeScale: 0.01 });
 		const at = { status: fresh('campaign-status'), call: fresh('campaign-call'), schedule: fresh('campaign-schedule') };
 		const numbers = ['+919845000001', '+919845000097', '+919845000003'];
-		const created = await sandboxCall(firstOrigin, 'POST', CAMPAIGNS, {
+		const created = await sandboxCall<{ response: Array<{ data: { id: string } }> }>(firstOrigin, 'POST', CAMPAIGNS, {
 			caller_id: '+918047112233',
 			from: numbers.join(','),
 			name: 'Across a restart',
@@ -226,9 +240,9 @@ describe('a campaign across a restart', () => {
 			'schedule +919845000003 1',
 			'campaign Completed',
 		]);
-		const read = await sandboxCall(origin, 'GET', `${CAMPAIGNS}/${id}`);
+		const read = await sandboxCall<{ response: { data: unknown } }>(origin, 'GET', `${CAMPAIGNS}/${id}`);
 		expect(read.body.response.data).toMatchObject({ status: 'Completed', stats: { created: 3, completed: 2, failed: 1, pending: 0 } });
-		expect(rx.json(at.status)[0].call_sids).toEqual(rx.json(at.call).map((b) => b.call_sid));
+		expect(rx.json<{ call_sids: string[] }>(at.status)[0].call_sids).toEqual(rx.json<{ call_sid: string }>(at.call).map((b) => b.call_sid));
 	});
 });
 
@@ -239,7 +253,7 @@ describe('when the sandbox has no record of a message', () => {
 		const { sandbox, origin } = await startSandbox({ stateFile: file });
 		expect(sandbox.records.why).toMatch(new RegExp(`^when it started: its saved records in ${file.replace(/[.]/g, '\\.')} could not be read \\(not JSON .*\\) and were moved to broken-\\d+\\.json\\.unreadable-\\d+$`));
 		expect(fs.readdirSync(tmp).filter((name) => name.startsWith(path.basename(file)))).toEqual([expect.stringMatching(/\.unreadable-\d+$/)]);
-		const refused = await sandboxControl(origin, '/reply', { to: MANAGER, button: 'approve' });
+		const refused = await sandboxControl<{ error: string }>(origin, '/reply', { to: MANAGER, button: 'approve' });
 		expect(refused.status).toBe(400);
 		expect(refused.body.error).toMatch(
 			new RegExp(`^no chat-app or RCS message was sent to \\+919812340001: the sandbox has no record of one since ${UTC_TIME} \\(when it started: its saved records in .* could not be read .*\\); it has sent no chat-app or RCS message in that time$`),

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads and writes the sandbox's state file (fs, path, process.pid); never shipped */
 /**
  * The sandbox's records on disk (`stateFile`; `npm run dev` keeps them in `.dev/sandbox-state.json`):
  * what it sent (SMS with their short links, RCS and chat-app messages), the chat-app webhook

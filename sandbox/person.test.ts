@@ -13,6 +13,7 @@ import { Receiver, sandboxCall, sandboxControl } from './receiver';
 import type { Answer, Received } from './receiver';
 import { ExotelSandbox } from './server';
 import type { CallbackAttempt, OpenLinkResult } from './server';
+import type { StoredSmsMessage } from './stored';
 import { budget } from './timing';
 
 const A = SANDBOX_ACCOUNT;
@@ -45,10 +46,49 @@ let pathSeq = 0;
 /** A fresh receiver path per use, so tests never see each other's posts. */
 const fresh = (name: string) => `/${name}/${++pathSeq}`;
 
-const api = (method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin) =>
-	sandboxCall(at, method, path, body, form);
+// ---------------------------------------------------------------- the answers and callbacks, as the tests read them
 
-const control = (path: string, body: unknown, at = origin) => sandboxControl(at, path, body);
+/** A v1 SMS, as an SMS send answers it. */
+interface V1Sms {
+	Sid: string;
+	Body: string;
+}
+
+/** A v1 call (Details only with details=true). */
+interface V1Call {
+	Sid: string;
+	Status: string;
+	Duration: string | null;
+	EndTime: string | null;
+	Details?: { ConversationDuration: number };
+}
+
+/** The answer to a chat-app send. */
+interface ChatAppSent {
+	response: { chatapp: { messages: Array<{ data: { sid: string } }> } };
+}
+
+/** The answer to an RCS send. */
+interface RcsSent {
+	response: { rcs: { messages: Array<{ data: { sid: string } }> } };
+}
+
+/** The control API's answer to an on-demand callback (the first attempt, null when nothing is posted), or its refusal. */
+interface OnDemand {
+	ok: boolean;
+	callback: CallbackAttempt;
+	error?: string;
+}
+
+/** A chat-app reply (icm) as its callback posts it. */
+interface ChatAppReply {
+	chatapp: { messages: Array<Record<string, unknown> & { sid: string }> };
+}
+
+const api = <B = unknown>(method: string, path: string, body?: unknown, form?: Array<[string, string]>, at = origin) =>
+	sandboxCall<B>(at, method, path, body, form);
+
+const control = <B = OnDemand>(path: string, body: unknown, at = origin) => sandboxControl<B>(at, path, body);
 
 /** The attempt the sandbox logged for a delivery (the receiver answers before the sandbox logs). */
 const logged = (attempt: CallbackAttempt) =>
@@ -90,13 +130,13 @@ const listMessage = {
 };
 
 async function sendChat(content: unknown, extra: Record<string, unknown> = {}, to = CUSTOMER): Promise<string> {
-	const res = await api('POST', MESSAGES, { from: BUSINESS, to, content, ...extra });
+	const res = await api<ChatAppSent>('POST', MESSAGES, { from: BUSINESS, to, content, ...extra });
 	expect(res.status).toBe(202);
 	return res.body.response.chatapp.messages[0].data.sid;
 }
 
 async function sendRcs(to: string, extra: Record<string, unknown> = {}, request: Record<string, unknown> = {}): Promise<string> {
-	const res = await api('POST', MESSAGES, {
+	const res = await api<RcsSent>('POST', MESSAGES, {
 		...request,
 		rcs: {
 			messages: [
@@ -113,14 +153,14 @@ async function sendRcs(to: string, extra: Record<string, unknown> = {}, request:
 	return res.body.response.rcs.messages[0].data.sid;
 }
 
-async function sendSms(form: Array<[string, string]>, endpoint = SEND): Promise<any[]> {
-	const res = await api('POST', endpoint, undefined, form);
+async function sendSms(form: Array<[string, string]>, endpoint = SEND): Promise<V1Sms[]> {
+	const res = await api<Array<{ SMSMessage: V1Sms }>>('POST', endpoint, undefined, form);
 	expect(res.status).toBe(200);
-	return res.body.map((e: any) => e.SMSMessage);
+	return res.body.map((e) => e.SMSMessage);
 }
 
 /** The one chat-app `icm` entry the receiver got at `path`, with its request. */
-function replyAt(path: string): { request: Received; body: any } {
+function replyAt(path: string): { request: Received; body: ChatAppReply } {
 	const replies = rx
 		.at(path)
 		.map((request) => ({ request, body: JSON.parse(request.text) }))
@@ -386,7 +426,7 @@ describe('SMS URL shortening', () => {
 		// served like the control API: not recorded (nor faulted, nor counted by the rate limit)
 		expect(sandbox.requests()).toHaveLength(requestsBefore);
 
-		const listed = (await fetch(`${origin}/__sandbox/messages`).then((r) => r.json())) as any[];
+		const listed = (await fetch(`${origin}/__sandbox/messages`).then((r) => r.json())) as StoredSmsMessage[];
 		expect(listed[0]).toMatchObject({ body, deliveredBody: stored.deliveredBody, shortLinks: stored.shortLinks });
 	});
 
@@ -500,7 +540,7 @@ describe('openLink', () => {
 		const page = fresh('preview');
 		rx.on(page, () => ({ status: 200, headers: { 'content-type': 'text/html' }, body: formPage() }));
 		const sid = await smsWithLinks(true, page);
-		const res = await control('/open-link', { to: CUSTOMER, as: 'bot' });
+		const res = await control<OpenLinkResult>('/open-link', { to: CUSTOMER, as: 'bot' });
 		expect(res.status).toBe(200);
 		const pageUrl = `${rx.url(page)}?exec=12&token=t0k`;
 		expect(res.body).toEqual({
@@ -521,7 +561,7 @@ describe('openLink', () => {
 	it('picks a link by index or by text of its long URL, without shortening too (shortUrl null)', async () => {
 		const page = fresh('pick');
 		const sid = await smsWithLinks(false, page);
-		const second = await control('/open-link', { sid, link: 1, as: 'bot' });
+		const second = await control<OpenLinkResult>('/open-link', { sid, link: 1, as: 'bot' });
 		expect(second.body.link).toEqual({ shortUrl: null, longUrl: `${rx.url(`${page}-reject`)}?exec=12` });
 		const matched = await sandbox.openLink({ to: CUSTOMER, match: '-reject', as: 'bot' });
 		expect(matched.link.longUrl).toBe(`${rx.url(`${page}-reject`)}?exec=12`);
@@ -549,8 +589,8 @@ describe('openLink', () => {
 		expect(result.stopped).toBeUndefined();
 		expect(rx.at('/redirect/submit')[0].text).toBe('answer=approve&note=a+%26+b&confirm=1');
 
-		const away = await control('/open-link', { sid, link: 1 });
-		expect(away.body.pages.map((p: any) => p.status)).toEqual([302, 302]); // the short link, then the page
+		const away = await control<OpenLinkResult>('/open-link', { sid, link: 1 });
+		expect(away.body.pages.map((p) => p.status)).toEqual([302, 302]); // the short link, then the page
 		expect(away.body.stopped).toBe('redirect to a non-loopback URL not followed: https://example.com/elsewhere');
 
 		const loop = fresh('loop');
@@ -577,15 +617,15 @@ describe('openLink', () => {
 		try {
 			const page = fresh('hang');
 			rx.on(page, () => ({ status: 0 }));
-			const sent = await api('POST', SEND, undefined, [['From', 'EXOTEL'], ['To', CUSTOMER], ['Body', `Open ${rx.url(page)}`]], at);
+			const sent = await api<Array<{ SMSMessage: V1Sms }>>('POST', SEND, undefined, [['From', 'EXOTEL'], ['To', CUSTOMER], ['Body', `Open ${rx.url(page)}`]], at);
 			const sid = sent.body[0].SMSMessage.Sid;
 			const person = await quick.openLink({ sid });
 			expect(person.pages).toEqual([
 				{ method: 'GET', url: rx.url(page), status: 0, contentType: null, bodyExcerpt: '', error: 'timeout after 50 ms' },
 			]);
 			expect(person.stopped).toBe(`no answer from ${rx.url(page)}: timeout after 50 ms`);
-			const bot = await control('/open-link', { sid, as: 'bot' }, at);
-			expect(bot.body.pages.map((p: any) => [p.method, p.status, p.error])).toEqual([
+			const bot = await control<OpenLinkResult>('/open-link', { sid, as: 'bot' }, at);
+			expect(bot.body.pages.map((p) => [p.method, p.status, p.error])).toEqual([
 				['GET', 0, 'timeout after 50 ms'],
 				['HEAD', 0, 'timeout after 50 ms'],
 			]);
@@ -633,7 +673,7 @@ describe('endCall', () => {
 		['Url', FLOW],
 	];
 	const connect = async (form: Array<[string, string]>, at: string) => {
-		const res = await api('POST', CONNECT, undefined, form, at);
+		const res = await api<{ Call: V1Call }>('POST', CONNECT, undefined, form, at);
 		expect(res.status).toBe(200);
 		return res.body.Call.Sid as string;
 	};
@@ -659,7 +699,7 @@ describe('endCall', () => {
 				'CallSid', 'DateUpdated', 'Status', 'RecordingUrl', 'EventType', 'DateCreated', 'To', 'From', 'PhoneNumberSid', 'StartTime', 'EndTime',
 				'ConversationDuration', 'Direction', 'CustomField', 'Legs[0][OnCallDuration]', 'Legs[0][Status]', 'Legs[0][AnsweredBy]',
 			]);
-			const view = (await api('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`, undefined, undefined, at)).body.Call;
+			const view = (await api<{ Call: V1Call }>('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`, undefined, undefined, at)).body.Call;
 			expect(view).toMatchObject({ Status: 'completed', EndTime: expect.stringMatching(V1_DATE) });
 			const duration = Number(view.Duration); // simulated seconds from the connect to endCall: 0 or 1 on a quiet machine
 			expect(duration).toBeLessThan(35);
@@ -708,12 +748,12 @@ describe('endCall', () => {
 			expect(rx.at(path)).toHaveLength(2);
 			expect(answered.EventType).toBe('answered');
 			expect(terminal).toMatchObject({ EventType: 'terminal', Status: 'completed', 'Legs[0][Status]': 'completed' });
-			const view = (await api('GET', `/v1/Accounts/${SID}/Calls/${sid}.json?details=true`, undefined, undefined, at)).body.Call;
+			const view = (await api<{ Call: V1Call }>('GET', `/v1/Accounts/${SID}/Calls/${sid}.json?details=true`, undefined, undefined, at)).body.Call;
 			const duration = Number(view.Duration);
 			expect(duration).toBeGreaterThanOrEqual(5);
 			expect(duration).toBeLessThan(35);
 			expect(Number(terminal.ConversationDuration)).toBe(duration - 5);
-			expect(view.Details.ConversationDuration).toBe(duration - 5);
+			expect(view.Details!.ConversationDuration).toBe(duration - 5);
 		} finally {
 			await scaled.stop();
 		}
@@ -731,7 +771,7 @@ describe('endCall', () => {
 				const fields = Object.fromEntries(pairsOf(rx.at(path)[0]));
 				expect(fields).toMatchObject({ Status: status, EventType: 'terminal', ConversationDuration: '0', 'Legs[0][Status]': status });
 				expect(fields.RecordingUrl).toBeUndefined();
-				const view = (await api('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`, undefined, undefined, at)).body.Call;
+				const view = (await api<{ Call: V1Call }>('GET', `/v1/Accounts/${SID}/Calls/${sid}.json`, undefined, undefined, at)).body.Call;
 				expect(view).toMatchObject({ Status: status, Price: '0.00', RecordingUrl: null });
 			}
 			await idle(slow);
@@ -751,14 +791,14 @@ describe('endCall', () => {
 			expect(await control('/end-call', { callSid: answeredOnly }, at)).toEqual({ status: 200, body: { ok: true, callback: null } });
 			await idle(slow);
 			expect(rx.at(path)).toEqual([]);
-			expect((await api('GET', `/v1/Accounts/${SID}/Calls/${quiet}.json`, undefined, undefined, at)).body.Call.Status).toBe('completed');
+			expect((await api<{ Call: V1Call }>('GET', `/v1/Accounts/${SID}/Calls/${quiet}.json`, undefined, undefined, at)).body.Call.Status).toBe('completed');
 		} finally {
 			await slow.stop();
 		}
 	});
 
 	it('refuses (400 / rejects) a bad input, an unknown call and an ended one', async () => {
-		const seeded = (await api('GET', `/v1/Accounts/${SID}/Calls.json?PageSize=1`)).body.Calls[0];
+		const seeded = (await api<{ Calls: V1Call[] }>('GET', `/v1/Accounts/${SID}/Calls.json?PageSize=1`)).body.Calls[0];
 		const cases: Array<[Record<string, unknown>, string | RegExp]> = [
 			[{}, 'callSid is required'],
 			[{ callSid: 'nope' }, "no call has sid 'nope'"],

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- times rate windows (perf_hooks, setTimeout); never shipped */
 /**
  * The account rate-limit modes (rate-limit.ts): the windows themselves with synthetic times, then the
  * sandbox over real HTTP. Sliding windows that must slide are short with generous margins; the others
@@ -34,8 +35,13 @@ const MINUTE = 60_000;
 let sandbox: ExotelSandbox;
 let origin: string;
 
-async function call(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer> {
-	return await sandboxCall(at, method, path, options);
+/** A v1 error. */
+interface V1Error {
+	RestException: { Message: string };
+}
+
+async function call<B = unknown>(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer<B>> {
+	return await sandboxCall<B>(at, method, path, options);
 }
 
 let smsCount = 0;
@@ -58,8 +64,8 @@ const allocate = () =>
 		json: { connection_id: 'conn-1', aparty_numbers: ['+919800000001'], bparty_numbers: ['+919800000002'], usage: 'twoway' },
 		headers: { authorization: ALLOC },
 	});
-const control = (method: string, path: string, json?: unknown, raw?: string) =>
-	call(method, `/__sandbox${path}`, { json, raw });
+const control = <B = unknown>(method: string, path: string, json?: unknown, raw?: string) =>
+	call<B>(method, `/__sandbox${path}`, { json, raw });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The Retry-After the sandbox must have computed, from the recorded arrival times. */
@@ -390,7 +396,7 @@ describe('control API', () => {
 			[[1, 2], undefined, /^rate limit must be an object/],
 		];
 		for (const [json, raw, error] of cases) {
-			const res = await control('POST', '/rate-limit', json, raw);
+			const res = await control<{ ok: boolean; error: string }>('POST', '/rate-limit', json, raw);
 			expect(res.status).toBe(400);
 			expect(res.body.ok).toBe(false);
 			expect(res.body.error).toEqual(typeof error === 'string' ? error : expect.stringMatching(error));
@@ -761,12 +767,12 @@ describe('the sandbox with the documented limits', () => {
 		sandbox.setRateLimit({ mode: 'documented', timeFactor: 4, limits: { voice: 1 } });
 		const four = (await untilRefused(listCalls, 1)).refused;
 		expect(four.headers.get('retry-after')).toBe('8');
-		expect(four.body.RestException.Message).toBe('Rate limit exceeded. Try again in 8 seconds.');
+		expect((four.body as V1Error).RestException.Message).toBe('Rate limit exceeded. Try again in 8 seconds.');
 		expect(rateHeadersOf(four)).toEqual(expectedHeaders(idOf(four), 1, 15_000));
 		sandbox.setRateLimit({ mode: 'documented', timeFactor: 60, limits: { voice: 1 } });
 		const sixty = (await untilRefused(listCalls, 1)).refused;
 		expect(sixty.headers.get('retry-after')).toBe('1');
-		expect(sixty.body.RestException.Message).toBe('Rate limit exceeded. Try again in 1 second.');
+		expect((sixty.body as V1Error).RestException.Message).toBe('Rate limit exceeded. Try again in 1 second.');
 	});
 
 	it('headers: false: no X-RateLimit-* on any answer; a 429 keeps Retry-After', async () => {
@@ -868,7 +874,7 @@ describe('control API, documented mode', () => {
 			byCategory: { ...ZEROS, sms: { limited: 0, counted: 1 } },
 		});
 		// what GET shows can be posted back as is
-		expect((await control('POST', '/rate-limit', config)).body.rateLimit).toEqual(config);
+		expect((await control<{ rateLimit: unknown }>('POST', '/rate-limit', config)).body.rateLimit).toEqual(config);
 		expect((await control('DELETE', '/rate-limit')).body).toEqual({ ok: true, rateLimit: null, limited: 0, counted: 0 });
 		expect((await sms()).headers.get('x-ratelimit-limit')).toBeNull();
 	});

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a local HTTP receiver for tests (http, net); never shipped */
 /**
  * Test support for the sandbox's callback tests: a local http receiver on 127.0.0.1 that records
  * every request and answers it as a test tells it to, and the two ways a test talks to a running
@@ -101,8 +102,8 @@ export class Receiver {
 		return this.received.filter((r) => matches(r, path));
 	}
 
-	/** The JSON bodies of `at(path)`. */
-	json(path: string): any[] {
+	/** The JSON bodies of `at(path)`, as the caller says they are shaped. */
+	json<B = unknown>(path: string): B[] {
 		return this.at(path).map((r) => JSON.parse(r.text));
 	}
 
@@ -123,19 +124,19 @@ const BASIC = basicOf(SANDBOX_ACCOUNT.apiKey, SANDBOX_ACCOUNT.apiToken);
  * A call to the sandbox's API at `origin` with the basic auth of SANDBOX_ACCOUNT: a form, else a
  * JSON body, else none. The answer's body is parsed as JSON when there is one (a non-JSON answer throws).
  */
-export async function sandboxCall(
+export async function sandboxCall<B = unknown>(
 	origin: string,
 	method: string,
 	path: string,
 	body?: unknown,
 	form?: Array<[string, string]>,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: B }> {
 	const res = await call(origin, method, path, { headers: { authorization: BASIC }, form, json: body });
 	return { status: res.status, body: res.text ? JSON.parse(res.text) : undefined };
 }
 
 /** A call to the sandbox's control API at `origin`: GET without a body, POST with a JSON one; the answer must be JSON. */
-export async function sandboxControl(origin: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function sandboxControl<B = unknown>(origin: string, path: string, body?: unknown): Promise<{ status: number; body: B }> {
 	const res = await call(origin, body === undefined ? 'GET' : 'POST', `/__sandbox${path}`, {
 		headers: { 'content-type': 'application/json' },
 		json: body,

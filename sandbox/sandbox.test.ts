@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- raw sockets and timings (net, perf_hooks, setTimeout); never shipped */
 import net from 'net';
 import { performance } from 'perf_hooks';
 
@@ -5,6 +6,8 @@ import { SANDBOX_ACCOUNT, SANDBOX_GREENVN_POOL } from './fixtures';
 import { FormObject, FormShapeError, indexedEntries, nestForm } from './http';
 import { basicOf, call as sandboxCall, type Answer, type CallOptions } from './client';
 import { ExotelSandbox } from './server';
+import type { Allocation, StoredSmsMessage } from './stored';
+import type { RecordedRequest } from './types';
 
 const A = SANDBOX_ACCOUNT;
 const SID = A.accountSid;
@@ -41,17 +44,74 @@ const SMS_FIELDS = [
 	'SmsUnits',
 ].sort();
 
+// ---------------------------------------------------------------- the answers, as the tests read them
+
+/** An entry of an SMS send's answer (a failed entry has null fields). */
+type SmsEntry = { SMSMessage: Record<string, unknown> };
+
+/** A v1 error. */
+interface V1Error {
+	RestException: { Status: number; Message: string; Code?: number };
+}
+
+/** A page of the bulk call query. */
+interface CallPage {
+	Metadata: { PageSize: number };
+	Calls: unknown[];
+}
+
+/** A hierarchy campaign of the configuration lookup. */
+type HierarchyCampaign = Record<string, unknown> & { contactCenterId: number; campaignContextType: string };
+
+/** The contact center's login answer. */
+interface LoginAnswer {
+	sessionId: string;
+	loginTime: number;
+	lastLoginInfo: Record<string, unknown> & { sessionId: string };
+	passwordStateDetail: unknown;
+	loginProperties: unknown;
+}
+
+/** The contact center's failure. */
+interface CcFailure {
+	status: string;
+	message: string;
+}
+
+/** The allocation envelope with the allocation. */
+interface AllocSuccess {
+	data: Allocation;
+}
+
+/** The allocation envelope of a refusal. */
+interface AllocFailure {
+	success: false;
+	code: number;
+	message: string;
+	data: null;
+}
+
+/** The contact upload's answer (v2 envelope). */
+interface UploadAnswer {
+	response: { data: { upload_id: string; status: string } };
+}
+
+/** A v2 failure. */
+interface V2Failure {
+	response: { error_data: { description: string } };
+}
+
 let sandbox: ExotelSandbox;
 let origin: string;
 
-async function call(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer> {
-	return await sandboxCall(at, method, path, options);
+async function call<B = unknown>(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer<B>> {
+	return await sandboxCall<B>(at, method, path, options);
 }
 
-const sms = (form: Array<[string, string]>, auth = BASIC) => call('POST', SEND, { form, headers: { authorization: auth } });
-const bulk = (form: Array<[string, string]>, auth = BASIC) => call('POST', BULK, { form, headers: { authorization: auth } });
+const sms = <B = SmsEntry[]>(form: Array<[string, string]>, auth = BASIC) => call<B>('POST', SEND, { form, headers: { authorization: auth } });
+const bulk = <B = SmsEntry[]>(form: Array<[string, string]>, auth = BASIC) => call<B>('POST', BULK, { form, headers: { authorization: auth } });
 
-async function login(extra: Record<string, unknown> = {}): Promise<Answer> {
+async function login(extra: Record<string, unknown> = {}): Promise<Answer<LoginAnswer>> {
 	return call('POST', LOGIN, {
 		json: { userId: A.ccUserId, token: A.ccToken, forceLogin: true, terminalInfo: 'jest', ...extra },
 	});
@@ -71,7 +131,7 @@ function allocBody(overrides: Record<string, unknown> = {}) {
 	};
 }
 
-const allocate = (body: unknown, auth = ALLOC) => call('POST', GREENVN, { json: body, headers: { authorization: auth } });
+const allocate = <B = AllocSuccess>(body: unknown, auth = ALLOC) => call<B>('POST', GREENVN, { json: body, headers: { authorization: auth } });
 
 function dynamicMessages(n: number, from = 'EXOTEL'): Array<[string, string]> {
 	const pairs: Array<[string, string]> = [['From', from]];
@@ -281,7 +341,7 @@ describe('SMS send (single and static bulk)', () => {
 			DetailedStatus: 'PENDING_TO_OPERATOR',
 			SmsUnits: null,
 		});
-		expect(Math.abs(Date.parse(`${m.DateCreated.replace(' ', 'T')}Z`) - Date.now())).toBeLessThan(5000);
+		expect(Math.abs(Date.parse(`${(m.DateCreated as string).replace(' ', 'T')}Z`) - Date.now())).toBeLessThan(5000);
 	});
 
 	it('answers 207 with a failed entry per invalid recipient, in order, and stores the accepted ones', async () => {
@@ -340,24 +400,24 @@ describe('SMS send (single and static bulk)', () => {
 			shortenUrlParams: { header: 'EXOTL', tracking: 'true', clickTrackingCallbackUrl: 'http://127.0.0.1:9/clicks' },
 			requestId: sandbox.requests()[0].id,
 		});
-		expect(sandbox.message(entries[2].Sid)?.to).toBe('9876543211');
+		expect(sandbox.message(entries[2].Sid as string)?.to).toBe('9876543211');
 	});
 
 	it('reads raw (unencoded) brackets and indexed To[N] as lists', async () => {
 		const raw = 'From=EXOTEL&To[]=%2B919876543210&To[]=%2B919876543211&Body=Hi';
-		const res = await call('POST', SEND, {
+		const res = await call<SmsEntry[]>('POST', SEND, {
 			raw,
 			headers: { authorization: BASIC, 'content-type': 'application/x-www-form-urlencoded' },
 		});
 		expect(res.status).toBe(200);
-		expect(res.body.map((e: { SMSMessage: { To: string } }) => e.SMSMessage.To)).toEqual(['+919876543210', '+919876543211']);
+		expect(res.body.map((e) => e.SMSMessage.To)).toEqual(['+919876543210', '+919876543211']);
 		const indexed = await sms([
 			['From', 'EXOTEL'],
 			['To[1]', '+919876543211'],
 			['To[0]', '+919876543210'],
 			['Body', 'Hi'],
 		]);
-		expect(indexed.body.map((e: { SMSMessage: { To: string } }) => e.SMSMessage.To)).toEqual(['+919876543210', '+919876543211']);
+		expect(indexed.body.map((e) => e.SMSMessage.To)).toEqual(['+919876543210', '+919876543211']);
 	});
 
 	it('takes 100 recipients and refuses 101 with code 40406, storing nothing', async () => {
@@ -381,7 +441,7 @@ describe('SMS send (single and static bulk)', () => {
 			[[['From', 'EXOTEL'], ['To', '+919876543210'], ['Body', 'a'.repeat(2001)]], /2000/],
 		];
 		for (const [form, message] of cases) {
-			const res = await sms(form);
+			const res = await sms<V1Error>(form);
 			expect(res.status).toBe(400);
 			expect(res.body.RestException.Status).toBe(400);
 			expect(res.body.RestException.Message).toMatch(message);
@@ -403,7 +463,7 @@ describe('SMS send (single and static bulk)', () => {
 			['ShortenUrlParams[Tracking]', '1'],
 			['StatusCallback', 'not a url'],
 		]) {
-			const res = await sms([...base, [name, value]]);
+			const res = await sms<V1Error>([...base, [name, value]]);
 			expect(res.status).toBe(400);
 			expect(res.body.RestException.Message).toContain(name);
 		}
@@ -411,12 +471,12 @@ describe('SMS send (single and static bulk)', () => {
 	});
 
 	it('refuses a plain key given twice, mixed To and To[], and non-form bodies', async () => {
-		const twice = await sms([['From', 'EXOTEL'], ['To', '+919876543210'], ['To', '+919876543211'], ['Body', 'x']]);
+		const twice = await sms<V1Error>([['From', 'EXOTEL'], ['To', '+919876543210'], ['To', '+919876543211'], ['Body', 'x']]);
 		expect(twice.status).toBe(400);
 		expect(twice.body.RestException.Message).toMatch(/To.*more than once/);
 		const mixed = await sms([['From', 'EXOTEL'], ['To', '+919876543210'], ['To[]', '+919876543211'], ['Body', 'x']]);
 		expect(mixed.status).toBe(400);
-		const asJson = await call('POST', SEND, {
+		const asJson = await call<V1Error>('POST', SEND, {
 			json: { From: 'EXOTEL', To: '+919876543210', Body: 'x' },
 			headers: { authorization: BASIC },
 		});
@@ -439,7 +499,7 @@ describe('SMS dynamic bulk (bulksend)', () => {
 		];
 		const res = await bulk(pairs);
 		expect(res.status).toBe(200);
-		expect(res.body.map((e: { SMSMessage: { Body: string } }) => e.SMSMessage.Body)).toEqual(['first', 'second', 'eleventh']);
+		expect(res.body.map((e) => e.SMSMessage.Body)).toEqual(['first', 'second', 'eleventh']);
 		expect(sandbox.requests()[0].form).toEqual(pairs);
 	});
 
@@ -498,7 +558,7 @@ describe('SMS dynamic bulk (bulksend)', () => {
 			['Messages[1][From]', 'OWN'],
 		]);
 		expect(res.status).toBe(200);
-		expect(res.body.map((e: { SMSMessage: { From: string } }) => e.SMSMessage.From)).toEqual(['OUTER/EXOSBX', 'OWN/EXOSBX']);
+		expect(res.body.map((e) => e.SMSMessage.From)).toEqual(['OUTER/EXOSBX', 'OWN/EXOSBX']);
 		const [first, second] = sandbox.messages();
 		expect(first).toMatchObject({
 			endpoint: 'bulksend',
@@ -527,14 +587,14 @@ describe('SMS dynamic bulk (bulksend)', () => {
 	});
 
 	it('refuses bad enums (naming the parameter), missing or unindexed Messages', async () => {
-		const badType = await bulk([...dynamicMessages(2), ['Messages[1][SmsType]', 'spam']]);
+		const badType = await bulk<V1Error>([...dynamicMessages(2), ['Messages[1][SmsType]', 'spam']]);
 		expect(badType.status).toBe(400);
 		expect(badType.body.RestException.Message).toContain('Messages[1][SmsType]');
-		const badPriority = await bulk([...dynamicMessages(1), ['Priority', 'urgent']]);
+		const badPriority = await bulk<V1Error>([...dynamicMessages(1), ['Priority', 'urgent']]);
 		expect(badPriority.body.RestException.Message).toContain('Priority');
-		const badEncoding = await bulk([...dynamicMessages(1), ['EncodingType', 'ascii']]);
+		const badEncoding = await bulk<V1Error>([...dynamicMessages(1), ['EncodingType', 'ascii']]);
 		expect(badEncoding.body.RestException.Message).toContain('EncodingType');
-		const none = await bulk([['From', 'EXOTEL']]);
+		const none = await bulk<V1Error>([['From', 'EXOTEL']]);
 		expect(none.status).toBe(400);
 		expect(none.body.RestException.Message).toMatch(/Messages/);
 		const named = await bulk([['Messages[first][To]', '+919800000001'], ['Messages[first][Body]', 'x']]);
@@ -606,7 +666,7 @@ describe('bracket-form parsing', () => {
 
 describe('voice: bulk call query (the rest is in voice-calls.test.ts)', () => {
 	it('answers the seeded calls with metadata and honours PageSize up to 100', async () => {
-		const def = await call('GET', CALLS, { headers: { authorization: BASIC } });
+		const def = await call<CallPage>('GET', CALLS, { headers: { authorization: BASIC } });
 		expect(def.body.Metadata).toEqual({
 			Total: 230,
 			PageSize: 50,
@@ -615,10 +675,10 @@ describe('voice: bulk call query (the rest is in voice-calls.test.ts)', () => {
 			NextPageUri: expect.stringMatching(new RegExp(`^/v1/Accounts/${SID}/Calls\\.json\\?PageSize=50&After=[\\w-]+$`)),
 		});
 		expect(def.body.Calls).toHaveLength(50);
-		const hundred = await call('GET', `${CALLS}?PageSize=100`, { headers: { authorization: BASIC } });
+		const hundred = await call<CallPage>('GET', `${CALLS}?PageSize=100`, { headers: { authorization: BASIC } });
 		expect(hundred.body.Metadata.PageSize).toBe(100);
 		for (const bad of ['101', '0', 'abc', '-1']) {
-			const res = await call('GET', `${CALLS}?PageSize=${bad}`, { headers: { authorization: BASIC } });
+			const res = await call<V1Error>('GET', `${CALLS}?PageSize=${bad}`, { headers: { authorization: BASIC } });
 			expect(res.status).toBe(400);
 			expect(res.body.RestException.Message).toMatch(/PageSize/);
 		}
@@ -627,7 +687,7 @@ describe('voice: bulk call query (the rest is in voice-calls.test.ts)', () => {
 
 describe('configuration lookup', () => {
 	it('answers two hierarchy campaigns with every field for contact center 1', async () => {
-		const res = await call('GET', `${CMS}?contactCenterId=1`, {
+		const res = await call<HierarchyCampaign[]>('GET', `${CMS}?contactCenterId=1`, {
 			headers: { authorization: BEARER, accept: 'application/json' },
 		});
 		expect(res.status).toBe(200);
@@ -649,7 +709,7 @@ describe('configuration lookup', () => {
 			);
 			expect(c.contactCenterId).toBe(1);
 			for (const key of ['campaignContextId', 'processId', 'ref', 'version']) expect(Number.isInteger(c[key])).toBe(true);
-			for (const key of ['dateAdded', 'dateModified']) expect(Number.isNaN(Date.parse(c[key]))).toBe(false);
+			for (const key of ['dateAdded', 'dateModified']) expect(Number.isNaN(Date.parse(String(c[key])))).toBe(false);
 		}
 		expect(res.body[0].campaignContextType).toBe('Interaction Campaign');
 	});
@@ -749,7 +809,7 @@ describe('session-based contact center', () => {
 		expect(wrong.status).toBe(401);
 		expect(wrong.body).toEqual({ status: 'failure', message: expect.stringMatching(/session/i) });
 		const { sessionId } = (await login()).body;
-		const created = await call('POST', CC_USERS, {
+		const created = await call<{ ccUserId: number; skillIds: unknown }>('POST', CC_USERS, {
 			json: validUser({ maxAllowedLogins: '2', mappingUserId: 'crm-9', defaultReady: true }),
 			headers: { SessionId: sessionId },
 		});
@@ -790,11 +850,11 @@ describe('session-based contact center', () => {
 
 	it('answers 400 {status: failure, message} for missing or mistyped fields', async () => {
 		const { sessionId } = (await login()).body;
-		const missing = await call('POST', CC_USERS, { json: { userType: 'Agent' }, headers: { sessionId } });
+		const missing = await call<CcFailure>('POST', CC_USERS, { json: { userType: 'Agent' }, headers: { sessionId } });
 		expect(missing.status).toBe(400);
 		expect(missing.body.status).toBe('failure');
 		expect(missing.body.message).toMatch(/userId.*userName.*contactCenterId/);
-		const stringId = await call('POST', CC_USERS, { json: validUser({ contactCenterId: '1' }), headers: { sessionId } });
+		const stringId = await call<CcFailure>('POST', CC_USERS, { json: validUser({ contactCenterId: '1' }), headers: { sessionId } });
 		expect(stringId.status).toBe(400);
 		expect(stringId.body.message).toMatch(/contactCenterId/);
 	});
@@ -859,7 +919,7 @@ describe('number allocation', () => {
 			[allocBody({ deallocation_policy: { duration: 'soon' } }), 5],
 		];
 		for (const [body, code] of cases) {
-			const res = await allocate(body);
+			const res = await allocate<AllocFailure>(body);
 			expect({ status: res.status, code: res.body.code, success: res.body.success, data: res.body.data }).toEqual({
 				status: 400,
 				code,
@@ -867,7 +927,7 @@ describe('number allocation', () => {
 				data: null,
 			});
 		}
-		const missing = await allocate({ connection_id: 'c' });
+		const missing = await allocate<AllocFailure>({ connection_id: 'c' });
 		expect(missing.body.message).toMatch(/aparty_numbers.*bparty_numbers.*usage/);
 		expect(sandbox.allocations()).toHaveLength(0);
 	});
@@ -875,7 +935,7 @@ describe('number allocation', () => {
 	it('answers code 4 when the pool is empty, and honours strict preferences', async () => {
 		const strictDl = await allocate(allocBody({ connection_id: 'dl', strictness: true, preferences: { region: 'DL' } }));
 		expect(strictDl.body.data.greenvn).toBe(SANDBOX_GREENVN_POOL.find((p) => p.region === 'DL')?.number);
-		const strictAgain = await allocate(allocBody({ connection_id: 'dl2', strictness: true, preferences: { region: 'DL' } }));
+		const strictAgain = await allocate<AllocFailure>(allocBody({ connection_id: 'dl2', strictness: true, preferences: { region: 'DL' } }));
 		expect(strictAgain.status).toBe(400);
 		expect(strictAgain.body.code).toBe(4);
 		const loose = await allocate(allocBody({ connection_id: 'dl3', preferences: { region: 'DL' } }));
@@ -893,11 +953,11 @@ describe('number allocation', () => {
 		const url = `${GREENVN}/${created.greenvn_id}`;
 		const details = await call('GET', url, { headers: { authorization: ALLOC } });
 		expect(details.body).toEqual({ success: true, status: 200, code: null, message: null, data: created });
-		const gone = await call('DELETE', url, { headers: { authorization: ALLOC } });
+		const gone = await call<AllocSuccess>('DELETE', url, { headers: { authorization: ALLOC } });
 		expect(gone.status).toBe(200);
 		expect(gone.body.data).toEqual({ ...created, state: 'vault' });
-		expect((await call('GET', url, { headers: { authorization: ALLOC } })).body.data.state).toBe('vault');
-		const again = await call('DELETE', url, { headers: { authorization: ALLOC } });
+		expect((await call<AllocSuccess>('GET', url, { headers: { authorization: ALLOC } })).body.data.state).toBe('vault');
+		const again = await call<AllocFailure>('DELETE', url, { headers: { authorization: ALLOC } });
 		expect(again.status).toBe(400);
 		expect(again.body).toMatchObject({ success: false, status: 400, code: 5, data: null });
 		expect(again.body.message).toMatch(/already deallocated/);
@@ -921,12 +981,12 @@ describe('number allocation', () => {
 		const at = await big.start();
 		try {
 			big.reset();
-			const post = (i: number) => call('POST', GREENVN, { json: allocBody({ connection_id: `big${i}` }), headers: { authorization: ALLOC } }, at);
+			const post = <B = AllocSuccess>(i: number) => call<B>('POST', GREENVN, { json: allocBody({ connection_id: `big${i}` }), headers: { authorization: ALLOC } }, at);
 			const numbers: string[] = [];
 			for (let i = 0; i < 6; i++) numbers.push((await post(i)).body.data.greenvn);
 			expect(numbers.slice(0, 4).sort()).toEqual(SANDBOX_GREENVN_POOL.map((e) => e.number).sort());
 			expect(numbers.slice(4)).toEqual(['+918047100000', '+918047100001']);
-			const none = await post(6);
+			const none = await post<AllocFailure>(6);
 			expect(none.status).toBe(400);
 			expect(none.body.message).toMatch(/No free green VN/);
 		} finally {
@@ -964,7 +1024,7 @@ describe('integrations: device status', () => {
 				updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
 			},
 		});
-		expect((await call('GET', url, { headers: auth })).body.data.devices.phone.enabled).toBe(false);
+		expect((await call<{ data: { devices: { phone: { enabled: boolean } } } }>('GET', url, { headers: auth })).body.data.devices.phone.enabled).toBe(false);
 		const both = await call('PUT', url, { json: { sip: false }, headers: auth });
 		expect(both.status).toBe(400);
 		expect(both.body).toEqual({ success: false, error: { code: 'ALL_DEVICES_DISABLED', message: expect.any(String) } });
@@ -972,7 +1032,7 @@ describe('integrations: device status', () => {
 		expect(explicit.status).toBe(400);
 		expect((await call('PUT', url, { json: { phone: 'yes' }, headers: auth })).status).toBe(400);
 		expect((await call('PUT', url, { json: {}, headers: auth })).status).toBe(400);
-		const unknown = await call('GET', `${DEVICES}/user-404/devices`, { headers: auth });
+		const unknown = await call<{ success: boolean }>('GET', `${DEVICES}/user-404/devices`, { headers: auth });
 		expect(unknown.status).toBe(404);
 		expect(unknown.body.success).toBe(false);
 		expect((await call('PUT', `${DEVICES}/user-404/devices`, { json: { sip: true }, headers: auth })).status).toBe(404);
@@ -983,7 +1043,7 @@ describe('contact upload', () => {
 	const csv = 'phone_number,first_name\n+919800000001,Asha\n+919800000001,Asha again\nnot-a-number,Bad\n"+919800000003","Ravi, Jr."\n';
 
 	it('accepts a CSV with the 202 envelope and reports processing', async () => {
-		const res = await call('POST', UPLOAD, { raw: csvUpload(csv), headers: { authorization: BEARER } });
+		const res = await call<UploadAnswer>('POST', UPLOAD, { raw: csvUpload(csv), headers: { authorization: BEARER } });
 		expect(res.status).toBe(202);
 		expect(res.body).toEqual({
 			request_id: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -995,7 +1055,7 @@ describe('contact upload', () => {
 				data: { upload_id: expect.any(String), total_records: 4, status: 'processing', estimated_time_seconds: 1 },
 			},
 		});
-		const status = await call('GET', `${UPLOAD}/${res.body.response.data.upload_id}`, { headers: { authorization: BASIC } });
+		const status = await call<UploadAnswer>('GET', `${UPLOAD}/${res.body.response.data.upload_id}`, { headers: { authorization: BASIC } });
 		expect(status.body.response.data.status).toBe('processing');
 		const missing = await call('GET', `${UPLOAD}/nope`, { headers: { authorization: BASIC } });
 		expect(missing.status).toBe(404);
@@ -1005,8 +1065,8 @@ describe('contact upload', () => {
 		const fast = new ExotelSandbox({ timeScale: 0 });
 		const at = await fast.start();
 		try {
-			const res = await call('POST', UPLOAD, { raw: csvUpload(csv, { list_id: 'list-1' }), headers: { authorization: BEARER } }, at);
-			const status = await call('GET', `${UPLOAD}/${res.body.response.data.upload_id}`, { headers: { authorization: BEARER } }, at);
+			const res = await call<UploadAnswer>('POST', UPLOAD, { raw: csvUpload(csv, { list_id: 'list-1' }), headers: { authorization: BEARER } }, at);
+			const status = await call<UploadAnswer>('GET', `${UPLOAD}/${res.body.response.data.upload_id}`, { headers: { authorization: BEARER } }, at);
 			expect(status.body.response.data).toEqual({
 				upload_id: res.body.response.data.upload_id,
 				status: 'completed',
@@ -1022,7 +1082,7 @@ describe('contact upload', () => {
 	});
 
 	it('answers 400 for a CSV without phone_number, a non-CSV file or a non-multipart body', async () => {
-		const noPhone = await call('POST', UPLOAD, { raw: csvUpload('name\nAsha\n'), headers: { authorization: BEARER } });
+		const noPhone = await call<V2Failure>('POST', UPLOAD, { raw: csvUpload('name\nAsha\n'), headers: { authorization: BEARER } });
 		expect(noPhone.status).toBe(400);
 		expect(noPhone.body.response.error_data.description).toMatch(/phone_number/);
 		const notCsv = await call('POST', UPLOAD, { raw: csvUpload(csv, {}, 'contacts.xlsx'), headers: { authorization: BEARER } });
@@ -1034,21 +1094,21 @@ describe('contact upload', () => {
 
 describe('routing', () => {
 	it('answers 404 with a JSON body in the family of each base for unknown paths', async () => {
-		const v1 = await call('GET', `/v1/Accounts/${SID}/Nothing`, { headers: { authorization: BASIC } });
+		const v1 = await call<V1Error>('GET', `/v1/Accounts/${SID}/Nothing`, { headers: { authorization: BASIC } });
 		expect(v1.status).toBe(404);
 		expect(v1.body.RestException.Status).toBe(404);
-		const v2 = await call('GET', `/ccm/v2/accounts/${SID}/nothing`, { headers: { authorization: BASIC } });
+		const v2 = await call<{ http_code: number }>('GET', `/ccm/v2/accounts/${SID}/nothing`, { headers: { authorization: BASIC } });
 		expect(v2.body.http_code).toBe(404);
-		expect((await call('GET', '/cms/nothing')).body.errorCode).toBe('CONF-1001');
-		expect((await call('GET', '/integrations/nothing')).body.success).toBe(false);
-		expect((await call('GET', '/cc/nothing')).body.status).toBe('failure');
+		expect((await call<{ errorCode: string }>('GET', '/cms/nothing')).body.errorCode).toBe('CONF-1001');
+		expect((await call<{ success: boolean }>('GET', '/integrations/nothing')).body.success).toBe(false);
+		expect((await call<CcFailure>('GET', '/cc/nothing')).body.status).toBe('failure');
 		expect((await call('GET', '/alloc/nothing')).body).toMatchObject({ success: false, status: 404, code: 1 });
 		// A doubled slash (a base URL with a trailing slash) is not silently accepted.
 		expect((await call('GET', `/${CALLS}`, { headers: { authorization: BASIC } })).status).toBe(404);
 	});
 
 	it('answers 405 with Allow for a known path and another method', async () => {
-		const res = await call('GET', SEND, { headers: { authorization: BASIC } });
+		const res = await call<V1Error>('GET', SEND, { headers: { authorization: BASIC } });
 		expect(res.status).toBe(405);
 		expect(res.headers.get('allow')).toBe('POST');
 		expect(res.body.RestException.Status).toBe(405);
@@ -1255,9 +1315,9 @@ describe('control API', () => {
 	it('lists requests with filters and clears them', async () => {
 		await call('GET', CALLS, { headers: { authorization: BASIC } });
 		await login();
-		const all = await call('GET', '/__sandbox/requests');
+		const all = await call<RecordedRequest[]>('GET', '/__sandbox/requests');
 		expect(all.body.map((r: { path: string }) => r.path)).toEqual([CALLS, '/servicerestapi/session/userLogin']);
-		const cc = await call('GET', '/__sandbox/requests?base=cc&method=POST&pathIncludes=userLogin');
+		const cc = await call<RecordedRequest[]>('GET', '/__sandbox/requests?base=cc&method=POST&pathIncludes=userLogin');
 		expect(cc.body).toHaveLength(1);
 		expect(cc.body[0].json).toMatchObject({ userId: A.ccUserId });
 		expect((await call('GET', '/__sandbox/requests?base=nowhere')).status).toBe(400);
@@ -1274,7 +1334,7 @@ describe('control API', () => {
 		const faulted = await call('GET', CALLS, { headers: { authorization: BASIC } });
 		expect(faulted.status).toBe(429);
 		expect(faulted.headers.get('retry-after')).toBe('3');
-		expect((await call('DELETE', '/__sandbox/faults')).body.ok).toBe(true);
+		expect((await call<{ ok: boolean }>('DELETE', '/__sandbox/faults')).body.ok).toBe(true);
 		expect((await call('GET', CALLS, { headers: { authorization: BASIC } })).status).toBe(200);
 		for (const bad of [
 			{ fault: { kind: 'explode' } },
@@ -1284,7 +1344,7 @@ describe('control API', () => {
 			{ fault: { kind: 'status', status: 500 }, count: 0 },
 			{ fault: { kind: 'status', status: 500 }, match: { base: 'mars' } },
 		]) {
-			const res = await call('POST', '/__sandbox/faults', { json: bad });
+			const res = await call<{ ok: boolean }>('POST', '/__sandbox/faults', { json: bad });
 			expect(res.status).toBe(400);
 			expect(res.body.ok).toBe(false);
 		}
@@ -1298,7 +1358,7 @@ describe('control API', () => {
 		expect((await call('POST', CC_USERS, { json: validUser(), headers: { sessionId } })).status).toBe(401);
 
 		await sms([['From', 'E'], ['To', '+919800000001'], ['Body', 'x'], ['StatusCallback', 'http://127.0.0.1:9/x']]);
-		const messages = await call('GET', '/__sandbox/messages');
+		const messages = await call<StoredSmsMessage[]>('GET', '/__sandbox/messages');
 		expect(messages.body).toHaveLength(1);
 		expect(messages.body[0]).toMatchObject({ to: '+919800000001', statusCallback: 'http://127.0.0.1:9/x' });
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a local HTTP server with a state file (http, net, fs, path, process, timers); never shipped */
 /**
  * A local HTTP simulator of the Exotel service, written from the spec (Node built-ins only).
  *

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the machine's load (os, process.env); never shipped */
 /**
  * Timing budgets that hold on a busy machine, for the sandbox's own waits and its tests (the
  * package's test harness re-exports them): a bound written for a quiet machine, stretched by how

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local HTTP receivers and waits (http, net, setTimeout); never shipped */
 /**
  * Voice routes of the sandbox: Calls/connect (with its status callbacks), one call, the bulk call
  * query and its filters and cursors, management-API call details (shapes A and B), voice logs and
@@ -53,27 +54,95 @@ const CALL_FIELDS = [
 	'RecordingUrl',
 ];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+// ---------------------------------------------------------------- the answers, as the tests read them
+
+/** A v1 call (To is null in a placed call's first answer; Details only with details=true). */
+interface V1Call {
+	Sid: string;
+	DateCreated: string;
+	StartTime: string;
+	EndTime: string | null;
+	To: string | null;
+	From: string;
+	PhoneNumberSid: string;
+	Status: string;
+	Duration: string | null;
+	Price: string | null;
+	Direction: string;
+	RecordingUrl: string | null;
+	Uri?: string;
+	Details?: {
+		ConversationDuration: number;
+		Leg1Status: string;
+		Leg2Status: string | null;
+		Legs: Array<{ Leg: { Id: number; OnCallDuration: number } }>;
+	};
+}
+
+/** One call: Calls/connect and Calls/<sid>.json. */
+interface CallAnswer {
+	Call: V1Call;
+}
+
+/** A page of the bulk call query. */
+interface CallPage {
+	Metadata: { Total: number; PageSize: number; FirstPageUri: string; PrevPageUri: string | null; NextPageUri: string | null };
+	Calls: V1Call[];
+}
+
+/** A v1 error. */
+interface V1Error {
+	RestException: { Status: number; Message: string };
+}
+
+/** A v2 or v3 (management API) failure. */
+interface V2Failure {
+	response: { code: number; status: string; error_data: { code: number; description: string } };
+}
+
+/** The call details of the management API: shape A, or shape B (sid, state, status). */
+interface CcmCall {
+	response: { call_details: Record<string, unknown> & { sid?: string; status?: string; call_status?: string } };
+}
+
+/** A call's voice log. */
+interface VoiceLog {
+	response: { voice_log: { recording_url: string; expires_at: string } };
+}
+
+/** A management API user, with the fields asked for. */
+interface CcmUser {
+	id: string;
+	email: string;
+	devices?: Array<{ contact_uri: string }>;
+	active_call?: { call_sid: string } | null;
+	last_login?: string;
+}
+
+/** A page of management API users. */
+interface UserPage {
+	metadata: { total: number; count: number; offset: number; limit: number };
+	response: Array<{ code: number; status: string; data: CcmUser }>;
+}
 
 let sandbox: ExotelSandbox;
 let origin: string;
 
-async function call(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer> {
-	return await sandboxCall(at, method, path, options);
+async function call<B = unknown>(method: string, path: string, options: CallOptions = {}, at = origin): Promise<Answer<B>> {
+	return await sandboxCall<B>(at, method, path, options);
 }
 
-const get = (path: string, auth = BASIC, at = origin) => call('GET', path, { headers: { authorization: auth } }, at);
-const connect = (form: Array<[string, string]>, at = origin) => call('POST', CONNECT, { form, headers: { authorization: BASIC } }, at);
-const query = (params: Record<string, string>) => get(`${CALLS}?${new URLSearchParams(params).toString()}`);
+const get = <B = unknown>(path: string, auth = BASIC, at = origin) => call<B>('GET', path, { headers: { authorization: auth } }, at);
+const connect = <B = CallAnswer>(form: Array<[string, string]>, at = origin) => call<B>('POST', CONNECT, { form, headers: { authorization: BASIC } }, at);
+const query = <B = CallPage>(params: Record<string, string>) => get<B>(`${CALLS}?${new URLSearchParams(params).toString()}`);
 
 /** Every call, following NextPageUri with pages of 100. */
-async function allCalls(params: Record<string, string> = {}): Promise<{ calls: Json[]; pages: Json[] }> {
-	const pages: Json[] = [];
+async function allCalls(params: Record<string, string> = {}): Promise<{ calls: V1Call[]; pages: CallPage[] }> {
+	const pages: CallPage[] = [];
 	let res = await query({ PageSize: '100', ...params });
 	pages.push(res.body);
 	while (res.body.Metadata.NextPageUri) {
-		res = await get(res.body.Metadata.NextPageUri);
+		res = await get<CallPage>(res.body.Metadata.NextPageUri);
 		expect(res.status).toBe(200);
 		pages.push(res.body);
 	}
@@ -168,7 +237,7 @@ describe('POST Calls/connect', () => {
 			Uri: `/v1/Accounts/${SID}/Calls.json/${c.Sid}`,
 		});
 		expect(c.StartTime).toBe(c.DateCreated);
-		const stored = await get(`${CALL(c.Sid)}?details=true`);
+		const stored = await get<CallAnswer>(`${CALL(c.Sid)}?details=true`);
 		expect(stored.status).toBe(200);
 		expect(stored.body.Call.Sid).toBe(c.Sid);
 		expect(stored.body.Call.Uri).toBeUndefined();
@@ -190,7 +259,7 @@ describe('POST Calls/connect', () => {
 		['an unknown event', [...base, ['StatusCallbackEvents[]', 'ringing']], /StatusCallbackEvents values must be terminal or answered \(got 'ringing'\)/],
 		['From twice', [...base, ['From', '+919876543211']], /given more than once/],
 	] as Array<[string, Array<[string, string]>, RegExp]>)('400 RestException for %s', async (_name, form, message) => {
-		const res = await connect(form);
+		const res = await connect<V1Error>(form);
 		expect(res.status).toBe(400);
 		expect(res.body.RestException).toMatchObject({ Status: 400, Message: expect.stringMatching(message) });
 		expect((await query({ PageSize: '1' })).body.Metadata.Total).toBe(SANDBOX_SEEDED_CALLS);
@@ -198,13 +267,13 @@ describe('POST Calls/connect', () => {
 
 	it('accepts TimeLimit 14400 exactly, and refuses a JSON body', async () => {
 		expect((await connect([...base, ['TimeLimit', '14400']])).status).toBe(200);
-		const asJson = await call('POST', CONNECT, { raw: JSON.stringify({ From: '+919876543210' }), headers: { authorization: BASIC, 'content-type': 'application/json' } });
+		const asJson = await call<V1Error>('POST', CONNECT, { raw: JSON.stringify({ From: '+919876543210' }), headers: { authorization: BASIC, 'content-type': 'application/json' } });
 		expect(asJson.status).toBe(400);
 		expect(asJson.body.RestException.Message).toMatch(/x-www-form-urlencoded/);
 	});
 
 	it('needs basic auth', async () => {
-		const res = await call('POST', CONNECT, { form: base });
+		const res = await call<V1Error>('POST', CONNECT, { form: base });
 		expect(res.status).toBe(401);
 		expect(res.body.RestException.Status).toBe(401);
 	});
@@ -262,7 +331,7 @@ describe('POST Calls/connect', () => {
 			['delivered', 200],
 			['delivered', 200],
 		]);
-		const after = (await get(`${CALL(sid)}?details=true`)).body.Call;
+		const after = (await get<CallAnswer>(`${CALL(sid)}?details=true`)).body.Call;
 		expect(after).toMatchObject({ Status: 'completed', Duration: '35', Price: '0.50', RecordingUrl: expect.stringContaining('/__recordings/') });
 		expect(after.Details).toEqual({ ConversationDuration: 30, Leg1Status: 'completed', Leg2Status: null, Legs: [{ Leg: { Id: 1, OnCallDuration: 30 } }] });
 	});
@@ -292,7 +361,7 @@ describe('POST Calls/connect', () => {
 		expect(receiver.received).toHaveLength(1);
 		const t = Object.fromEntries(receiver.received[0].pairs);
 		expect([t.EventType, t.Status, t.RecordingUrl, t.ConversationDuration, t['Legs[0][Status]']]).toEqual(['terminal', status, undefined, '0', status]);
-		const after = (await get(CALL(res.body.Call.Sid))).body.Call;
+		const after = (await get<CallAnswer>(CALL(res.body.Call.Sid))).body.Call;
 		expect([after.Status, after.Duration, after.Price, after.RecordingUrl]).toEqual([status, duration, '0.00', null]);
 	});
 
@@ -303,14 +372,14 @@ describe('POST Calls/connect', () => {
 		const t = Object.fromEntries(receiver.received[0].pairs);
 		expect([t.CallSid, t.EventType, t.Status]).toEqual([res.body.Call.Sid, 'terminal', 'failed']);
 		expect(res.body.Call.Status).toBe('in-progress');
-		const after = (await get(CALL(res.body.Call.Sid))).body.Call;
+		const after = (await get<CallAnswer>(CALL(res.body.Call.Sid))).body.Call;
 		expect([after.Status, after.Duration]).toEqual(['failed', '0']);
 	});
 
 	it('From ending 0055 is completed as usual, but its status callbacks are lost', async () => {
 		const res = await connect([['From', '+919876500055'], ...base.slice(1), ['StatusCallback', `${receiver.origin}/lost`], ['StatusCallbackEvents[]', 'answered'], ['StatusCallbackEvents[]', 'terminal']]);
 		const sid = res.body.Call.Sid;
-		for (const deadline = Date.now() + budget(2000); (await get(CALL(sid))).body.Call.Status !== 'completed'; ) {
+		for (const deadline = Date.now() + budget(2000); (await get<CallAnswer>(CALL(sid))).body.Call.Status !== 'completed'; ) {
 			if (Date.now() > deadline) throw new Error('the call did not end');
 			await new Promise((resolve) => setTimeout(resolve, 5));
 		}
@@ -348,15 +417,15 @@ describe('POST Calls/connect', () => {
 		const at = await slow.start();
 		try {
 			const sid = (await connect([...base, ['StatusCallback', `${receiver.origin}/slow`]], at)).body.Call.Sid;
-			const v1 = (await get(`${CALL(sid)}?details=true`, BASIC, at)).body.Call;
+			const v1 = (await get<CallAnswer>(`${CALL(sid)}?details=true`, BASIC, at)).body.Call;
 			expect([v1.Status, v1.EndTime, v1.Duration]).toEqual(['in-progress', null, null]);
 			expect(v1.Details).toEqual({ ConversationDuration: 0, Leg1Status: 'in-progress', Leg2Status: null, Legs: [{ Leg: { Id: 1, OnCallDuration: 0 } }] });
-			const details = (await get(CCM_CALL(sid), BASIC, at)).body.response.call_details;
+			const details = (await get<CcmCall>(CCM_CALL(sid), BASIC, at)).body.response.call_details;
 			expect(details[sid.startsWith('b') ? 'state' : 'call_state']).toBe('active');
-			const log = await get(VOICE_LOG(sid), BASIC, at);
+			const log = await get<V2Failure>(VOICE_LOG(sid), BASIC, at);
 			expect(log.status).toBe(404);
 			expect(log.body.response.error_data.description).toMatch(/processing/);
-			expect((await get(`/v1/Accounts/${SID}/Calls.json?Status=completed&Sid=${sid}`, BASIC, at)).body.Calls).toEqual([]);
+			expect((await get<CallPage>(`/v1/Accounts/${SID}/Calls.json?Status=completed&Sid=${sid}`, BASIC, at)).body.Calls).toEqual([]);
 		} finally {
 			await slow.stop();
 		}
@@ -369,28 +438,29 @@ describe('POST Calls/connect', () => {
 describe('GET Calls/<sid>.json', () => {
 	it('adds Details only with details=true', async () => {
 		const sid = seededCallSid(1);
-		const plain = await get(CALL(sid));
+		const plain = await get<CallAnswer>(CALL(sid));
 		expect(plain.status).toBe(200);
 		expect(Object.keys(plain.body.Call)).toEqual(CALL_FIELDS);
-		const withDetails = (await get(`${CALL(sid)}?details=true`)).body.Call;
-		expect(Object.keys(withDetails.Details)).toEqual(['ConversationDuration', 'Leg1Status', 'Leg2Status', 'Legs']);
+		const withDetails = (await get<CallAnswer>(`${CALL(sid)}?details=true`)).body.Call;
+		expect(Object.keys(withDetails.Details!)).toEqual(['ConversationDuration', 'Leg1Status', 'Leg2Status', 'Legs']);
 		expect(withDetails.Details).toMatchObject({
 			ConversationDuration: expect.any(Number),
 			Leg1Status: expect.any(String),
 			Legs: expect.arrayContaining([{ Leg: { Id: 1, OnCallDuration: expect.any(Number) } }]),
 		});
-		expect((await get(`${CALL(sid)}?details=false`)).body.Call.Details).toBeUndefined();
+		expect((await get<CallAnswer>(`${CALL(sid)}?details=false`)).body.Call.Details).toBeUndefined();
 		expect((await get(`${CALL(sid)}?details=yes`)).status).toBe(400);
 	});
 
 	it('a completed two-leg call: ConversationDuration is the second leg, Duration covers the ring', async () => {
 		const { calls } = await allCalls({ Status: 'completed', Direction: 'inbound' });
-		const c = (await get(`${CALL(calls[0].Sid)}?details=true`)).body.Call;
-		expect(c.Details.Leg1Status).toBe('completed');
-		expect(c.Details.Leg2Status).toBe('completed');
-		expect(c.Details.Legs.map((l: Json) => l.Leg.Id)).toEqual([1, 2]);
-		expect(c.Details.Legs[1].Leg.OnCallDuration).toBe(c.Details.ConversationDuration);
-		expect(Number(c.Duration)).toBeGreaterThan(c.Details.ConversationDuration);
+		const c = (await get<CallAnswer>(`${CALL(calls[0].Sid)}?details=true`)).body.Call;
+		const details = c.Details!;
+		expect(details.Leg1Status).toBe('completed');
+		expect(details.Leg2Status).toBe('completed');
+		expect(details.Legs.map((l) => l.Leg.Id)).toEqual([1, 2]);
+		expect(details.Legs[1].Leg.OnCallDuration).toBe(details.ConversationDuration);
+		expect(Number(c.Duration)).toBeGreaterThan(details.ConversationDuration);
 	});
 
 	it('404 RestException for an unknown call, 401 without credentials', async () => {
@@ -430,10 +500,10 @@ describe('GET Calls.json (bulk query)', () => {
 
 	it('PrevPageUri (Before) gives back the previous page; SortBy DateCreated:asc reverses the order', async () => {
 		const first = (await query({ PageSize: '40' })).body;
-		const second = (await get(first.Metadata.NextPageUri)).body;
+		const second = (await get<CallPage>(first.Metadata.NextPageUri!)).body;
 		expect(second.Metadata.PrevPageUri).toMatch(/PageSize=40&Before=/);
-		const back = (await get(second.Metadata.PrevPageUri)).body;
-		expect(back.Calls.map((c: Json) => c.Sid)).toEqual(first.Calls.map((c: Json) => c.Sid));
+		const back = (await get<CallPage>(second.Metadata.PrevPageUri!)).body;
+		expect(back.Calls.map((c) => c.Sid)).toEqual(first.Calls.map((c) => c.Sid));
 		expect(back.Metadata.PrevPageUri).toBeNull();
 		const { calls: desc } = await allCalls();
 		const { calls: asc } = await allCalls({ SortBy: 'DateCreated:asc' });
@@ -448,7 +518,7 @@ describe('GET Calls.json (bulk query)', () => {
 
 	it('filters: every one as the spec writes it', async () => {
 		const { calls: all } = await allCalls();
-		const check = async (params: Record<string, string>, keep: (c: Json) => boolean) => {
+		const check = async (params: Record<string, string>, keep: (c: V1Call) => boolean) => {
 			const { calls } = await allCalls(params);
 			const expected = all.filter(keep).map((c) => c.Sid);
 			expect(expected.length).toBeGreaterThan(0);
@@ -460,20 +530,20 @@ describe('GET Calls.json (bulk query)', () => {
 		const hi = all[10].DateCreated;
 		await check({ DateCreated: `gte:${lo};lte:${hi}` }, (c) => c.DateCreated >= lo && c.DateCreated <= hi);
 		const customers = SANDBOX_CALL_CUSTOMERS.slice(0, 2);
-		await check({ To: customers.join(',') }, (c) => customers.includes(c.To));
+		await check({ To: customers.join(',') }, (c) => c.To !== null && customers.includes(c.To));
 		await check({ From: customers.join(',') }, (c) => customers.includes(c.From));
 		await check({ PhoneNumber: SANDBOX_VIRTUAL_NUMBERS[1] }, (c) => c.PhoneNumberSid === SANDBOX_VIRTUAL_NUMBERS[1]);
 		for (const status of ['completed', 'failed', 'busy', 'no-answer']) await check({ Status: status }, (c) => c.Status === status);
 		for (const direction of ['inbound', 'outbound-dial', 'outbound-api']) await check({ Direction: direction }, (c) => c.Direction === direction);
 		await check({ Duration: 'gte:10s;lte:45s' }, (c) => Number(c.Duration) >= 10 && Number(c.Duration) <= 45);
-		const exact = all.find((c) => c.Status === 'completed').Duration;
+		const exact = all.find((c) => c.Status === 'completed')!.Duration;
 		await check({ Duration: `eq:${exact}s` }, (c) => c.Duration === exact);
 		await check({ Price: 'gte:1.00;lte:2.50' }, (c) => Number(c.Price) >= 1 && Number(c.Price) <= 2.5);
 		await check({ Status: 'completed', Direction: 'outbound-api', Duration: 'gte:100s' }, (c) => c.Status === 'completed' && c.Direction === 'outbound-api' && Number(c.Duration) >= 100);
 	});
 
 	it('RecordingUrlValidity sets the expiry of the pre-signed recording URLs (5 to 60 minutes, default 60)', async () => {
-		const expiryOf = (calls: Json[]) => Number(new URL(calls.find((c) => c.RecordingUrl).RecordingUrl).searchParams.get('expires'));
+		const expiryOf = (calls: V1Call[]) => Number(new URL(calls.find((c) => c.RecordingUrl)!.RecordingUrl!).searchParams.get('expires'));
 		const now = Math.floor(Date.now() / 1000);
 		const five = expiryOf((await query({ RecordingUrlValidity: '5', Status: 'completed' })).body.Calls);
 		expect(five - now).toBeGreaterThanOrEqual(299);
@@ -506,7 +576,7 @@ describe('GET Calls.json (bulk query)', () => {
 		['Before and After', { Before: 'abc', After: 'abc' }, /Give Before or After, not both/],
 		['a made-up cursor', { After: 'not-a-cursor' }, /After is not a cursor/],
 	])('400 RestException for %s', async (_name, params, message) => {
-		const res = await query(params as Record<string, string>);
+		const res = await query<V1Error>(params as Record<string, string>);
 		expect(res.status).toBe(400);
 		expect(res.body.RestException).toMatchObject({ Status: 400, Message: expect.stringMatching(message) });
 	});
@@ -531,8 +601,8 @@ describe('GET Calls.json (bulk query)', () => {
 describe('GET {ccm}/v2/accounts/<sid>/calls/<call_sid>', () => {
 	it('shape A for a sid not starting with b', async () => {
 		const { calls } = await allCalls({ Status: 'completed', Direction: 'outbound-api' });
-		const target = calls.find((c) => !c.Sid.startsWith('b') && c.RecordingUrl);
-		const res = await get(CCM_CALL(target.Sid));
+		const target = calls.find((c) => !c.Sid.startsWith('b') && c.RecordingUrl)!;
+		const res = await get<CcmCall>(CCM_CALL(target.Sid));
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ request_id: expect.stringMatching(HEX32), http_code: 200, response: { code: 200, status: 'success', call_details: expect.any(Object) } });
 		const d = res.body.response.call_details;
@@ -559,7 +629,7 @@ describe('GET {ccm}/v2/accounts/<sid>/calls/<call_sid>', () => {
 	it('shape B for a sid starting with b', async () => {
 		const sid = seededCallSid(0);
 		expect(sid.startsWith('b')).toBe(true);
-		const res = await get(CCM_CALL(sid));
+		const res = await get<CcmCall>(CCM_CALL(sid));
 		expect(res.body).toEqual({ request_id: expect.stringMatching(HEX32), method: 'GET', http_code: 200, response: { call_details: expect.any(Object) } });
 		const d = res.body.response.call_details;
 		expect(d).toMatchObject({
@@ -582,9 +652,9 @@ describe('GET {ccm}/v2/accounts/<sid>/calls/<call_sid>', () => {
 		const statusesA: string[] = [];
 		const statusesB: string[] = [];
 		for (let i = 0; i < 60; i++) {
-			const d = (await get(CCM_CALL(seededCallSid(i)))).body.response.call_details;
-			if (d.sid) statusesB.push(d.status);
-			else statusesA.push(d.call_status);
+			const d = (await get<CcmCall>(CCM_CALL(seededCallSid(i)))).body.response.call_details;
+			if (d.sid) statusesB.push(d.status!);
+			else statusesA.push(d.call_status!);
 		}
 		// every fifth seeded sid is answered in shape B, the others in shape A
 		expect(statusesB).toHaveLength(12);
@@ -597,7 +667,7 @@ describe('GET {ccm}/v2/accounts/<sid>/calls/<call_sid>', () => {
 	});
 
 	it('404 in the v2 envelope for an unknown call', async () => {
-		const res = await get(CCM_CALL('f'.repeat(32)));
+		const res = await get<V2Failure>(CCM_CALL('f'.repeat(32)));
 		expect(res.status).toBe(404);
 		expect(res.body.response).toMatchObject({ code: 404, status: 'failure', error_data: { code: 1004, description: expect.stringContaining('does not exist') } });
 	});
@@ -607,7 +677,7 @@ describe('GET {ccm}/v2/accounts/<sid>/calls/<call_sid>', () => {
 
 describe('GET /v3/.../voice-logs and the recording URL', () => {
 	async function recordedSid(): Promise<string> {
-		return (await allCalls({ Status: 'completed' })).calls.find((c) => c.RecordingUrl).Sid;
+		return (await allCalls({ Status: 'completed' })).calls.find((c) => c.RecordingUrl)!.Sid;
 	}
 
 	it.each([
@@ -619,7 +689,7 @@ describe('GET /v3/.../voice-logs and the recording URL', () => {
 		const params = new URLSearchParams();
 		if (format) params.set('format', format);
 		if (channel) params.set('channel', channel);
-		const res = await get(`${VOICE_LOG(sid)}?${params.toString()}`);
+		const res = await get<VoiceLog>(`${VOICE_LOG(sid)}?${params.toString()}`);
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({
 			request_id: expect.stringMatching(HEX32),
@@ -664,13 +734,13 @@ describe('GET /v3/.../voice-logs and the recording URL', () => {
 
 	it('404 for a call without a recording and for an unknown call; 400 for a bad format or channel; 401 without auth', async () => {
 		const { calls } = await allCalls();
-		const without = calls.find((c) => c.Status === 'completed' && !c.RecordingUrl) ?? calls.find((c) => c.Status === 'busy');
-		const none = await get(VOICE_LOG(without.Sid));
+		const without = calls.find((c) => c.Status === 'completed' && !c.RecordingUrl) ?? calls.find((c) => c.Status === 'busy')!;
+		const none = await get<V2Failure>(VOICE_LOG(without.Sid));
 		expect(none.status).toBe(404);
 		expect(none.body.response.error_data.description).toMatch(/has no recording/);
 		expect((await get(VOICE_LOG('0'.repeat(32)))).status).toBe(404);
 		const sid = await recordedSid();
-		expect((await get(`${VOICE_LOG(sid)}?format=ogg`)).body.response.error_data.description).toMatch(/format must be mp3 or wav/);
+		expect((await get<V2Failure>(`${VOICE_LOG(sid)}?format=ogg`)).body.response.error_data.description).toMatch(/format must be mp3 or wav/);
 		expect((await get(`${VOICE_LOG(sid)}?channel=stereo`)).status).toBe(400);
 		expect((await call('GET', VOICE_LOG(sid))).status).toBe(401);
 	});
@@ -680,7 +750,7 @@ describe('GET /v3/.../voice-logs and the recording URL', () => {
 
 describe('GET {ccm}/v2/accounts/<sid>/users', () => {
 	it('pages with offset and limit (default 0 and 20), metadata {total, count, offset, limit}, no extra fields by default', async () => {
-		const res = await get(USERS);
+		const res = await get<UserPage>(USERS);
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({ request_id: expect.stringMatching(HEX32), method: 'GET', http_code: 200, metadata: { total: SANDBOX_USER_COUNT, count: 20, offset: 0, limit: 20 } });
 		expect(res.body.response).toHaveLength(20);
@@ -698,31 +768,31 @@ describe('GET {ccm}/v2/accounts/<sid>/users', () => {
 				date_updated: expect.stringMatching(ISO_UTC),
 			},
 		});
-		const last = (await get(`${USERS}?offset=100&limit=50`)).body;
+		const last = (await get<UserPage>(`${USERS}?offset=100&limit=50`)).body;
 		expect(last.metadata).toEqual({ total: SANDBOX_USER_COUNT, count: 20, offset: 100, limit: 50 });
-		expect(last.response.map((r: Json) => r.data.id)).toEqual(Array.from({ length: 20 }, (_, i) => `user-${101 + i}`));
+		expect(last.response.map((r) => r.data.id)).toEqual(Array.from({ length: 20 }, (_, i) => `user-${101 + i}`));
 	});
 
 	it('fields adds only the fields asked for', async () => {
-		const devices = (await get(`${USERS}?fields=devices&limit=1`)).body.response[0].data;
+		const devices = (await get<UserPage>(`${USERS}?fields=devices&limit=1`)).body.response[0].data;
 		expect(devices.devices).toEqual([{ id: 11, name: 'Mobile', contact_uri: userPhone(1), type: 'tel', available: true, verified: true, status: 'free' }]);
 		expect('active_call' in devices || 'last_login' in devices).toBe(false);
-		const all = (await get(`${USERS}?fields=devices,active_call,last_login&offset=14&limit=1`)).body.response[0].data;
+		const all = (await get<UserPage>(`${USERS}?fields=devices,active_call,last_login&offset=14&limit=1`)).body.response[0].data;
 		expect(Object.keys(all)).toEqual(['id', 'first_name', 'last_name', 'email', 'email_verified', 'role', 'active_call', 'last_login', 'date_created', 'date_updated', 'devices']);
 		expect(all.active_call).toMatchObject({ call_sid: expect.stringMatching(HEX32) });
 		expect(all.last_login).toMatch(ISO_UTC);
-		expect((await get(`${USERS}?fields=active_call&limit=1`)).body.response[0].data.active_call).toBeNull();
+		expect((await get<UserPage>(`${USERS}?fields=active_call&limit=1`)).body.response[0].data.active_call).toBeNull();
 	});
 
 	it('filters by devices.contact_uri (any device) and by email (any case)', async () => {
-		const byPhone = (await get(`${USERS}?devices.contact_uri=${encodeURIComponent(userPhone(7))}`)).body;
+		const byPhone = (await get<UserPage>(`${USERS}?devices.contact_uri=${encodeURIComponent(userPhone(7))}`)).body;
 		expect(byPhone.metadata.total).toBe(1);
 		expect(byPhone.response[0].data.id).toBe('user-7');
-		const byOffice = (await get(`${USERS}?devices.contact_uri=${encodeURIComponent(userOfficePhone(8))}&fields=devices`)).body;
-		expect(byOffice.response[0].data.devices.map((d: Json) => d.contact_uri)).toEqual([userPhone(8), userOfficePhone(8)]);
+		const byOffice = (await get<UserPage>(`${USERS}?devices.contact_uri=${encodeURIComponent(userOfficePhone(8))}&fields=devices`)).body;
+		expect(byOffice.response[0].data.devices!.map((d) => d.contact_uri)).toEqual([userPhone(8), userOfficePhone(8)]);
 		const email = byPhone.response[0].data.email;
-		const byEmail = (await get(`${USERS}?email=${encodeURIComponent(email.toUpperCase())}`)).body;
-		expect(byEmail.response.map((r: Json) => r.data.id)).toEqual(['user-7']);
+		const byEmail = (await get<UserPage>(`${USERS}?email=${encodeURIComponent(email.toUpperCase())}`)).body;
+		expect(byEmail.response.map((r) => r.data.id)).toEqual(['user-7']);
 		expect((await get(`${USERS}?email=nobody@acme.example`)).body).toMatchObject({ metadata: { total: 0, count: 0 }, response: [] });
 	});
 
@@ -734,13 +804,13 @@ describe('GET {ccm}/v2/accounts/<sid>/users', () => {
 		['a contact_uri without +', 'devices.contact_uri=919876500001', /must be an E\.164 number/],
 		['an unencoded +', 'devices.contact_uri=+919876500001', /encode it as %2B/],
 	])('400 for %s', async (_name, qs, message) => {
-		const res = await get(`${USERS}?${qs}`);
+		const res = await get<V2Failure>(`${USERS}?${qs}`);
 		expect(res.status).toBe(400);
 		expect(res.body.response.error_data.description).toMatch(message);
 	});
 
 	it('one user comes with every field; unknown → 404; no auth → 401', async () => {
-		const res = await get(`${USERS}/user-8`);
+		const res = await get<UserPage>(`${USERS}/user-8`);
 		expect(res.status).toBe(200);
 		expect(res.body.metadata).toEqual({ total: 1, count: 1, offset: 0, limit: 1 });
 		expect(res.body.response).toHaveLength(1);
@@ -771,7 +841,7 @@ describe('integrations device status for the management API users', () => {
 			success: true,
 			data: { user_id: 'user-2', devices: { phone: { enabled: true, number: userPhone(2) }, sip: { enabled: false, username: expect.any(String) } }, updated_at: expect.stringMatching(ISO_UTC) },
 		});
-		const both = await call('PUT', DEVICES('user-2'), { raw: JSON.stringify({ phone: false }), headers: { authorization: BEARER, 'content-type': 'application/json' } });
+		const both = await call<{ error: { code: string } }>('PUT', DEVICES('user-2'), { raw: JSON.stringify({ phone: false }), headers: { authorization: BEARER, 'content-type': 'application/json' } });
 		expect(both.status).toBe(400);
 		expect(both.body.error.code).toBe('ALL_DEVICES_DISABLED');
 		expect((await get(DEVICES('user-121'), BEARER)).status).toBe(404);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a local HTTP receiver (node:http, node:net); never shipped */
 /**
  * The sandbox's campaigns, lists and contact upload: the campaign status machine (the spec's
  * transitions table, send_at, the call clock), update rules before and after send_at, validation
@@ -19,12 +20,72 @@ const CAMPAIGNS = `/v2/accounts/${A.accountSid}/campaigns`;
 const LISTS = `/v2/accounts/${A.accountSid}/lists`;
 const UPLOAD = `/ccm/v2/accounts/${A.accountSid}/contacts/upload`;
 
-interface Answer {
+/** An answer: its status, and its JSON body as the caller says it is shaped. */
+interface Answer<B = unknown> {
 	status: number;
-	body: any;
+	body: B;
 }
 
-async function call(origin: string, method: string, path: string, body?: unknown, authorization = BASIC): Promise<Answer> {
+// ---------------------------------------------------------------- the answers and callbacks, as the tests read them
+
+/** A v2 answer of one item. */
+interface One<T> {
+	response: { data: T };
+}
+
+/** A v2 answer of several items: the metadata and an entry per item. */
+interface Many<T> {
+	metadata: unknown;
+	response: T[];
+}
+
+/** A campaign create's answer: an entry per campaign. */
+interface Created {
+	response: Array<{ data: Campaign }>;
+}
+
+/** A v2 failure. */
+interface V2Failure {
+	response: { error_data: { code: number; description: string } };
+}
+
+/** A campaign (the fields the tests read). */
+interface Campaign {
+	id: string;
+	name: string;
+	status: string;
+	stats: { created: number; pending: number };
+	status_callback?: string;
+	date_updated: string;
+}
+
+/** A call record of a campaign. */
+interface CallRecord {
+	number: string;
+	status: string;
+	call_sid: string;
+	date_created: string;
+	end_time: string;
+}
+
+/** A list of contacts. */
+interface ContactList {
+	sid: string;
+	name: string;
+	contact_count: number;
+}
+
+/** A campaign's callback body (call status, call schedule or campaign status: the fields the tests read). */
+interface CampaignCallback {
+	number: string;
+	status: string;
+	attempts: number;
+	call_sid: string;
+	call_sids: string[];
+	stats: unknown;
+}
+
+async function call<B = unknown>(origin: string, method: string, path: string, body?: unknown, authorization = BASIC): Promise<Answer<B>> {
 	const headers: Record<string, string> = { authorization };
 	let payload: string | FormData | undefined;
 	if (body instanceof FormData) payload = body;
@@ -37,7 +98,7 @@ async function call(origin: string, method: string, path: string, body?: unknown
 	return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const description = (answer: Answer) => answer.body?.response?.error_data?.description as string;
+const description = (answer: Answer) => (answer.body as Partial<V2Failure> | undefined)?.response?.error_data?.description as string;
 const numbers = (count: number, prefix = '+9198470') => Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(5, '0')}`);
 const campaign = (extra: Record<string, unknown> = {}) => ({ caller_id: '+918047112233', from: '+919845000001,+919845000002', name: 'Sandbox test', ...extra });
 const future = (ms = 3_600_000) => new Date(Date.now() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -45,7 +106,7 @@ const future = (ms = 3_600_000) => new Date(Date.now() + ms).toISOString().repla
 describe('campaigns (timeScale 1: the clock barely moves during a test)', () => {
 	let sandbox: ExotelSandbox;
 	let origin: string;
-	const api = (method: string, path: string, body?: unknown) => call(origin, method, path, body);
+	const api = <B = unknown>(method: string, path: string, body?: unknown) => call<B>(origin, method, path, body);
 
 	beforeAll(async () => {
 		sandbox = new ExotelSandbox();
@@ -55,7 +116,7 @@ describe('campaigns (timeScale 1: the clock barely moves during a test)', () => 
 	beforeEach(() => sandbox.reset());
 
 	it('creates a campaign with the spec’s envelope and fields; Created at first, then InProgress without send_at', async () => {
-		const created = await api('POST', CAMPAIGNS, campaign({ retries: { number_of_retries: 2, interval_mins: 5, mechanism: 'Linear', on_status: ['busy'] } }));
+		const created = await api<Created>('POST', CAMPAIGNS, campaign({ retries: { number_of_retries: 2, interval_mins: 5, mechanism: 'Linear', on_status: ['busy'] } }));
 		expect(created.status).toBe(200);
 		expect(created.body).toMatchObject({ method: 'POST', http_code: 200, response: [{ code: 200, status: 'success' }] });
 		const data = created.body.response[0].data;
@@ -72,14 +133,14 @@ describe('campaigns (timeScale 1: the clock barely moves during a test)', () => 
 			stats: { created: 2, completed: 0, failed: 0, pending: 2 },
 			date_created: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+05:30$/),
 		});
-		const read = await api('GET', `${CAMPAIGNS}/${data.id}`);
+		const read = await api<One<Campaign>>('GET', `${CAMPAIGNS}/${data.id}`);
 		expect(read.body.response.data.status).toBe('InProgress');
 	});
 
 	it('stays Created until send_at, and generates a name when none is given', async () => {
-		const created = await api('POST', CAMPAIGNS, campaign({ name: undefined, schedule: { send_at: future() } }));
+		const created = await api<Created>('POST', CAMPAIGNS, campaign({ name: undefined, schedule: { send_at: future() } }));
 		expect(created.body.response[0].data.name).toMatch(/^Campaign \d{4}-/);
-		const read = await api('GET', `${CAMPAIGNS}/${created.body.response[0].data.id}`);
+		const read = await api<One<Campaign>>('GET', `${CAMPAIGNS}/${created.body.response[0].data.id}`);
 		expect(read.body.response.data.status).toBe('Created');
 	});
 
@@ -91,7 +152,7 @@ describe('campaigns (timeScale 1: the clock barely moves during a test)', () => 
 		['archive', 'cmp-completed', 'Archived'],
 	])('%s from %s', (action, id, next) => {
 		it(`is allowed and moves to ${next}`, async () => {
-			const res = await api('PUT', `${CAMPAIGNS}/${id}`, { action });
+			const res = await api<One<Campaign>>('PUT', `${CAMPAIGNS}/${id}`, { action });
 			expect(res.status).toBe(200);
 			expect(res.body.response.data.status).toBe(next);
 		});
@@ -110,37 +171,37 @@ describe('campaigns (timeScale 1: the clock barely moves during a test)', () => 
 		const res = await api('PUT', `${CAMPAIGNS}/${id}`, { action });
 		expect(res.status).toBe(400);
 		expect(description(res)).toMatch(new RegExp(`Cannot ${action} campaign '${id}': its status is ${status}; ${action} is allowed only from`));
-		expect((await api('GET', `${CAMPAIGNS}/${id}`)).body.response.data.status).toBe(status);
+		expect((await api<One<Campaign>>('GET', `${CAMPAIGNS}/${id}`)).body.response.data.status).toBe(status);
 	});
 
 	it('complete marks the remaining calls failed; resume of a campaign before send_at goes back to Created', async () => {
-		const paused = (await api('GET', `${CAMPAIGNS}/cmp-paused`)).body.response.data;
+		const paused = (await api<One<Campaign>>('GET', `${CAMPAIGNS}/cmp-paused`)).body.response.data;
 		expect(paused.stats).toEqual({ created: 10, completed: 4, failed: 0, pending: 6 });
-		const done = await api('PUT', `${CAMPAIGNS}/cmp-paused`, { action: 'complete' });
+		const done = await api<One<Campaign>>('PUT', `${CAMPAIGNS}/cmp-paused`, { action: 'complete' });
 		expect(done.body.response.data.stats).toEqual({ created: 10, completed: 4, failed: 6, pending: 0 });
 
 		await api('PUT', `${CAMPAIGNS}/cmp-created`, { action: 'pause' });
-		const resumed = await api('PUT', `${CAMPAIGNS}/cmp-created`, { action: 'resume' });
+		const resumed = await api<One<Campaign>>('PUT', `${CAMPAIGNS}/cmp-created`, { action: 'resume' });
 		expect(resumed.body.response.data.status).toBe('Created');
 	});
 
 	it('an unknown action, or an action with other parameters, is a 400', async () => {
 		expect(description(await api('PUT', `${CAMPAIGNS}/cmp-paused`, { action: 'stop' }))).toMatch(/action must be one of pause, resume, complete, archive/);
 		expect(description(await api('PUT', `${CAMPAIGNS}/cmp-paused`, { action: 'resume', name: 'New name' }))).toMatch(/got also: name/);
-		const withCallback = await api('PUT', `${CAMPAIGNS}/cmp-paused`, { action: 'resume', status_callback: 'http://127.0.0.1:9/cb' });
+		const withCallback = await api<One<Campaign>>('PUT', `${CAMPAIGNS}/cmp-paused`, { action: 'resume', status_callback: 'http://127.0.0.1:9/cb' });
 		expect(withCallback.status).toBe(200);
 		expect(withCallback.body.response.data.status_callback).toBe('http://127.0.0.1:9/cb');
 	});
 
 	it('before send_at any create parameter changes; after it only the three callbacks', async () => {
-		const before = await api('PUT', `${CAMPAIGNS}/cmp-created`, { name: 'Diwali offers v2', from: '+919845000001', retries: { number_of_retries: 1 } });
+		const before = await api<One<Campaign>>('PUT', `${CAMPAIGNS}/cmp-created`, { name: 'Diwali offers v2', from: '+919845000001', retries: { number_of_retries: 1 } });
 		expect(before.status).toBe(200);
 		expect(before.body.response.data).toMatchObject({ name: 'Diwali offers v2', from: '+919845000001', stats: { created: 1 } });
 
 		const after = await api('PUT', `${CAMPAIGNS}/cmp-inprogress`, { name: 'Renamed', status_callback: 'http://127.0.0.1:9/a' });
 		expect(after.status).toBe(400);
 		expect(description(after)).toMatch(/past its send_at .* only status_callback, call_status_callback, call_schedule_callback can be updated \(refused: name\)/);
-		const callbacks = await api('PUT', `${CAMPAIGNS}/cmp-inprogress`, {
+		const callbacks = await api<One<Campaign>>('PUT', `${CAMPAIGNS}/cmp-inprogress`, {
 			status_callback: 'http://127.0.0.1:9/a',
 			call_status_callback: 'http://127.0.0.1:9/b',
 			call_schedule_callback: 'http://127.0.0.1:9/c',
@@ -177,7 +238,7 @@ describe('campaigns (timeScale 1: the clock barely moves during a test)', () => 
 		['flow_type outside the list', campaign({ flow_type: 'sms' }), /flow_type must be one of ivr, greeting/],
 		['a relative callback', campaign({ status_callback: '/hook' }), /status_callback must be an absolute http\(s\) URL/],
 	])('create: %s is a 400', async (_name, body, message) => {
-		const res = await api('POST', CAMPAIGNS, body);
+		const res = await api<V2Failure>('POST', CAMPAIGNS, body);
 		expect(res.status).toBe(400);
 		expect(res.body.response.error_data.code).toBe(1001);
 		expect(description(res)).toMatch(message);
@@ -190,20 +251,20 @@ describe('campaigns (timeScale 1: the clock barely moves during a test)', () => 
 	});
 
 	it('lists campaigns with metadata, filters (status format-insensitive) and sorting; 400 on bad paging', async () => {
-		const all = await api('GET', `${CAMPAIGNS}?limit=2&offset=1&sort_by=name:asc`);
+		const all = await api<Many<Campaign>>('GET', `${CAMPAIGNS}?limit=2&offset=1&sort_by=name:asc`);
 		expect(all.body.metadata).toEqual({ count: 2, offset: 1, total: 5, limit: 2 });
 		expect(all.body.response.map((c: { name: string }) => c.name)).toEqual(['Feedback survey', 'Old promotion']);
-		const byStatus = await api('GET', `${CAMPAIGNS}?status=in-progress,Paused`);
+		const byStatus = await api<Many<Campaign>>('GET', `${CAMPAIGNS}?status=in-progress,Paused`);
 		expect(byStatus.body.response.map((c: { id: string }) => c.id).sort()).toEqual(['cmp-inprogress', 'cmp-paused']);
-		expect((await api('GET', `${CAMPAIGNS}?name=REMIND`)).body.response.map((c: { id: string }) => c.id)).toEqual(['cmp-inprogress']);
-		expect((await api('GET', `${CAMPAIGNS}?type=dynamic`)).body.response).toEqual([]);
+		expect((await api<Many<Campaign>>('GET', `${CAMPAIGNS}?name=REMIND`)).body.response.map((c: { id: string }) => c.id)).toEqual(['cmp-inprogress']);
+		expect((await api<Many<Campaign>>('GET', `${CAMPAIGNS}?type=dynamic`)).body.response).toEqual([]);
 		expect((await api('GET', `${CAMPAIGNS}?limit=501`)).status).toBe(400);
 		expect((await api('GET', `${CAMPAIGNS}?sort_by=status`)).status).toBe(400);
 		expect((await api('GET', `${CAMPAIGNS}?status=running`)).status).toBe(400);
 	});
 
 	it('serves call records paged, filtered by status and sorted', async () => {
-		const page = await api('GET', `${CAMPAIGNS}/cmp-inprogress/call-details?limit=5&offset=10&sort_by=date_created:asc`);
+		const page = await api<Many<CallRecord>>('GET', `${CAMPAIGNS}/cmp-inprogress/call-details?limit=5&offset=10&sort_by=date_created:asc`);
 		expect(page.body.metadata).toEqual({ count: 2, offset: 10, total: 12, limit: 5 });
 		expect(page.body.response[0]).toEqual({
 			number: expect.any(String),
@@ -219,14 +280,14 @@ describe('campaigns (timeScale 1: the clock barely moves during a test)', () => 
 			direction: 'Outgoing',
 			call_sid: expect.stringMatching(/^[0-9a-f]{32}$/),
 		});
-		const busy = await api('GET', `${CAMPAIGNS}/cmp-inprogress/call-details?status=busy`);
+		const busy = await api<Many<CallRecord>>('GET', `${CAMPAIGNS}/cmp-inprogress/call-details?status=busy`);
 		expect(busy.body.response.map((c: { number: string }) => c.number)).toEqual(['+919845210097']);
 		expect((await api('GET', `${CAMPAIGNS}/cmp-inprogress/call-details?status=answered`)).status).toBe(400);
 		expect((await api('GET', `${CAMPAIGNS}/nope/call-details`)).status).toBe(404);
 	});
 
 	it('GET and DELETE on campaigns/<id> (paths the spec does not show): 200, then 404', async () => {
-		expect((await api('DELETE', `${CAMPAIGNS}/cmp-completed`)).body.response.data).toEqual({ id: 'cmp-completed', deleted: true });
+		expect((await api<One<unknown>>('DELETE', `${CAMPAIGNS}/cmp-completed`)).body.response.data).toEqual({ id: 'cmp-completed', deleted: true });
 		expect((await api('GET', `${CAMPAIGNS}/cmp-completed`)).status).toBe(404);
 		expect((await api('DELETE', `${CAMPAIGNS}/cmp-completed`)).status).toBe(404);
 	});
@@ -241,8 +302,8 @@ describe('campaign clock and callbacks (timeScale 0: every call happens at once)
 	let origin: string;
 	let receiver: http.Server;
 	let hook: string;
-	const received: Array<{ url: string; body: any }> = [];
-	const api = (method: string, path: string, body?: unknown) => call(origin, method, path, body);
+	const received: Array<{ url: string; body: CampaignCallback }> = [];
+	const api = <B = unknown>(method: string, path: string, body?: unknown) => call<B>(origin, method, path, body);
 
 	beforeAll(async () => {
 		sandbox = new ExotelSandbox({ timeScale: 0 });
@@ -268,7 +329,7 @@ describe('campaign clock and callbacks (timeScale 0: every call happens at once)
 	});
 
 	it('calls every number, retries per the retries object, completes and posts the three callbacks', async () => {
-		const created = await api(
+		const created = await api<Created>(
 			'POST',
 			CAMPAIGNS,
 			campaign({
@@ -280,9 +341,9 @@ describe('campaign clock and callbacks (timeScale 0: every call happens at once)
 			}),
 		);
 		const id = created.body.response[0].data.id;
-		const read = await api('GET', `${CAMPAIGNS}/${id}`);
+		const read = await api<One<Campaign>>('GET', `${CAMPAIGNS}/${id}`);
 		expect(read.body.response.data).toMatchObject({ status: 'Completed', stats: { created: 3, completed: 1, failed: 2, pending: 0 } });
-		const calls = (await api('GET', `${CAMPAIGNS}/${id}/call-details?sort_by=date_created:asc`)).body.response;
+		const calls = (await api<Many<CallRecord>>('GET', `${CAMPAIGNS}/${id}/call-details?sort_by=date_created:asc`)).body.response;
 		expect(calls.map((c: { number: string; status: string }) => `${c.number} ${c.status}`)).toEqual([
 			'+919845000001 completed',
 			'+919845000097 busy',
@@ -317,12 +378,12 @@ describe('campaign clock and callbacks (timeScale 0: every call happens at once)
 	});
 
 	it('a list campaign calls the lists’ contacts once each, with their names', async () => {
-		const created = await api('POST', CAMPAIGNS, campaign({ from: undefined, lists: ['list-1', 'list-2'] }));
+		const created = await api<Created>('POST', CAMPAIGNS, campaign({ from: undefined, lists: ['list-1', 'list-2'] }));
 		const id = created.body.response[0].data.id;
-		const calls = (await api('GET', `${CAMPAIGNS}/${id}/call-details?sort_by=date_created:asc&limit=50`)).body.response;
+		const calls = (await api<Many<CallRecord>>('GET', `${CAMPAIGNS}/${id}/call-details?sort_by=date_created:asc&limit=50`)).body.response;
 		expect(calls).toHaveLength(7);
 		expect(calls[0]).toMatchObject({ number: '+919845000001', name: 'Asha Rao' });
-		expect((await api('GET', `${CAMPAIGNS}/${id}`)).body.response.data.stats).toEqual({ created: 7, completed: 6, failed: 1, pending: 0 });
+		expect((await api<One<Campaign>>('GET', `${CAMPAIGNS}/${id}`)).body.response.data.stats).toEqual({ created: 7, completed: 6, failed: 1, pending: 0 });
 	});
 });
 
@@ -335,7 +396,7 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 	let sandbox: ExotelSandbox;
 	let origin: string;
 	let seq = 0;
-	const api = (method: string, path: string, body?: unknown) => call(origin, method, path, body);
+	const api = <B = unknown>(method: string, path: string, body?: unknown) => call<B>(origin, method, path, body);
 
 	async function startSandbox(timeScale = SCALE) {
 		const sb = new ExotelSandbox({ timeScale });
@@ -385,7 +446,7 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 	it('posts each call, each number after its retries and the completion, with no request after the create: in order, each once', async () => {
 		const { paths, body } = hooks();
 		const createdAt = Date.now();
-		const created = await api(
+		const created = await api<Created>(
 			'POST',
 			CAMPAIGNS,
 			campaign({
@@ -417,14 +478,14 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 		expect(sandbox.callbacks({ kind: 'custom' }).map((a) => a.outcome)).toEqual(Array(9).fill('delivered'));
 
 		// the same campaign a request reads; reading it posts nothing again
-		const read = (await api('GET', `${CAMPAIGNS}/${id}`)).body.response.data;
+		const read = (await api<One<Campaign>>('GET', `${CAMPAIGNS}/${id}`)).body.response.data;
 		expect(read).toMatchObject({ status: 'Completed', stats: { created: 3, completed: 1, failed: 2, pending: 0 } });
-		const calls = (await api('GET', `${CAMPAIGNS}/${id}/call-details?sort_by=date_created:asc`)).body.response;
+		const calls = (await api<Many<CallRecord>>('GET', `${CAMPAIGNS}/${id}/call-details?sort_by=date_created:asc`)).body.response;
 		expect(sandbox.pendingCallbacks).toBe(0);
 		expect(rx.received).toHaveLength(9);
-		const posted = rx.json(paths.call);
+		const posted = rx.json<CampaignCallback>(paths.call);
 		expect(posted.map((b) => b.call_sid).sort()).toEqual(calls.map((c: { call_sid: string }) => c.call_sid).sort());
-		const first = calls.find((c: { call_sid: string }) => c.call_sid === posted[0].call_sid);
+		const first = calls.find((c: { call_sid: string }) => c.call_sid === posted[0].call_sid)!;
 		expect(posted[0]).toEqual({
 			campaign_sid: id,
 			call_sid: first.call_sid,
@@ -441,7 +502,7 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 			call_sids: posted.slice(1, 4).map((b) => b.call_sid),
 			date_updated: expect.stringMatching(/\+05:30$/),
 		});
-		const [status] = rx.json(paths.status);
+		const [status] = rx.json<CampaignCallback>(paths.status);
 		expect(status).toEqual({
 			campaign_sid: id,
 			name: 'Sandbox test',
@@ -457,11 +518,11 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 	it('requests during the timeline see the same campaign and move it at most once: every callback still once', async () => {
 		const { paths, body } = hooks();
 		const numbers = ['+919845000001', '+919845000002', '+919845000095', '+919845000004'];
-		const created = await api('POST', CAMPAIGNS, campaign({ from: numbers.join(','), ...body }));
+		const created = await api<Created>('POST', CAMPAIGNS, campaign({ from: numbers.join(','), ...body }));
 		const id = created.body.response[0].data.id as string;
 		let status = 'Created';
 		while (status !== 'Completed') {
-			const read = (await api('GET', `${CAMPAIGNS}/${id}`)).body.response.data;
+			const read = (await api<One<Campaign>>('GET', `${CAMPAIGNS}/${id}`)).body.response.data;
 			// a number's callbacks never arrive before the campaign reads it called
 			expect(rx.at(paths.schedule).length).toBeLessThanOrEqual(read.stats.created - read.stats.pending);
 			status = read.status;
@@ -475,10 +536,10 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 		const { sb, at } = await startSandbox(0.004);
 		const { paths, body } = hooks();
 		const numbers = ['+919845000001', '+919845000002', '+919845000003', '+919845000004', '+919845000005'];
-		const created = await call(at, 'POST', CAMPAIGNS, campaign({ from: numbers.join(','), ...body }));
+		const created = await call<Created>(at, 'POST', CAMPAIGNS, campaign({ from: numbers.join(','), ...body }));
 		const id = created.body.response[0].data.id as string;
 		await sb.waitForCallbacks(() => rx.at(paths.schedule).length >= 1, budget(15_000));
-		const paused = await call(at, 'PUT', `${CAMPAIGNS}/${id}`, { action: 'pause' });
+		const paused = await call<One<Campaign>>(at, 'PUT', `${CAMPAIGNS}/${id}`, { action: 'pause' });
 		expect(paused.body.response.data.status).toBe('Paused');
 		const called = numbers.length - paused.body.response.data.stats.pending;
 		// what the pause saw is posted; then the campaign's timeline is empty: nothing more can come
@@ -487,16 +548,16 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 		expect(rx.at(paths.status)).toHaveLength(0);
 		expect(called).toBeLessThan(numbers.length);
 
-		expect((await call(at, 'PUT', `${CAMPAIGNS}/${id}`, { action: 'resume' })).body.response.data.status).toBe('InProgress');
+		expect((await call<One<Campaign>>(at, 'PUT', `${CAMPAIGNS}/${id}`, { action: 'resume' })).body.response.data.status).toBe('InProgress');
 		expect(sb.pendingCallbacks).toBeGreaterThan(0);
 		await settled(sb, paths);
 		expect(arrivals(paths)).toEqual([...numbers.flatMap((n) => [`call ${n} completed`, `schedule ${n} 1`]), 'campaign Completed']);
-		expect(rx.json(paths.status)[0].stats).toEqual({ created: 5, completed: 5, failed: 0, pending: 0 });
+		expect(rx.json<CampaignCallback>(paths.status)[0].stats).toEqual({ created: 5, completed: 5, failed: 0, pending: 0 });
 	});
 
 	it('paused before its first call, only end_at is ahead; complete cancels it and posts the completion once, the numbers failed', async () => {
 		const { paths, body } = hooks();
-		const created = await api('POST', CAMPAIGNS, campaign({ ...body, schedule: { send_at: future(60_000), end_at: future(120_000) } }));
+		const created = await api<Created>('POST', CAMPAIGNS, campaign({ ...body, schedule: { send_at: future(60_000), end_at: future(120_000) } }));
 		const id = created.body.response[0].data.id as string;
 		expect(sandbox.pendingCallbacks).toBe(1); // the start, at send_at
 		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'pause' });
@@ -504,29 +565,29 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'complete' });
 		await settled(sandbox, paths);
 		expect(arrivals(paths)).toEqual(['campaign Completed']);
-		expect(rx.json(paths.status)[0].stats).toEqual({ created: 2, completed: 0, failed: 2, pending: 0 });
+		expect(rx.json<CampaignCallback>(paths.status)[0].stats).toEqual({ created: 2, completed: 0, failed: 2, pending: 0 });
 		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'archive' });
 		expect(sandbox.pendingCallbacks).toBe(0);
 	});
 
 	it('end_at passing while paused completes the campaign on its own', async () => {
 		const { paths, body } = hooks();
-		const created = await api('POST', CAMPAIGNS, campaign({ ...body, schedule: { end_at: future(2_000) } }));
+		const created = await api<Created>('POST', CAMPAIGNS, campaign({ ...body, schedule: { end_at: future(2_000) } }));
 		const id = created.body.response[0].data.id as string;
 		await api('PUT', `${CAMPAIGNS}/${id}`, { action: 'pause' });
 		expect(sandbox.pendingCallbacks).toBe(1); // end_at
 		await settled(sandbox, paths);
 		expect(arrivals(paths)).toEqual(['campaign Completed']);
-		expect(rx.json(paths.status)[0].stats).toEqual({ created: 2, completed: 0, failed: 2, pending: 0 });
+		expect(rx.json<CampaignCallback>(paths.status)[0].stats).toEqual({ created: 2, completed: 0, failed: 2, pending: 0 });
 	});
 
 	it('a campaign given callbacks after its start goes on its timeline from then', async () => {
 		const numbers = ['+919845000001', '+919845000002', '+919845000003'];
-		const created = await api('POST', CAMPAIGNS, campaign({ from: numbers.join(',') }));
+		const created = await api<Created>('POST', CAMPAIGNS, campaign({ from: numbers.join(',') }));
 		const id = created.body.response[0].data.id as string;
 		expect(sandbox.pendingCallbacks).toBe(0); // no callback URL: only read, never posted
 		const { paths, body } = hooks();
-		const updated = await api('PUT', `${CAMPAIGNS}/${id}`, body);
+		const updated = await api<One<Campaign>>('PUT', `${CAMPAIGNS}/${id}`, body);
 		expect(updated.status).toBe(200);
 		const called = numbers.length - updated.body.response.data.stats.pending;
 		await settled(sandbox, paths);
@@ -536,7 +597,7 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 	it('delete, reset and stop cancel what is pending: nothing is posted afterwards', async () => {
 		const { sb: slow, at: slowOrigin } = await startSandbox(0.05); // 3 s a number
 		const { paths, body } = hooks();
-		const first = await call(slowOrigin, 'POST', CAMPAIGNS, campaign(body));
+		const first = await call<Created>(slowOrigin, 'POST', CAMPAIGNS, campaign(body));
 		expect(slow.pendingCallbacks).toBe(1);
 		expect((await call(slowOrigin, 'DELETE', `${CAMPAIGNS}/${first.body.response[0].data.id}`)).status).toBe(200);
 		expect(slow.pendingCallbacks).toBe(0);
@@ -572,7 +633,7 @@ describe('campaign timeline (small timeScale: the callbacks come on their own)',
 describe('lists', () => {
 	let sandbox: ExotelSandbox;
 	let origin: string;
-	const api = (method: string, path: string, body?: unknown) => call(origin, method, path, body);
+	const api = <B = unknown>(method: string, path: string, body?: unknown) => call<B>(origin, method, path, body);
 
 	beforeAll(async () => {
 		sandbox = new ExotelSandbox({ timeScale: 0 });
@@ -582,19 +643,19 @@ describe('lists', () => {
 	beforeEach(() => sandbox.reset());
 
 	it('pages lists with metadata, searches by name and sorts', async () => {
-		const page = await api('GET', `${LISTS}?limit=2&sort_by=name:asc`);
+		const page = await api<Many<ContactList>>('GET', `${LISTS}?limit=2&sort_by=name:asc`);
 		expect(page.body.metadata).toEqual({ count: 2, offset: 0, total: 4, limit: 2 });
 		expect(page.body.response).toEqual([
 			expect.objectContaining({ sid: 'list-big', name: 'All subscribers', contact_count: SANDBOX_BIG_LIST.size }),
 			expect.objectContaining({ sid: 'list-1', name: 'Bengaluru customers', contact_count: 5 }),
 		]);
-		expect((await api('GET', `${LISTS}?name=mumbai`)).body.response.map((l: { sid: string }) => l.sid)).toEqual(['list-2']);
+		expect((await api<Many<ContactList>>('GET', `${LISTS}?name=mumbai`)).body.response.map((l: { sid: string }) => l.sid)).toEqual(['list-2']);
 		expect((await api('GET', `${LISTS}?limit=0`)).status).toBe(400);
 	});
 
 	it('gets, renames (unique names), deletes', async () => {
-		expect((await api('GET', `${LISTS}/list-2`)).body.response.data).toMatchObject({ sid: 'list-2', name: 'Mumbai leads', contact_count: 3 });
-		expect((await api('PUT', `${LISTS}/list-2`, { name: 'Pune leads' })).body.response.data.name).toBe('Pune leads');
+		expect((await api<One<ContactList>>('GET', `${LISTS}/list-2`)).body.response.data).toMatchObject({ sid: 'list-2', name: 'Mumbai leads', contact_count: 3 });
+		expect((await api<One<ContactList>>('PUT', `${LISTS}/list-2`, { name: 'Pune leads' })).body.response.data.name).toBe('Pune leads');
 		const clash = await api('PUT', `${LISTS}/list-2`, { name: 'bengaluru customers' });
 		expect(clash.status).toBe(400);
 		expect(description(clash)).toMatch(/already used by list 'list-1'/);
@@ -606,7 +667,7 @@ describe('lists', () => {
 	it('bulk rename answers 200 when all succeed and 207 with an entry per list when some fail', async () => {
 		const ok = await api('PUT', LISTS, { lists: [{ sid: 'list-1', name: 'One' }, { sid: 'list-2', name: 'Two' }] });
 		expect(ok.status).toBe(200);
-		const partial = await api('PUT', LISTS, {
+		const partial = await api<Many<{ code: number; status: string; error_data: { description: string } }>>('PUT', LISTS, {
 			lists: [
 				{ sid: 'list-1', name: 'Uno' },
 				{ sid: 'list-404', name: 'Nobody' },
@@ -626,9 +687,9 @@ describe('lists', () => {
 	});
 
 	it('pages contacts; removing a contact from a list keeps the contact and its other lists', async () => {
-		const page = await api('GET', `${LISTS}/list-big/contacts?offset=1200&limit=500`);
+		const page = await api<Many<unknown>>('GET', `${LISTS}/list-big/contacts?offset=1200&limit=500`);
 		expect(page.body.metadata).toEqual({ count: 3, offset: 1200, total: SANDBOX_BIG_LIST.size, limit: 500 });
-		expect((await api('GET', `${LISTS}/list-1/contacts`)).body.response[0]).toEqual({
+		expect((await api<Many<unknown>>('GET', `${LISTS}/list-1/contacts`)).body.response[0]).toEqual({
 			sid: 'contact-1',
 			phone_number: '+919845000001',
 			first_name: 'Asha',
@@ -640,10 +701,10 @@ describe('lists', () => {
 			date_created: expect.any(String),
 			date_updated: expect.any(String),
 		});
-		const removed = await api('DELETE', `${LISTS}/list-1/contacts/contact-1`);
+		const removed = await api<One<unknown>>('DELETE', `${LISTS}/list-1/contacts/contact-1`);
 		expect(removed.body.response.data).toEqual({ list_sid: 'list-1', contact_sid: 'contact-1', removed: true });
-		expect((await api('GET', `${LISTS}/list-1`)).body.response.data.contact_count).toBe(4);
-		const other = (await api('GET', `${LISTS}/list-2/contacts`)).body.response.map((c: { sid: string }) => c.sid);
+		expect((await api<One<ContactList>>('GET', `${LISTS}/list-1`)).body.response.data.contact_count).toBe(4);
+		const other = (await api<Many<{ sid: string }>>('GET', `${LISTS}/list-2/contacts`)).body.response.map((c: { sid: string }) => c.sid);
 		expect(other).toContain('contact-1');
 		expect((await api('DELETE', `${LISTS}/list-1/contacts/contact-1`)).status).toBe(404);
 	});
@@ -654,9 +715,9 @@ describe('lists', () => {
 			form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
 			form.append('list_id', 'list-1');
 			form.append('duplicate_action', duplicateAction);
-			const res = await call(origin, 'POST', UPLOAD, form, BEARER);
+			const res = await call<One<{ upload_id: string }>>(origin, 'POST', UPLOAD, form, BEARER);
 			expect(res.status).toBe(202);
-			return (await call(origin, 'GET', `${UPLOAD}/${res.body.response.data.upload_id}`)).body.response.data;
+			return (await call<One<unknown>>(origin, 'GET', `${UPLOAD}/${res.body.response.data.upload_id}`)).body.response.data;
 		};
 		const skipped = await upload('phone_number,first_name\n+919845000002,Ravi again\n+919845000099,New\n', 'skip');
 		expect(skipped).toMatchObject({ status: 'completed', successful: 1, failed: 0, duplicates_skipped: 1 });
@@ -664,7 +725,7 @@ describe('lists', () => {
 		expect(updated).toMatchObject({ successful: 1, duplicates_skipped: 0 });
 		const again = await upload('phone_number\n+919845000003\n', 'create_new');
 		expect(again).toMatchObject({ successful: 1 });
-		const contacts = (await api('GET', `${LISTS}/list-1/contacts?limit=50`)).body.response;
+		const contacts = (await api<Many<{ phone_number: string }>>('GET', `${LISTS}/list-1/contacts?limit=50`)).body.response;
 		expect(contacts.map((c: { phone_number: string }) => c.phone_number)).toEqual([
 			'+919845000001',
 			'+919845000002',

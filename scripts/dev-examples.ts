@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the example workflows (fs, path, __dirname); never shipped */
 /**
  * The example workflows as `npm run dev` sees them: which start from a webhook (published on their
  * first import), and, for its banner, each one's webhook (method, path, production and test URL),

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a progress timer (setInterval); never shipped */
 /**
  * `npm run dev`'s log: `[dev] ` lines. No silent minute: while a step runs and nothing has been said
  * for `quietMs`, it says how far the step is: what the harness's long waits report (n8n's install:

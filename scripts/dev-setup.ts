@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads and writes the dev n8n's files (fs, path); never shipped */
 /**
  * What `npm run dev` puts into its n8n, and what it leaves alone: the sandbox credentials and the
  * example workflows are imported only when missing (matched by id), so whatever the user changed in
@@ -185,9 +186,9 @@ export async function publishAfterStart(
 export async function activeWorkflowIds(instance: Pick<N8nInstance, 'rest'>, ids: string[]): Promise<Set<string>> {
 	const active = new Set<string>();
 	for (const id of ids) {
-		const res = await instance.rest('GET', `/workflows/${id}`);
+		const res = await instance.rest<{ data?: { active?: boolean; activeVersionId?: string | null } }>('GET', `/workflows/${id}`);
 		if (res.status !== 200) throw new Error(`GET /rest/workflows/${id} → ${res.status}`);
-		const workflow = res.data?.data as { active?: boolean; activeVersionId?: string | null } | undefined;
+		const workflow = res.data?.data;
 		// 2.8.4 says `active`; 2.41 publishes a version (`activeVersionId`) and keeps `active` beside it
 		if (workflow?.active === true || workflow?.activeVersionId) active.add(id);
 	}

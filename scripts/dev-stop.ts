@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- watches its parent process and signals (process, setInterval); never shipped */
 /**
  * How `npm run dev` learns that it should stop. npm passes SIGINT and SIGTERM on to the shell of a
  * script only, and Debian's sh (dash) dies of them without passing them on: that left this process

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- starts n8n and the sandbox as processes and reads their files (process, timers, __dirname, child_process spawn, fs, os, path); never shipped */
 /**
  * `npm run dev`: the sandbox, and a cached n8n on http://127.0.0.1:5678 with this package installed
  * the way users get it (packed tarball), sandbox credentials and the example workflows imported.

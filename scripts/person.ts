@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a command line (process: argv, env, exit, stdout/stderr); never shipped */
 /**
  * `npm run person`: answer a waiting "send and wait" execution from a terminal, as the person it
  * asked, through the sandbox's control API (sandbox/README.md, "Acting as the person"). Meant
@@ -50,6 +51,15 @@ export function sandboxOrigin(flag: string | undefined, env: NodeJS.ProcessEnv =
 	return origin;
 }
 
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+function parsedJson(text: string): { value: unknown } | undefined {
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch {
+		return undefined;
+	}
+}
+
 /** The control-API request a command line asks for (the sandbox checks the rest and names what is wrong). */
 export function parsePersonArgs(args: string[], env: NodeJS.ProcessEnv = {}): PersonRequest {
 	const [command, ...rest] = args;
@@ -73,11 +83,9 @@ export function parsePersonArgs(args: string[], env: NodeJS.ProcessEnv = {}): Pe
 			if (!/^\d+$/.test(value)) throw new Error(`--link must be a link's position, 0 for the first (got '${value}')`);
 			body.link = Number(value);
 		} else if (name === '--suggestion') {
-			try {
-				body.suggestion = JSON.parse(value) as unknown;
-			} catch {
-				throw new Error(`--suggestion must be JSON, e.g. '{"reply":{"text":"Yes","postback_data":"yes"}}' (got '${value}')`);
-			}
+			const suggestion = parsedJson(value);
+			if (!suggestion) throw new Error(`--suggestion must be JSON, e.g. '{"reply":{"text":"Yes","postback_data":"yes"}}' (got '${value}')`);
+			body.suggestion = suggestion.value;
 		} else body[flags[name]] = value;
 	}
 	return { url: `${sandboxOrigin(sandbox, env)}/__sandbox/${command}`, body };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a browser and writes the picture (fs, path, __dirname, process, setTimeout); never shipped */
 /**
  * Makes docs/send-and-wait-waiting.png: n8n's editor showing an execution of the example
  * `approve-refund-whatsapp` that waits at its Exotel node for the manager's answer. Run by hand when
@@ -39,8 +40,8 @@ async function waitingExecution(instance: Instance, workflowId: string, timeoutM
 	const deadline = Date.now() + timeoutMs;
 	let seen: unknown = [];
 	while (Date.now() < deadline) {
-		const res = await instance.rest('GET', `/executions?filter=${filter}`);
-		const results = (res.data?.data?.results ?? []) as Array<{ id: string; status: string }>;
+		const res = await instance.rest<{ data?: { results?: Array<{ id: string; status: string }> } }>('GET', `/executions?filter=${filter}`);
+		const results = res.data?.data?.results ?? [];
 		seen = results.map(({ id, status }) => ({ id, status }));
 		if (results[0]?.status === 'waiting') return results[0].id;
 		await new Promise((resolve) => setTimeout(resolve, 300));
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
 	process.env.N8N_E2E_TARGET ??= '2.8.4';
 	// the harness reads its release from the environment when it loads
 	const { N8nInstance, packPackage, removeTempDir } = await import('../test/harness');
-	const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')) as { id: string; nodes: Array<Record<string, any>> };
+	const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')) as { id: string; nodes: Array<{ type: string; parameters: Record<string, unknown> }> };
 	const webhookPath = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')?.parameters.path as string;
 
 	const sandbox = new ExotelSandbox();

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a local HTTP model server run from a command line (http, net, process); never shipped */
 /**
  * A scripted OpenAI-compatible model on loopback: an AI agent's human review tried without an account
  * or a model key (`npm run dev -- --human-review`, scripts/dev.ts), and the model of the real-n8n test of
@@ -124,17 +125,46 @@ export function scriptedTurn(messages: ChatMessage[], tools: ToolSpec[]): Script
 	return { kind: 'text', text: 'Nothing more to do.' };
 }
 
+/** A model request's JSON body; each field is checked where it is read. */
+type ModelRequest = Record<string, unknown>;
+
+/** A tool as a Chat Completions request lists it. */
+interface ChatCompletionsTool {
+	function?: { name?: unknown; parameters?: ToolSpec['parameters'] };
+}
+
+/** A tool as a Responses API request lists it. */
+interface ResponsesTool {
+	type?: unknown;
+	name?: unknown;
+	parameters?: ToolSpec['parameters'];
+}
+
+/** An item of a Responses API request's input: a message, a function call or a function call's output. */
+interface ResponsesItem {
+	type?: unknown;
+	role?: unknown;
+	content?: unknown;
+	call_id?: unknown;
+	name?: unknown;
+	arguments?: unknown;
+	output?: unknown;
+}
+
+/** The entries of a JSON list; none when the value is not a list. */
+const listOf = <T>(value: unknown): Array<T | null | undefined> => (Array.isArray(value) ? value : []);
+
 /** A Chat Completions request's messages and tools. */
-function fromChatCompletions(body: Record<string, any>): { messages: ChatMessage[]; tools: ToolSpec[] } {
-	const tools = (Array.isArray(body.tools) ? body.tools : []).map((tool: any) => ({ name: String(tool?.function?.name), parameters: tool?.function?.parameters }));
+function fromChatCompletions(body: ModelRequest): { messages: ChatMessage[]; tools: ToolSpec[] } {
+	const tools = listOf<ChatCompletionsTool>(body.tools).map((tool) => ({ name: String(tool?.function?.name), parameters: tool?.function?.parameters }));
 	return { messages: Array.isArray(body.messages) ? body.messages : [], tools };
 }
 
 /** A Responses API request's input and tools, read as Chat Completions messages. */
-export function fromResponses(body: Record<string, any>): { messages: ChatMessage[]; tools: ToolSpec[] } {
+export function fromResponses(body: ModelRequest): { messages: ChatMessage[]; tools: ToolSpec[] } {
 	const messages: ChatMessage[] = [];
 	if (typeof body.instructions === 'string') messages.push({ role: 'system', content: body.instructions });
-	const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
+	const input: Array<ResponsesItem | null | undefined> = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : listOf<ResponsesItem>(body.input);
 	for (const item of input) {
 		if (item?.type === 'function_call') {
 			messages.push({ role: 'assistant', tool_calls: [{ id: String(item.call_id), type: 'function', function: { name: String(item.name), arguments: String(item.arguments ?? '{}') } }] });
@@ -144,7 +174,9 @@ export function fromResponses(body: Record<string, any>): { messages: ChatMessag
 			messages.push({ role: item.role, content: item.content });
 		}
 	}
-	const tools = (Array.isArray(body.tools) ? body.tools : []).filter((tool: any) => tool?.type === 'function').map((tool: any) => ({ name: String(tool.name), parameters: tool.parameters }));
+	const tools = listOf<ResponsesTool>(body.tools)
+		.filter((tool): tool is ResponsesTool => tool?.type === 'function')
+		.map((tool) => ({ name: String(tool.name), parameters: tool.parameters }));
 	return { messages, tools };
 }
 
@@ -236,7 +268,7 @@ export class ScriptedModel {
 		}
 		const api = route === 'POST /v1/chat/completions' ? 'chat' : route === 'POST /v1/responses' ? 'responses' : undefined;
 		if (!api) return error(404, `not scripted: ${req.method} ${url.pathname}`);
-		let body: Record<string, any>;
+		let body: ModelRequest;
 		try {
 			body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
 		} catch {

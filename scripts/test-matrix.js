@@ -88,7 +88,6 @@ function run(label, command, commandArgs, env, prefix) {
 	const done = new Promise((resolve) => {
 		child = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 		const onLine = (line) => {
-			// eslint-disable-next-line no-control-regex
 			const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
 			if (/^Tests: \d+ passed/.test(plain)) result.tests = plain.slice('Tests: '.length);
 		};

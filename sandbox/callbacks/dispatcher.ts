@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- posts callbacks to loopback receivers on timers (http, https, setTimeout, process.stderr); never shipped */
 /**
  * The callback dispatcher: delivery reports after accepted sends (SMS StatusCallback, RCS dlr with
  * SMS fallback, chat-app status, call status), a campaign's steps on its own timeline and its
@@ -565,7 +566,6 @@ export class CallbackDispatcher implements CallbackHooks {
 		const maxBodyBytes = init.maxBodyBytes ?? 1024 * 1024;
 		return new Promise<ExchangeResult>((resolve) => {
 			let settled = false;
-			let timer: NodeJS.Timeout | undefined;
 			let status = 0;
 			let headers: http.IncomingHttpHeaders = {};
 			let answered = false;
@@ -574,10 +574,8 @@ export class CallbackDispatcher implements CallbackHooks {
 			const finish = (error?: string) => {
 				if (settled) return;
 				settled = true;
-				if (timer) {
-					clearTimeout(timer);
-					this.timers.delete(timer);
-				}
+				clearTimeout(timer);
+				this.timers.delete(timer);
 				const result: ExchangeResult = { status, headers, body: Buffer.concat(chunks) };
 				if (error !== undefined) result.error = error;
 				resolve(result);
@@ -595,6 +593,14 @@ export class CallbackDispatcher implements CallbackHooks {
 			}
 			if (secure) options.rejectUnauthorized = false;
 			let request: http.ClientRequest;
+			// started before the request is made: a request that cannot be made finishes (and clears it) at once
+			const timer = setTimeout(() => {
+				this.timers.delete(timer);
+				if (!answered) status = 0;
+				finish(`timeout after ${timeoutMs} ms`);
+				request.destroy();
+			}, timeoutMs);
+			this.timers.add(timer);
 			try {
 				request = (secure ? https : http).request(options, (res) => {
 					answered = true;
@@ -625,13 +631,6 @@ export class CallbackDispatcher implements CallbackHooks {
 				this.inflight.delete(request);
 				finish(answered ? undefined : 'connection closed without an answer');
 			});
-			timer = setTimeout(() => {
-				this.timers.delete(timer as NodeJS.Timeout);
-				if (!answered) status = 0;
-				finish(`timeout after ${timeoutMs} ms`);
-				request.destroy();
-			}, timeoutMs);
-			this.timers.add(timer);
 			request.end(init.body);
 		});
 	}

@@ -34,8 +34,7 @@ export const SMS_TERMINAL = {
  */
 export function smsUnitsOf(body: string, encoding?: string): number {
 	const chars = Array.from(body);
-	// eslint-disable-next-line no-control-regex
-	const unicode = encoding === 'unicode' || /[^\x00-\x7f]/.test(body);
+	const unicode = encoding === 'unicode' || /[\u0080-\uffff]/.test(body);
 	const [single, part] = unicode ? [70, 67] : [160, 153];
 	return chars.length <= single ? 1 : Math.ceil(chars.length / part);
 }

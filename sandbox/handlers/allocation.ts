@@ -4,7 +4,7 @@
  */
 import { fail, isPlainObject, json, randomHex, readJson } from '../http';
 import type { Allocation, AllocationRecord, GreenvnPoolEntry } from '../stored';
-import type { Reply, RequestContext, RouteDefinition } from '../types';
+import type { Handler, Reply, RequestContext, RouteDefinition } from '../types';
 
 export const ALLOCATION_REGIONS = ['DL', 'MU', 'MH', 'WB', 'AP', 'TN', 'GJ', 'KA', 'KL', 'RJ', 'MP'] as const;
 
@@ -209,15 +209,13 @@ function allocate(ctx: RequestContext): Reply {
 	return success({ ...allocation });
 }
 
-function guarded(handler: (ctx: RequestContext) => Reply): (ctx: RequestContext) => Reply {
-	return (ctx) => {
-		try {
-			return handler(ctx);
-		} catch (error) {
+function guarded(handler: (ctx: RequestContext) => Reply): Handler {
+	const run = async (ctx: RequestContext) => handler(ctx);
+	return (ctx) =>
+		run(ctx).catch((error: unknown) => {
 			if (error instanceof AllocationError) return allocError(ctx, error.status, error.code, error.message);
 			throw error;
-		}
-	};
+		});
 }
 
 function find(ctx: RequestContext): AllocationRecord {

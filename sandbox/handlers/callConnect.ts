@@ -7,7 +7,7 @@
 import { SANDBOX_ACCOUNT, SANDBOX_REFUSED_CALLER } from '../fixtures';
 import { fail, FormShapeError, FormValue, indexedEntries, isFormObject, isFormType, json, nestForm, randomHex } from '../http';
 import type { CallOutcome, StoredCall } from '../stored';
-import type { RequestContext, RouteDefinition } from '../types';
+import type { Handler, Reply, RequestContext, RouteDefinition } from '../types';
 import { callsOf, priceOf, RECORDING_URL_VALIDITY, SANDBOX_CALL_RULES, v1CallView } from './calls';
 import { raceTerminal, scheduleCallbacks } from './callStatus';
 
@@ -45,13 +45,8 @@ function absoluteHttpUrl(value: string): boolean {
 
 function readConnect(ctx: RequestContext): ConnectInput {
 	if (!isFormType(ctx.request.contentType)) throw new ConnectError('The body must be application/x-www-form-urlencoded');
-	let form;
-	try {
-		form = nestForm(ctx.request.form ?? []);
-	} catch (error) {
-		if (error instanceof FormShapeError) throw new ConnectError(error.message);
-		throw error;
-	}
+	// a FormShapeError answers 400 as a ConnectError does (guarded)
+	const form = nestForm(ctx.request.form ?? []);
 	const text = (key: string, required = false): string | undefined => {
 		const value: FormValue | undefined = form[key];
 		if (value === undefined || value === '') {
@@ -167,20 +162,23 @@ function placeCall(input: ConnectInput, now: number, timeScale: number): StoredC
 	};
 }
 
+/** A ConnectError, or a form of the wrong shape, answers 400 with its message; anything else stays a failure. */
+function guarded(handler: (ctx: RequestContext) => Promise<Reply>): Handler {
+	return (ctx) =>
+		handler(ctx).catch((error: unknown) => {
+			if (error instanceof ConnectError || error instanceof FormShapeError) return fail(ctx, 400, error.message);
+			throw error;
+		});
+}
+
 export const callConnectRoutes: RouteDefinition[] = [
 	{
 		base: 'base',
 		method: 'POST',
 		path: '/v1/Accounts/:sid/Calls/connect',
 		auth: 'basic',
-		handler: async (ctx) => {
-			let input: ConnectInput;
-			try {
-				input = readConnect(ctx);
-			} catch (error) {
-				if (error instanceof ConnectError) return fail(ctx, 400, error.message);
-				throw error;
-			}
+		handler: guarded(async (ctx) => {
+			const input = readConnect(ctx);
 			if (isRefusedCaller(input)) {
 				// a refusal with a reason, not a passing overload: nothing is placed
 				return fail(ctx, 503, 'Service Unavailable; ', { code: REFUSED_CALLER_CODE });
@@ -193,6 +191,6 @@ export const callConnectRoutes: RouteDefinition[] = [
 			// The answer always reads in-progress, also when timeScale 0 ends the call at once.
 			const view = v1CallView(call, Math.min(now, call.endsAt - 1), { origin: ctx.origin, validityMinutes: RECORDING_URL_VALIDITY.default, uri: true, live: ctx.state.live });
 			return json(200, { Call: view });
-		},
+		}),
 	},
 ];

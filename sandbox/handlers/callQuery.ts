@@ -5,7 +5,7 @@
  */
 import { fail, firstQueryValue, INDIA_OFFSET_MINUTES, json } from '../http';
 import type { StoredCall } from '../stored';
-import type { Reply, RequestContext, RouteDefinition } from '../types';
+import type { Handler, Reply, RequestContext, RouteDefinition } from '../types';
 import { callsOf, ended, RECORDING_URL_VALIDITY, v1CallView } from './calls';
 
 export const CALLS_PAGE_SIZE = { default: 50, max: 100 } as const;
@@ -103,80 +103,76 @@ function bulkQuery(ctx: RequestContext): Reply {
 	let pageSize: number = CALLS_PAGE_SIZE.default;
 	let validity: number = RECORDING_URL_VALIDITY.default;
 	let ascending = false;
-	try {
-		if (q.PageSize !== undefined) {
-			pageSize = /^\d+$/.test(q.PageSize) ? Number(q.PageSize) : NaN;
-			if (!(pageSize >= 1 && pageSize <= CALLS_PAGE_SIZE.max)) {
-				throw new QueryError(`PageSize must be an integer from 1 to ${CALLS_PAGE_SIZE.max} (got '${q.PageSize}')`);
-			}
+	// a QueryError answers 400 with its message (guarded)
+	if (q.PageSize !== undefined) {
+		pageSize = /^\d+$/.test(q.PageSize) ? Number(q.PageSize) : NaN;
+		if (!(pageSize >= 1 && pageSize <= CALLS_PAGE_SIZE.max)) {
+			throw new QueryError(`PageSize must be an integer from 1 to ${CALLS_PAGE_SIZE.max} (got '${q.PageSize}')`);
 		}
-		if (q.Sid !== undefined) {
-			const sids = q.Sid.split(',').map((s) => s.trim());
-			if (sids.length > CALL_QUERY_LIMITS.sids) throw new QueryError(`Sid has ${sids.length} call ids; at most ${CALL_QUERY_LIMITS.sids} are allowed`);
-			if (sids.some((s) => !s)) throw new QueryError('Sid has an empty entry');
-			const set = new Set(sids);
-			filters.push((call) => set.has(call.sid));
-		}
-		if (q.DateCreated !== undefined) {
-			const offset = live ? INDIA_OFFSET_MINUTES : 0;
-			const range = parseRange('DateCreated', q.DateCreated, ['gte', 'lte', 'gt', 'lt'], (text) => parseServiceDate(text, offset), 'gte:2026-01-01 00:00:00;lte:2026-01-31 23:59:59');
-			const lower = range.gte ?? range.gt;
-			const upper = range.lte ?? range.lt;
-			const oldest = addCalendarMonths(now, -CALL_QUERY_LIMITS.historyMonths);
-			if ((lower !== undefined && lower < oldest) || (upper !== undefined && upper < oldest)) {
-				throw new QueryError('DateCreated reaches back more than 6 months; older calls cannot be queried');
-			}
-			if (lower !== undefined && upper !== undefined) {
-				if (upper < lower) throw new QueryError('DateCreated ends before it starts');
-				if (upper > addCalendarMonths(lower, CALL_QUERY_LIMITS.rangeMonths)) {
-					throw new QueryError(`DateCreated spans ${Math.ceil((upper - lower) / DAY_MS)} days; at most one month per request`);
-				}
-			}
-			filters.push((call) => inRange(call.createdAt, range));
-		}
-		for (const [key, pick] of [
-			['To', (call: StoredCall) => call.to],
-			['From', (call: StoredCall) => call.from],
-			['PhoneNumber', (call: StoredCall) => call.phoneNumberSid],
-		] as const) {
-			const raw = q[key];
-			if (raw === undefined) continue;
-			const set = new Set(numberList(key, raw));
-			filters.push((call) => set.has(pick(call) ?? ''));
-		}
-		if (q.Status !== undefined) {
-			if (!STATUSES.includes(q.Status)) throw new QueryError(`Status must be one of ${STATUSES.join(', ')} (got '${q.Status}')`);
-			filters.push((call) => ended(call, now) && call.outcome === q.Status);
-		}
-		if (q.Direction !== undefined) {
-			if (!DIRECTIONS.includes(q.Direction)) throw new QueryError(`Direction must be one of ${DIRECTIONS.join(', ')} (got '${q.Direction}')`);
-			filters.push((call) => call.direction === q.Direction);
-		}
-		if (q.Duration !== undefined) {
-			const range = parseRange('Duration', q.Duration, ['gte', 'lte', 'gt', 'lt', 'eq'], (t) => (/^\d+s$/.test(t) ? Number(t.slice(0, -1)) : undefined), 'gte:10s;lte:45s or eq:30s');
-			filters.push((call) => ended(call, now) && inRange(call.endedAfter, range));
-		}
-		if (q.Price !== undefined) {
-			const range = parseRange('Price', q.Price, ['gte', 'lte', 'gt', 'lt', 'eq'], (t) => (/^\d+(\.\d+)?$/.test(t) ? Number(t) : undefined), 'gte:0.50;lte:2.00');
-			filters.push((call) => ended(call, now) && inRange(Number(call.price), range));
-		}
-		if (q.SortBy !== undefined) {
-			if (q.SortBy !== 'DateCreated:asc' && q.SortBy !== 'DateCreated:desc') {
-				throw new QueryError(`SortBy must be DateCreated:asc or DateCreated:desc (got '${q.SortBy}')`);
-			}
-			ascending = q.SortBy === 'DateCreated:asc';
-		}
-		if (q.RecordingUrlValidity !== undefined) {
-			validity = /^\d+$/.test(q.RecordingUrlValidity) ? Number(q.RecordingUrlValidity) : NaN;
-			if (!(validity >= RECORDING_URL_VALIDITY.min && validity <= RECORDING_URL_VALIDITY.max)) {
-				throw new QueryError(`RecordingUrlValidity must be an integer from ${RECORDING_URL_VALIDITY.min} to ${RECORDING_URL_VALIDITY.max} minutes (got '${q.RecordingUrlValidity}')`);
-			}
-		}
-		if (q.Before !== undefined && q.After !== undefined) throw new QueryError('Give Before or After, not both');
-	} catch (error) {
-		if (error instanceof QueryError) return fail(ctx, 400, error.message);
-		throw error;
 	}
+	if (q.Sid !== undefined) {
+		const sids = q.Sid.split(',').map((s) => s.trim());
+		if (sids.length > CALL_QUERY_LIMITS.sids) throw new QueryError(`Sid has ${sids.length} call ids; at most ${CALL_QUERY_LIMITS.sids} are allowed`);
+		if (sids.some((s) => !s)) throw new QueryError('Sid has an empty entry');
+		const set = new Set(sids);
+		filters.push((call) => set.has(call.sid));
+	}
+	if (q.DateCreated !== undefined) {
+		const offset = live ? INDIA_OFFSET_MINUTES : 0;
+		const range = parseRange('DateCreated', q.DateCreated, ['gte', 'lte', 'gt', 'lt'], (text) => parseServiceDate(text, offset), 'gte:2026-01-01 00:00:00;lte:2026-01-31 23:59:59');
+		const lower = range.gte ?? range.gt;
+		const upper = range.lte ?? range.lt;
+		const oldest = addCalendarMonths(now, -CALL_QUERY_LIMITS.historyMonths);
+		if ((lower !== undefined && lower < oldest) || (upper !== undefined && upper < oldest)) {
+			throw new QueryError('DateCreated reaches back more than 6 months; older calls cannot be queried');
+		}
+		if (lower !== undefined && upper !== undefined) {
+			if (upper < lower) throw new QueryError('DateCreated ends before it starts');
+			if (upper > addCalendarMonths(lower, CALL_QUERY_LIMITS.rangeMonths)) {
+				throw new QueryError(`DateCreated spans ${Math.ceil((upper - lower) / DAY_MS)} days; at most one month per request`);
+			}
+		}
+		filters.push((call) => inRange(call.createdAt, range));
+	}
+	for (const [key, pick] of [
+		['To', (call: StoredCall) => call.to],
+		['From', (call: StoredCall) => call.from],
+		['PhoneNumber', (call: StoredCall) => call.phoneNumberSid],
+	] as const) {
+		const raw = q[key];
+		if (raw === undefined) continue;
+		const set = new Set(numberList(key, raw));
+		filters.push((call) => set.has(pick(call) ?? ''));
+	}
+	if (q.Status !== undefined) {
+		if (!STATUSES.includes(q.Status)) throw new QueryError(`Status must be one of ${STATUSES.join(', ')} (got '${q.Status}')`);
+		filters.push((call) => ended(call, now) && call.outcome === q.Status);
+	}
+	if (q.Direction !== undefined) {
+		if (!DIRECTIONS.includes(q.Direction)) throw new QueryError(`Direction must be one of ${DIRECTIONS.join(', ')} (got '${q.Direction}')`);
+		filters.push((call) => call.direction === q.Direction);
+	}
+	if (q.Duration !== undefined) {
+		const range = parseRange('Duration', q.Duration, ['gte', 'lte', 'gt', 'lt', 'eq'], (t) => (/^\d+s$/.test(t) ? Number(t.slice(0, -1)) : undefined), 'gte:10s;lte:45s or eq:30s');
+		filters.push((call) => ended(call, now) && inRange(call.endedAfter, range));
+	}
+	if (q.Price !== undefined) {
+		const range = parseRange('Price', q.Price, ['gte', 'lte', 'gt', 'lt', 'eq'], (t) => (/^\d+(\.\d+)?$/.test(t) ? Number(t) : undefined), 'gte:0.50;lte:2.00');
+		filters.push((call) => ended(call, now) && inRange(Number(call.price), range));
+	}
+	if (q.SortBy !== undefined) {
+		if (q.SortBy !== 'DateCreated:asc' && q.SortBy !== 'DateCreated:desc') {
+			throw new QueryError(`SortBy must be DateCreated:asc or DateCreated:desc (got '${q.SortBy}')`);
+		}
+		ascending = q.SortBy === 'DateCreated:asc';
+	}
+	if (q.RecordingUrlValidity !== undefined) {
+		validity = /^\d+$/.test(q.RecordingUrlValidity) ? Number(q.RecordingUrlValidity) : NaN;
+		if (!(validity >= RECORDING_URL_VALIDITY.min && validity <= RECORDING_URL_VALIDITY.max)) {
+			throw new QueryError(`RecordingUrlValidity must be an integer from ${RECORDING_URL_VALIDITY.min} to ${RECORDING_URL_VALIDITY.max} minutes (got '${q.RecordingUrlValidity}')`);
+		}
+	}
+	if (q.Before !== undefined && q.After !== undefined) throw new QueryError('Give Before or After, not both');
 	let before: { createdAt: number; sid: string } | undefined;
 	let after: { createdAt: number; sid: string } | undefined;
 	try {
@@ -231,13 +227,23 @@ function bulkQuery(ctx: RequestContext): Reply {
 	});
 }
 
+/** A QueryError answers 400 with its message; anything else stays a failure. */
+function guarded(handler: (ctx: RequestContext) => Reply): Handler {
+	const run = async (ctx: RequestContext) => handler(ctx);
+	return (ctx) =>
+		run(ctx).catch((error: unknown) => {
+			if (error instanceof QueryError) return fail(ctx, 400, error.message);
+			throw error;
+		});
+}
+
 export const callQueryRoutes: RouteDefinition[] = [
 	{
 		base: 'base',
 		method: 'GET',
 		path: '/v1/Accounts/:sid/Calls.json',
 		auth: 'basic',
-		handler: bulkQuery,
+		handler: guarded(bulkQuery),
 	},
 	{
 		base: 'base',

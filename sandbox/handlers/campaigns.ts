@@ -564,9 +564,13 @@ export function campaignView(campaign: StoredCampaign, accountSid: string): Reco
 	return view;
 }
 
+/** The fields of `record` but `key`, in their order. */
+function without(record: object, key: string): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(record).filter(([name]) => name !== key));
+}
+
 function callView(call: CampaignCallRecord): Record<string, unknown> {
-	const { at: _at, ...view } = call;
-	return view;
+	return without(call, 'at');
 }
 
 /** Brings every campaign up to now (refreshAll), then the campaign of the path, or a 404. */
@@ -736,7 +740,7 @@ export const campaignRoutes: RouteDefinition[] = [
 				if (!(Object.keys(CAMPAIGN_TRANSITIONS) as string[]).includes(action as string)) {
 					return fail(ctx, 400, `action must be one of ${Object.keys(CAMPAIGN_TRANSITIONS).join(', ')} (got '${String(body.action)}')`);
 				}
-				const { action: _action, ...rest } = body;
+				const rest = without(body, 'action');
 				const others = Object.keys(rest).filter((key) => !(CALLBACK_FIELDS as readonly string[]).includes(key));
 				if (others.length) {
 					return fail(ctx, 400, `action can be sent alone or with ${CALLBACK_FIELDS.join(', ')} only (got also: ${others.join(', ')})`);

@@ -25,7 +25,7 @@ import type {
 	StoredChatAppMessage,
 	StoredRcsMessage,
 } from '../stored';
-import type { Reply, RequestContext, RouteDefinition } from '../types';
+import type { Handler, Reply, RequestContext, RouteDefinition } from '../types';
 
 /** Strict E.164: `+`, a non-zero digit, 7 to 14 more digits. */
 export const MESSAGING_E164 = /^\+[1-9]\d{7,14}$/;
@@ -236,15 +236,13 @@ function readJsonObject(ctx: RequestContext): Obj {
 	return parsed.value;
 }
 
-function guarded(handler: (ctx: RequestContext) => Reply): (ctx: RequestContext) => Reply {
-	return (ctx) => {
-		try {
-			return handler(ctx);
-		} catch (error) {
+function guarded(handler: (ctx: RequestContext) => Reply): Handler {
+	const run = async (ctx: RequestContext) => handler(ctx);
+	return (ctx) =>
+		run(ctx).catch((error: unknown) => {
 			if (error instanceof BadRequest) return fail(ctx, 400, error.message);
 			throw error;
-		}
-	};
+		});
 }
 
 // ---------------------------------------------------------------- answers

@@ -18,7 +18,7 @@ import {
 } from '../http';
 import { shortenBody } from '../links';
 import type { StoredSmsMessage } from '../stored';
-import type { Reply, RequestContext, RouteDefinition } from '../types';
+import type { Handler, Reply, RequestContext, RouteDefinition } from '../types';
 
 export const SMS_LIMITS = { bodyChars: 2000, staticRecipients: 100, dynamicMessages: 100 } as const;
 
@@ -100,12 +100,8 @@ function readForm(ctx: RequestContext): FormObject {
 			`Content-Type must be application/x-www-form-urlencoded (got ${ctx.request.contentType ?? 'none'})`,
 		);
 	}
-	try {
-		return nestForm(ctx.request.form ?? []);
-	} catch (error) {
-		if (error instanceof FormShapeError) throw new BadRequest(error.message);
-		throw error;
-	}
+	// a FormShapeError answers 400 as a BadRequest does (guarded)
+	return nestForm(ctx.request.form ?? []);
 }
 
 /** A single value, or undefined; a list or object where one value belongs is an error. */
@@ -284,17 +280,16 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 	return json(anyFailed ? 207 : 200, out);
 }
 
-function guarded(handler: (ctx: RequestContext) => Reply): (ctx: RequestContext) => Reply {
-	return (ctx) => {
-		try {
-			return handler(ctx);
-		} catch (error) {
+function guarded(handler: (ctx: RequestContext) => Reply): Handler {
+	const run = async (ctx: RequestContext) => handler(ctx);
+	return (ctx) =>
+		run(ctx).catch((error: unknown) => {
 			if (error instanceof BadRequest) {
 				return fail(ctx, 400, error.message, error.code !== undefined ? { code: error.code } : {});
 			}
+			if (error instanceof FormShapeError) return fail(ctx, 400, error.message, {});
 			throw error;
-		}
-	};
+		});
 }
 
 /** POST Sms/send: one `To`, or `To[]` repeated (static bulk); `To[0]`, `To[1]`... are read as a list too. */
