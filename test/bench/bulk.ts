@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- times the bulk benches and checks for an exposed gc (perf_hooks, globalThis); never shipped */
 /**
  * What the bulk benches (sms-bulk.bench.ts, rcs-bulk.bench.ts) share beyond one measured run
  * (common.ts): the whole bench (the sandbox in a child process, the warm-up, the package node run,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- waits between phases and removes the packed tarball's folder (timers, path); never shipped */
 /**
  * Callback burst bench: N signed chat-app incoming-message callbacks (spec: "Chat-app incoming
  * message webhook", signed with X-Service-Signature) posted as fast as a bounded pool of
@@ -21,7 +22,7 @@
  */
 import * as path from 'node:path';
 
-import { makeWorkflow, N8nInstance, packPackage, removeTempDir, type WorkflowNode } from '../harness';
+import { makeWorkflow, N8nInstance, type OutputItem, packPackage, removeTempDir, type WorkflowNode } from '../harness';
 import { signPayload } from '../../sandbox/callbacks';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
@@ -366,7 +367,7 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 		for (const execution of executions) {
 			if (execution.status !== 'success' || execution.finished !== true) notSuccessful++;
 			const runData = execution.data?.resultData?.runData ?? {};
-			const items: Array<{ json: Record<string, any> }> = runData[TRIGGER]?.[0]?.data?.main?.[0] ?? [];
+			const items: OutputItem[] = runData[TRIGGER]?.[0]?.data?.main?.[0] ?? [];
 			const passed: unknown[] = runData[AFTER]?.[0]?.data?.main?.[0] ?? [];
 			if (items.length !== 1 || passed.length !== 1) {
 				mismatches.push(`execution ${execution.id}: trigger emitted ${items.length} item(s), ${AFTER} passed ${passed.length}`);

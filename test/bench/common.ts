@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- describes the machine the benches run on (os, process); never shipped */
 /**
  * What the bulk benches share: the items, the targets, the workflow shapes, one measured run with
  * its pairing check, and the table formatting. Each bench supplies its nodes and its checks.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- times its checks (process.hrtime); never shipped */
 /**
  * DLT pre-flight bench: N personalised SMS (one in ten differing from its template, as a list with
  * mistakes would) checked against their DLT template the way the SMS sends check them (the template

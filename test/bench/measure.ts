@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- samples this process's CPU and memory (process, timers, worker_threads, perf_hooks, globalThis.gc); never shipped */
 /**
  * Measuring one run: wall time, this process's CPU time (`process.cpuUsage()` delta, user +
  * system) and peak memory, from a baseline taken after a full GC when `global.gc` is exposed
@@ -96,14 +97,15 @@ export async function measure<T>(fn: () => Promise<T>): Promise<Measurement<T>> 
 	const cpuStart = process.cpuUsage();
 	const wallStart = performance.now();
 	let value: T;
+	let finished = false;
 	try {
 		value = await fn();
-	} catch (error) {
+		finished = true;
+	} finally {
 		clearInterval(sampler);
-		await rssSampler.stop();
-		throw error;
+		// a failed run leaves here with its error: the sampler's worker goes first
+		if (!finished) await rssSampler.stop();
 	}
-	clearInterval(sampler);
 	const wallMs = performance.now() - wallStart;
 	const cpu = process.cpuUsage(cpuStart);
 	sample();

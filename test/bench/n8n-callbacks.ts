@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- posts to n8n and samples its server process (process, timers, fs, http, perf_hooks, child_process getconf); never shipped */
 /**
  * What the benches that post callbacks into a real n8n share (callback-burst, status-flood): the
  * keep-alive posting pool, /proc sampling of n8n's server process, n8n's executions (public API
@@ -9,7 +10,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
-import type { N8nInstance } from '../harness';
+import type { N8nInstance, RunJson } from '../harness';
 import { round } from './common';
 
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -194,7 +195,7 @@ export interface ExecutionSummary {
 	startedAt?: string;
 	stoppedAt?: string;
 	createdAt?: string;
-	data?: any;
+	data?: RunJson['data'];
 }
 
 const isDone = (e: ExecutionSummary) => e.finished === true || (!!e.status && !['new', 'running', 'waiting'].includes(e.status));

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- removes the packed tarball's folder (path); never shipped */
 /**
  * The rate-limit bench's scaled part: the runs of the system stage's rate-limit tests
  * (test/system/rate-limit.test.ts, queue-mode.test.ts), measured. Those tests check what is exact
@@ -40,7 +41,7 @@ import * as path from 'node:path';
 import { sandboxCredentialData } from '../../sandbox/fixtures';
 import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS } from '../../sandbox/rate-limit';
 import type { DocumentedRateLimitConfig, RecordedRequest } from '../../sandbox/types';
-import { freePort, N8nInstance, packPackage, removeTempDir, type N8nProcess } from '../harness';
+import { freePort, N8nInstance, packPackage, removeTempDir, type N8nProcess, type OutputItem, type SavedExecution } from '../harness';
 import {
 	BIG_LIST,
 	bulkSmsWorkflow,
@@ -175,7 +176,7 @@ interface RunContext {
 }
 
 /** A new empty window and a clean log, then the runs' webhooks at once, early in a window; resolves with their saved executions. */
-async function startTogether(ctx: RunContext, runs: Started[], counters = true, limits = SCALED_LIMITS, early = true): Promise<any[]> {
+async function startTogether(ctx: RunContext, runs: Started[], counters = true, limits = SCALED_LIMITS, early = true): Promise<SavedExecution[]> {
 	await ctx.sandbox.setRateLimit({ ...limits, headers: counters });
 	await ctx.sandbox.reset();
 	if (early) await earlyInWindow(DOCUMENTED_WINDOW_MS / (limits.timeFactor ?? 1));
@@ -221,7 +222,7 @@ function smsRun(
 	label: string,
 	kind: Kind,
 	log: RecordedRequest[],
-	executions: any[],
+	executions: SavedExecution[],
 	once: { got: number; lost: number; twice: number },
 	wanted: number,
 	where = '',
@@ -266,8 +267,8 @@ export async function runTwoAtTheMinute(ctx: RunContext, workflows: Array<KeyedW
 	return smsRun(label, 'quietShared', await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, both), 2 * items, '', 1);
 }
 
-const nodeOutput = (execution: any, node: string): Array<{ json: Record<string, any>; pairedItem?: { item: number } }> =>
-	execution?.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? [];
+const nodeOutput = (execution: SavedExecution | undefined, node: string): Array<OutputItem & { pairedItem?: { item: number } }> =>
+	(execution?.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? []) as Array<OutputItem & { pairedItem?: { item: number } }>;
 
 /** Runs 1-4 and 6-8 on the bench's n8n (regular mode), with `workflows` from scaledWorkflows imported and published. */
 export async function runScaledRegular(

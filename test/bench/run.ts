@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- re-runs itself with --expose-gc and runs each bench (process, timers, __filename, globalThis, child_process); never shipped */
 /**
  * Runs every bench in turn: `npm run bench` (= build, then `ts-node --transpile-only test/bench/run.ts`).
  *

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- runs the sandbox in a child process and drives it over HTTP (process, timers, __dirname, path, http, child_process); never shipped */
 /**
  * The Exotel sandbox in a child process, driven through its control API, so that benches measure
  * only this process's CPU (the node, n8n-core, the HTTP client) and not the simulated service's.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- samples n8n's memory from /proc and waits for saved executions (timers, fs, perf_hooks); never shipped */
 /**
  * SMS on a real n8n bench: the same N personalised SMS sent three ways inside ONE real n8n 2.8.4
  * (`n8n start`, SQLite, regular mode, the packed package installed as users install community
@@ -53,7 +54,9 @@
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
-import { setNode, type N8nInstance } from '../harness';
+import type { IRunData } from 'n8n-workflow';
+
+import { setNode, type N8nInstance, type OutputItem, type RunJson } from '../harness';
 import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS, RATE_CATEGORY_NAMES } from '../../sandbox/rate-limit';
 import type { RateCategory, RecordedRequest } from '../../sandbox/types';
 import { BenchFailure, int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
@@ -279,7 +282,7 @@ export interface ExecutionRead {
 	id: string;
 	status: string;
 	executionMs: number;
-	runData: Record<string, any[]>;
+	runData: IRunData;
 	/** the run's error (only with allowError) */
 	error?: unknown;
 }
@@ -336,8 +339,8 @@ export async function execute(
 		maxBodyLength: Infinity,
 	});
 	if (read.status !== 200) throw new Error(`GET /api/v1/executions/${id} → ${read.status}: ${JSON.stringify(read.data).slice(0, 1000)}`);
-	const execution = read.data as { id: string; status: string; startedAt: string; stoppedAt: string; data?: any };
-	const runData = (execution.data?.resultData?.runData ?? {}) as Record<string, any[]>;
+	const execution = read.data as { id: string; status: string; startedAt: string; stoppedAt: string; data?: RunJson['data'] };
+	const runData = execution.data?.resultData?.runData ?? {};
 	const runError = execution.data?.resultData?.error;
 	if ((execution.status !== 'success' || runError) && !allowError) {
 		throw new Error(
@@ -355,12 +358,12 @@ export async function execute(
 	};
 }
 
-export const nodeTime = (runData: Record<string, any[]>, node: string): number => {
+export const nodeTime = (runData: IRunData, node: string): number => {
 	const t = runData[node]?.[0]?.executionTime;
 	if (typeof t !== 'number') throw new Error(`node ${node} has no executionTime in runData (nodes: ${Object.keys(runData).join(', ')})`);
 	return t;
 };
-export const nodeItems = (runData: Record<string, any[]>, node: string): any[] => runData[node]?.[0]?.data?.main?.[0] ?? [];
+export const nodeItems = (runData: IRunData, node: string): OutputItem[] => runData[node]?.[0]?.data?.main?.[0] ?? [];
 
 export interface RealRunFigures {
 	label: string;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- removes the packed tarball's folder (path); never shipped */
 /**
  * What the two benches on a real n8n (sms-real-n8n, rate-limit) share: the node names, the Code
  * nodes' JavaScript (the item generator, the expert's bulk builder), the nodes and workflows built

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- floods a real n8n with callbacks and reads git describe (timers, fs, path, child_process); never shipped */
 /**
  * Status flood bench (issue 35): a bulk send of N SMS is followed by N status callbacks within
  * minutes, each starting an execution. On ONE real n8n 2.8.4 (`n8n start`, the packed package
@@ -38,9 +39,12 @@
  * bench after they are checked). Age-based pruning (336 h) stays on.
  */
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { makeWorkflow, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../harness';
+import type { IDataObject } from 'n8n-workflow';
+
+import { makeWorkflow, N8nInstance, type OutputItem, packPackage, REPO_ROOT, removeTempDir, type RunJson, type WorkflowNode } from '../harness';
 import { sandboxCredentialData } from '../../sandbox/fixtures';
 import { int, loadAverage, machine, n, round, table, verdict } from './common';
 import {
@@ -154,15 +158,15 @@ const is2xx = (s: Sent) => s.status >= 200 && s.status < 300;
 // ---------------------------------------------------------------------------------------------
 
 /** The start node's items of a saved execution, and how many the NoOp after it passed. */
-function itemsOf(execution: { data?: any }, startNode: string): { items: Array<Record<string, any>>; passed: number } {
+function itemsOf(execution: { data?: RunJson['data'] }, startNode: string): { items: IDataObject[]; passed: number } {
 	const runData = execution.data?.resultData?.runData ?? {};
-	const items: Array<{ json: Record<string, any> }> = runData[startNode]?.[0]?.data?.main?.[0] ?? [];
+	const items: OutputItem[] = runData[startNode]?.[0]?.data?.main?.[0] ?? [];
 	const passed: unknown[] = runData[AFTER]?.[0]?.data?.main?.[0] ?? [];
 	return { items: items.map((item) => item.json), passed: passed.length };
 }
 
 /** The SmsSid an item carries, and what differs from the callback sent (empty when all matches). */
-const READERS: Record<FloodTarget, { startNode: string; sid(json: Record<string, any>): string; differences(json: Record<string, any>, sent: StatusCallback): string[] }> = {
+const READERS: Record<FloodTarget, { startNode: string; sid(json: IDataObject): string; differences(json: IDataObject, sent: StatusCallback): string[] }> = {
 	trigger: {
 		startNode: TRIGGER,
 		sid: (json) => String(json.messageSid),
@@ -183,7 +187,7 @@ const READERS: Record<FloodTarget, { startNode: string; sid(json: Record<string,
 	},
 	webhook: {
 		startNode: WEBHOOK,
-		sid: (json) => String(json.body?.SmsSid),
+		sid: (json) => String((json.body as IDataObject | undefined)?.SmsSid),
 		differences(json, sent) {
 			const body = (json.body ?? {}) as Record<string, unknown>;
 			return Object.entries(sent.fields).filter(([key, value]) => body[key] !== value).map(([key, value]) => `body.${key} ${JSON.stringify(body[key])} ≠ ${JSON.stringify(value)}`);
@@ -733,7 +737,7 @@ export async function runStatusFloodBench(options: StatusFloodOptions): Promise<
 					'n8n start, regular execution mode, SQLite, N8N_CONCURRENCY_PRODUCTION_LIMIT unset (-1: no limit), ' +
 					'EXECUTIONS_DATA_SAVE_ON_SUCCESS=all (the default), EXECUTIONS_DATA_PRUNE_MAX_COUNT=0 (see the bench)' +
 					(options.n8nEnv && Object.keys(options.n8nEnv).length ? `; extra env ${JSON.stringify(options.n8nEnv)}` : ''),
-				packageVersion: String((require(path.join(REPO_ROOT, 'package.json')) as { version: string }).version),
+				packageVersion: String((JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version),
 				packageSource: source,
 				workflows: {
 					trigger: 'Exotel Messaging Trigger (events smsStatus, statuses all; credential attached, with a signing secret, never contacted) → NoOp',

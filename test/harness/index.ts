@@ -73,9 +73,12 @@ export {
 	parseExecutionError,
 	parseRawOutput,
 	type ExecuteResult,
+	type ListedExecution,
 	type OutputItem,
+	type RunJson,
+	type SavedExecution,
 } from './results';
-export { E2E_ENCRYPTION_KEY, N8nInstance, type CreateInstanceOptions, type N8nProcess, type SharedInstanceState } from './instance';
+export { E2E_ENCRYPTION_KEY, N8nInstance, type CreateInstanceOptions, type N8nProcess, type PublicWorkflow, type SharedInstanceState } from './instance';
 export { sharedN8n } from './stage';
 export {
 	cacheRoot,

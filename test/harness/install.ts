@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- installs n8n into a cache folder under a lock file (process, __dirname, fs, os, path); never shipped */
 /**
  * What the real-n8n harness installs: n8n itself, once per release (targets.ts) into a cache
  * folder, with the Node binary the release needs and, for `newest`, the newest release that
@@ -22,6 +23,8 @@ import {
 	type N8nTargetName,
 } from './targets';
 import { TIMEOUTS } from './timeouts';
+// plain JavaScript, run by the publish workflow as it is
+import { stagePackage } from '../../scripts/stage-package';
 
 /** The release this process runs the real-n8n suites on (targets.ts). */
 export const N8N_TARGET: N8nTargetName = targetName();
@@ -75,13 +78,23 @@ async function acquireLock(lockDir: string, timeoutMs: number): Promise<() => vo
 	);
 }
 
+/** Creates the lock folder; the error when it could not (EEXIST: somebody holds the lock). */
+function makeLockDir(lockDir: string): NodeJS.ErrnoException | undefined {
+	try {
+		fs.mkdirSync(lockDir);
+		return undefined;
+	} catch (error) {
+		return error as NodeJS.ErrnoException;
+	}
+}
+
 async function takeLock(lockDir: string, timeoutMs: number, seenOwner: (owner: string) => void): Promise<() => void> {
 	const deadline = Date.now() + timeoutMs;
 	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
 	let lastReport = 0;
 	for (;;) {
-		try {
-			fs.mkdirSync(lockDir);
+		const refused = makeLockDir(lockDir);
+		if (!refused) {
 			const owner: LockOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
 			fs.writeFileSync(path.join(lockDir, 'owner.json'), JSON.stringify(owner));
 			return () => {
@@ -93,9 +106,8 @@ async function takeLock(lockDir: string, timeoutMs: number, seenOwner: (owner: s
 				}
 				fs.rmSync(lockDir, { recursive: true, force: true });
 			};
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 		}
+		if (refused.code !== 'EEXIST') throw refused;
 		let stale = false;
 		let ownerText = 'unknown owner';
 		try {
@@ -487,14 +499,16 @@ async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 /* ------------------------------------------------------------------ */
 
 /**
- * `npm pack --pack-destination <fresh tmp dir>` in `root` (default: this repo, which
- * packs `dist/`; `npm test` builds it first). Returns the tarball's path. The tmp dir
- * is removed when the process exits.
+ * `npm pack --pack-destination <fresh tmp dir>` of `root`. This repository (the default; `npm test` builds it
+ * first) is packed as it is published: staged by scripts/stage-package.js (dist/, README, LICENSE, the published
+ * fields of package.json) and packed from there. Returns the tarball's path. The tmp dirs are removed when the
+ * process exits.
  */
 export async function packPackage(root: string = REPO_ROOT): Promise<string> {
 	const dest = await makeTempDir('pack-');
+	const folder = root === REPO_ROOT ? stagePackage(await makeTempDir('stage-'), root) : root;
 	const r = await runCommand('npm', ['pack', '--pack-destination', dest], {
-		cwd: root,
+		cwd: folder,
 		env: npmEnv(),
 		timeoutMs: TIMEOUTS.pack,
 	});

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- runs an n8n instance and talks to it (process, timers, fs, http, path); never shipped */
 /**
  * One isolated, running n8n (`N8nInstance`): its own temp user folder, database, ports and install
  * of the packed package; its CLI (import, execute, publish), its processes (`start`, workers,
@@ -28,10 +29,10 @@ import {
 	type RunResult,
 	type ServerProcess,
 } from './process';
-import { executeOutcome, NATIVE_CRASH_SIGNALS, type ExecuteResult } from './results';
+import { executeOutcome, NATIVE_CRASH_SIGNALS, type ExecuteResult, type ListedExecution, type RunJson, type SavedExecution } from './results';
 import { publishesAsynchronously, releaseEnv, webhookUrlVariable } from './targets';
 import { budget, pollFor, TIMEOUTS } from './timeouts';
-import { newWorkflowId, type CredentialSpec } from './workflows';
+import { newWorkflowId, type CredentialSpec, type WorkflowJson } from './workflows';
 
 /** n8n's answer while its database check fails (its middleware, before any route runs). */
 function isDatabaseNotReady(res: AxiosResponse): boolean {
@@ -41,7 +42,7 @@ function isDatabaseNotReady(res: AxiosResponse): boolean {
 const NO_KEEP_ALIVE = new http.Agent({ keepAlive: false });
 
 /** Fixed so credentials imported by one process can be decrypted by the next. */
-export const E2E_ENCRYPTION_KEY = 'n8n-nodes-exotel-e2e-fixed-encryption-key';
+export const E2E_ENCRYPTION_KEY = 'n8n-nodes-exotel-e2e-dummy-fixed-encryption-key';
 
 export interface CreateInstanceOptions {
 	/** Path to the package tarball (`packPackage()`); installed as users get it. */
@@ -80,6 +81,14 @@ export interface SharedInstanceState {
 	 */
 	cookie?: string;
 	apiKey?: string;
+}
+
+/** A workflow as the public API answers it (`POST /api/v1/workflows/{id}/activate`, `.../deactivate`). */
+export interface PublicWorkflow {
+	id: string;
+	name: string;
+	active: boolean;
+	[key: string]: unknown;
 }
 
 /** `node <n8n> ...args` in the instance's user folder, its output also written to a log file there. */
@@ -153,11 +162,12 @@ export class N8nInstance {
 		if (opts.webhookUrl) instance.webhookBase = opts.webhookUrl;
 		instance.apiKeyLabel = opts.apiKeyLabel;
 		instance.ownsUserFolder = !opts.userFolder;
+		let installed = false;
 		try {
 			await instance.installPackage(opts.tarball);
-		} catch (error) {
-			await instance.dispose();
-			throw error;
+			installed = true;
+		} finally {
+			if (!installed) await instance.dispose();
 		}
 		return instance;
 	}
@@ -298,7 +308,7 @@ export class N8nInstance {
 	async importCredentials(creds: CredentialSpec[]): Promise<void> {
 		if (this.running) {
 			for (const spec of creds) {
-				const res = await this.rest('POST', '/credentials', { name: spec.name, type: spec.type, data: spec.data });
+				const res = await this.rest<{ data?: { id?: string } }>('POST', '/credentials', { name: spec.name, type: spec.type, data: spec.data });
 				const id = res.data?.data?.id as string | undefined;
 				// never the body: it may echo the credential's secrets
 				if (res.status !== 200 || !id) throw new Error(`POST /rest/credentials (${spec.type} "${spec.name}") → ${res.status}`);
@@ -322,7 +332,7 @@ export class N8nInstance {
 	async listCredentials(): Promise<Array<{ id: string; name: string; type: string }>> {
 		const pick = (list: Array<{ id: string; name: string; type: string }>) => list.map(({ id, name, type }) => ({ id, name, type }));
 		if (this.running) {
-			const res = await this.rest('GET', '/credentials');
+			const res = await this.rest<{ data?: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials');
 			if (res.status !== 200 || !Array.isArray(res.data?.data)) throw new Error(`GET /rest/credentials → ${res.status}`);
 			return pick(res.data.data);
 		}
@@ -388,7 +398,7 @@ export class N8nInstance {
 	}
 
 	private withCredentialIds(workflow: Record<string, unknown>): Record<string, unknown> {
-		const nodes = (workflow.nodes as Array<Record<string, any>> | undefined) ?? [];
+		const nodes = (workflow.nodes as Array<Record<string, unknown>> | undefined) ?? [];
 		return {
 			...workflow,
 			nodes: nodes.map((node) => {
@@ -419,9 +429,10 @@ export class N8nInstance {
 	}
 
 	/** Like `execute`, but throws (with the output tail) unless the run succeeded. */
-	async executeOk(workflowId: string): Promise<any> {
+	async executeOk(workflowId: string): Promise<RunJson> {
 		const r = await this.execute(workflowId);
-		if (!r.ok) {
+		// a run that is ok always comes with its run (executeOutcome, runManually)
+		if (!r.ok || !r.result) {
 			throw new Error(
 				`Workflow ${workflowId} failed: ${r.error}\n--- stdout (tail) ---\n${r.stdout.slice(-6000)}\n--- stderr (tail) ---\n${r.stderr.slice(-4000)}`,
 			);
@@ -432,29 +443,29 @@ export class N8nInstance {
 	private async runManually(workflowId: string): Promise<ExecuteResult> {
 		const started = Date.now();
 		const logFrom = await this.serverLogSize();
-		const stored = await this.rest('GET', `/workflows/${workflowId}`);
+		const stored = await this.rest<{ data: WorkflowJson }>('GET', `/workflows/${workflowId}`);
 		if (stored.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} → ${stored.status}: ${JSON.stringify(stored.data).slice(0, 1000)}`);
 		const workflowData = stored.data.data;
-		const trigger = (workflowData.nodes as Array<{ name: string; type: string }>).find((node) => node.type === 'n8n-nodes-base.manualTrigger');
-		const res = await this.rest('POST', `/workflows/${workflowId}/run`, { workflowData, ...(trigger ? { triggerToStartFrom: { name: trigger.name } } : {}) });
-		const executionId = res.data?.data?.executionId as string | undefined;
+		const trigger = workflowData.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		const res = await this.rest<{ data?: { executionId?: string } }>('POST', `/workflows/${workflowId}/run`, { workflowData, ...(trigger ? { triggerToStartFrom: { name: trigger.name } } : {}) });
+		const executionId = res.data?.data?.executionId;
 		if (res.status !== 200 || !executionId) {
 			throw new Error(`POST /rest/workflows/${workflowId}/run → ${res.status}: ${JSON.stringify(res.data).slice(0, 2000)}\n${this.serverLog(4000)}`);
 		}
 		await this.setupOwnerAndApiKey();
 		const limit = budget(TIMEOUTS.execute);
-		let execution: any;
+		let execution: ListedExecution | undefined;
 		for (;;) {
 			// the status alone while it runs; its data once, when it has ended
-			execution = await this.publicApi('GET', `/executions/${executionId}`).catch(() => undefined);
-			if (execution && !['new', 'running'].includes(execution.status as string)) {
-				execution = await this.publicApi('GET', `/executions/${executionId}?includeData=true`);
+			execution = await this.publicApi<ListedExecution>('GET', `/executions/${executionId}`).catch(() => undefined);
+			if (execution && !['new', 'running'].includes(execution.status)) {
+				execution = await this.publicApi<SavedExecution>('GET', `/executions/${executionId}?includeData=true`);
 				break;
 			}
 			if (Date.now() - started > limit) {
 				const stdout = JSON.stringify(execution ?? null);
 				const stderr = await this.serverLogSince(logFrom);
-				return { ok: false, error: `execution ${executionId} still ${execution?.status as string} after ${limit} ms`, result: execution, stdout, stderr, exitCode: null, durationMs: Date.now() - started };
+				return { ok: false, error: `execution ${executionId} still ${execution?.status} after ${limit} ms`, result: execution, stdout, stderr, exitCode: null, durationMs: Date.now() - started };
 			}
 			await sleep(200);
 		}
@@ -463,7 +474,7 @@ export class N8nInstance {
 		return {
 			ok,
 			result: execution,
-			...(ok ? {} : { error: (runError?.message as string | undefined) ?? `execution ${executionId} ended ${execution.status as string}` }),
+			...(ok ? {} : { error: runError?.message ?? `execution ${executionId} ended ${execution.status}` }),
 			stdout: JSON.stringify(execution),
 			stderr: await this.serverLogSince(logFrom),
 			exitCode: null,
@@ -612,7 +623,7 @@ export class N8nInstance {
 	 * Any HTTP request to the instance. Never throws on HTTP status (check `.status`);
 	 * proxies are bypassed (loopback only).
 	 */
-	async request<T = any>(method: Method, urlPath: string, config: AxiosRequestConfig = {}): Promise<AxiosResponse<T>> {
+	async request<T = unknown>(method: Method, urlPath: string, config: AxiosRequestConfig = {}): Promise<AxiosResponse<T>> {
 		const url = /^https?:\/\//.test(urlPath) ? urlPath : `${this.baseUrl}${urlPath.startsWith('/') ? '' : '/'}${urlPath}`;
 		if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(url)) throw new Error(`Refusing non-loopback URL ${url}`);
 		const send = async () =>
@@ -643,7 +654,7 @@ export class N8nInstance {
 	 * `/types/nodes.json`, `/types/credentials.json` and `/types/node-versions.json` need
 	 * an authenticated session (401 otherwise), so this sets up / logs in the owner first.
 	 */
-	async fetchJson<T = any>(urlPath: string): Promise<T> {
+	async fetchJson<T = unknown>(urlPath: string): Promise<T> {
 		const cookie = await this.ensureOwnerSession();
 		// n8n writes /types/*.json in the background while it starts (FrontendService's un-awaited
 		// generateTypes, measured finishing 0.2-0.3 s before "Editor is now accessible" here): a
@@ -670,7 +681,7 @@ export class N8nInstance {
 	}
 
 	/** The fixed owner account of every instance. */
-	static readonly OWNER = { email: 'owner@e2e.test', firstName: 'E2E', lastName: 'Owner', password: 'E2eOwnerPassw0rd' };
+	static readonly OWNER = { email: 'owner@e2e.test', firstName: 'E2E', lastName: 'Owner', password: 'E2eOwnerDummyPassw0rd' };
 
 	/**
 	 * Returns an `n8n-auth` cookie for the owner: `POST /rest/owner/setup` with
@@ -714,16 +725,16 @@ export class N8nInstance {
 		const owner = N8nInstance.OWNER;
 		const cookie = await this.ensureOwnerSession();
 		if (!this.apiKey) {
-			const scopesRes = await this.request('GET', '/rest/api-keys/scopes', { headers: { Cookie: cookie } });
+			const scopesRes = await this.request<{ data?: string[] }>('GET', '/rest/api-keys/scopes', { headers: { Cookie: cookie } });
 			const scopes: string[] =
 				scopesRes.status === 200 && Array.isArray(scopesRes.data?.data) && scopesRes.data.data.length
 					? scopesRes.data.data
 					: ['workflow:read', 'workflow:activate', 'execution:read', 'execution:list'];
-			const keyRes = await this.request('POST', '/rest/api-keys', {
+			const keyRes = await this.request<{ data?: { rawApiKey?: string } }>('POST', '/rest/api-keys', {
 				headers: { Cookie: cookie },
 				data: { label: this.apiKeyLabel ?? `e2e ${Date.now()}`, scopes, expiresAt: null },
 			});
-			const apiKey = keyRes.data?.data?.rawApiKey as string | undefined;
+			const apiKey = keyRes.data?.data?.rawApiKey;
 			if (keyRes.status !== 200 || !apiKey) {
 				throw new Error(`POST /rest/api-keys → ${keyRes.status}: ${JSON.stringify(keyRes.data).slice(0, 2000)}`);
 			}
@@ -733,7 +744,7 @@ export class N8nInstance {
 	}
 
 	/** Request to the public API (`/api/v1<path>`) with `X-N8N-API-KEY`; throws on non-2xx. */
-	async publicApi<T = any>(method: Method, apiPath: string, data?: unknown): Promise<T> {
+	async publicApi<T = unknown>(method: Method, apiPath: string, data?: unknown): Promise<T> {
 		if (!this.apiKey) throw new Error('No API key: call setupOwnerAndApiKey() first');
 		const res = await this.request<T>(method, `/api/v1${apiPath}`, {
 			headers: { 'X-N8N-API-KEY': this.apiKey },
@@ -746,7 +757,7 @@ export class N8nInstance {
 	}
 
 	/** Request to n8n's internal REST API (`/rest<path>`) as the owner; never throws on HTTP status. */
-	async rest<T = any>(method: Method, restPath: string, data?: unknown): Promise<AxiosResponse<T>> {
+	async rest<T = unknown>(method: Method, restPath: string, data?: unknown): Promise<AxiosResponse<T>> {
 		const cookie = await this.ensureOwnerSession();
 		return await this.request<T>(method, `/rest${restPath}`, { headers: { Cookie: cookie }, data });
 	}
@@ -759,10 +770,10 @@ export class N8nInstance {
 	 * answers `{ data: { waitingForWebhook: true } }`; the listen ends with the first request to a
 	 * test URL, with `stopListening`, or after n8n's 2-minute timeout. Returns the `data` object.
 	 */
-	async listenForTestEvent(workflowId: string, triggerName: string): Promise<any> {
-		const stored = await this.rest('GET', `/workflows/${workflowId}`);
+	async listenForTestEvent(workflowId: string, triggerName: string): Promise<{ waitingForWebhook?: boolean }> {
+		const stored = await this.rest<{ data: WorkflowJson }>('GET', `/workflows/${workflowId}`);
 		if (stored.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} → ${stored.status}: ${JSON.stringify(stored.data).slice(0, 1000)}`);
-		const res = await this.rest('POST', `/workflows/${workflowId}/run`, {
+		const res = await this.rest<{ data: { waitingForWebhook?: boolean } }>('POST', `/workflows/${workflowId}/run`, {
 			workflowData: stored.data.data,
 			triggerToStartFrom: { name: triggerName },
 			destinationNode: { nodeName: triggerName, mode: 'inclusive' },
@@ -779,7 +790,7 @@ export class N8nInstance {
 	 * this then waits until `probeUrl` (a test URL of the listen) answers 404.
 	 */
 	async stopListening(workflowId: string, probeUrl: string): Promise<boolean> {
-		const res = await this.rest('DELETE', `/test-webhook/${workflowId}`);
+		const res = await this.rest<{ data?: boolean | null }>('DELETE', `/test-webhook/${workflowId}`);
 		if (res.status !== 200) throw new Error(`DELETE /rest/test-webhook/${workflowId} → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
 		// 2.8.4 answers whether it found a listener; 2.41 answers nothing, and the test URL going away is the answer.
 		const found = res.data?.data;
@@ -802,8 +813,8 @@ export class N8nInstance {
 	}
 
 	/** Publishes (activates) a workflow on the running server: `POST /api/v1/workflows/{id}/activate`. */
-	async activate(workflowId: string): Promise<any> {
-		const activated = await this.publicApi('POST', `/workflows/${workflowId}/activate`, {});
+	async activate(workflowId: string): Promise<PublicWorkflow> {
+		const activated = await this.publicApi<PublicWorkflow>('POST', `/workflows/${workflowId}/activate`, {});
 		this.published.add(workflowId);
 		this.activatedHere.add(workflowId);
 		if (this.running) await this.waitForPublication([workflowId]);
@@ -811,10 +822,10 @@ export class N8nInstance {
 	}
 
 	/** `POST /api/v1/workflows/{id}/deactivate`. */
-	async deactivate(workflowId: string): Promise<any> {
+	async deactivate(workflowId: string): Promise<PublicWorkflow> {
 		this.published.delete(workflowId);
 		this.activatedHere.delete(workflowId);
-		return await this.publicApi('POST', `/workflows/${workflowId}/deactivate`, {});
+		return await this.publicApi<PublicWorkflow>('POST', `/workflows/${workflowId}/deactivate`, {});
 	}
 
 	/**
@@ -822,13 +833,15 @@ export class N8nInstance {
 	 * With includeData, each has `data.resultData.runData` as in `execute()` results, so
 	 * `nodeOutput(execution, node)` works on them too.
 	 */
-	async executions(workflowId: string, opts: { includeData?: boolean; limit?: number } = {}): Promise<any[]> {
+	executions(workflowId: string, opts?: { includeData?: true; limit?: number }): Promise<SavedExecution[]>;
+	executions(workflowId: string, opts: { includeData: false; limit?: number }): Promise<ListedExecution[]>;
+	async executions(workflowId: string, opts: { includeData?: boolean; limit?: number } = {}): Promise<ListedExecution[]> {
 		const q = new URLSearchParams({
 			workflowId,
 			includeData: String(opts.includeData ?? true),
 			limit: String(opts.limit ?? 100),
 		});
-		const res = await this.publicApi<{ data: any[] }>('GET', `/executions?${q.toString()}`);
+		const res = await this.publicApi<{ data: ListedExecution[] }>('GET', `/executions?${q.toString()}`);
 		return res.data;
 	}
 
@@ -840,17 +853,17 @@ export class N8nInstance {
 	 * /api/v1/executions/<id>` says `waiting`), so the list is the editor's (`GET /rest/executions`).
 	 */
 	async executionIds(workflowId: string): Promise<string[]> {
-		const res = await this.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+		const res = await this.rest<{ data?: { results?: Array<{ id: string | number }> } }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
 		if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
 		// The newest n8n reads the running executions and the finished ones at once and lists both
 		// (execution-list-v1.service.js, findCurrentAndCompleted): one that finishes between the two reads
 		// is in both (seen on 2.41.1 as ["83", "83"]), so an id counts once.
-		return [...new Set<string>((res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id)))];
+		return [...new Set<string>((res.data?.data?.results ?? []).map((e) => String(e.id)))];
 	}
 
 	/** One saved execution with its data: `GET /api/v1/executions/<id>?includeData=true`. */
-	async execution(id: string): Promise<any> {
-		return await this.publicApi('GET', `/executions/${id}?includeData=true`);
+	async execution(id: string): Promise<SavedExecution> {
+		return await this.publicApi<SavedExecution>('GET', `/executions/${id}?includeData=true`);
 	}
 
 	/** The harness's pollFor (its budget stretched on a busy machine), its failure followed by the tail of n8n's log. */
@@ -859,8 +872,8 @@ export class N8nInstance {
 	}
 
 	/** Waits until execution `id` has `status`; any other final status throws at once, with the execution's gist. */
-	async waitForExecutionStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<any> {
-		const gist = (run: any) =>
+	async waitForExecutionStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<SavedExecution> {
+		const gist = (run: SavedExecution | undefined) =>
 			JSON.stringify({ id: run?.id, status: run?.status, finished: run?.finished, waitTill: run?.waitTill, error: run?.data?.resultData?.error?.message }).slice(0, 800);
 		return await this.pollWithLog(
 			`execution ${id} to be ${status}`,
@@ -899,9 +912,9 @@ export class N8nInstance {
 		return id;
 	}
 
-	async waitForExecutions(workflowId: string, count = 1, timeoutMs: number = TIMEOUTS.executionWait): Promise<any[]> {
+	async waitForExecutions(workflowId: string, count = 1, timeoutMs: number = TIMEOUTS.executionWait): Promise<SavedExecution[]> {
 		const deadline = Date.now() + budget(timeoutMs);
-		let last: any[] = [];
+		let last: SavedExecution[] = [];
 		while (Date.now() < deadline) {
 			last = await this.executions(workflowId);
 			if (last.filter((e) => e.finished || (e.status && e.status !== 'running' && e.status !== 'new')).length >= count) return last;

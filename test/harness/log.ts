@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- writes the harness log to stderr (process); never shipped */
 /**
  * Where the harness says what it does. The test stages read it on stderr, each line prefixed
  * `[n8n-e2e] ` (the default); `npm run dev` routes it through its own log instead (`setHarnessLog`).

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- starts and stops n8n processes and their temp folders (process, timers, child_process, fs, net, os, path); never shipped */
 /**
  * Process control of the real-n8n harness: child processes and temp folders that never outlive the
  * run, one-shot commands (`runCommand`), long-running servers (`spawnServer`), loopback ports, and

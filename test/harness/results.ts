@@ -10,14 +10,39 @@
  *   then, after a second "Execution error:" and a "====" line, the error message.
  */
 
+import type { ExecutionError, ExecutionStatus, IDataObject, INodeExecutionData, IRunExecutionData, ITaskData } from 'n8n-workflow';
+
 import type { RunResult } from './process';
 
 /** One item of a node's output: `{ json, binary?, pairedItem?, error? }`. */
-export interface OutputItem {
-	json: Record<string, any>;
-	binary?: Record<string, any>;
-	pairedItem?: unknown;
-	error?: any;
+export type OutputItem = INodeExecutionData;
+
+/**
+ * A run as JSON: the run `n8n execute --rawOutput` prints (an IRun, its dates as strings), or an
+ * execution of the public API (`GET /api/v1/executions[/{id}]`), which adds `id` and `workflowId`.
+ * `data` is n8n's IRunExecutionData (`data.resultData.runData[node]` is the node's ITaskData list).
+ */
+export interface RunJson {
+	id?: string;
+	workflowId?: string;
+	status: ExecutionStatus;
+	finished?: boolean;
+	mode?: string;
+	startedAt?: string;
+	stoppedAt?: string | null;
+	waitTill?: string | null;
+	data?: IRunExecutionData;
+}
+
+/** An execution as the public API lists it without its data (`includeData=false`). */
+export interface ListedExecution extends RunJson {
+	id: string;
+	workflowId: string;
+}
+
+/** An execution of the public API read with its data (`includeData=true`). */
+export interface SavedExecution extends ListedExecution {
+	data: IRunExecutionData;
 }
 
 /**
@@ -30,7 +55,7 @@ export interface OutputItem {
 export interface ExecuteResult {
 	ok: boolean;
 	/** The parsed run (also on failure, when n8n printed it). */
-	result?: any;
+	result?: RunJson;
 	/** On failure: the message printed after "Execution error:" (else the run's error message). */
 	error?: string;
 	stdout: string;
@@ -44,14 +69,14 @@ export interface ExecuteResult {
 }
 
 /** Parses the pretty-printed JSON starting at the first line that is exactly `{`. */
-export function parseRawOutput(stdout: string): any {
+export function parseRawOutput(stdout: string): RunJson | undefined {
 	const lines = stdout.split('\n');
 	const start = lines.findIndex((l) => l.trimEnd() === '{');
 	if (start === -1) return undefined;
 	for (let end = start + 1; end < lines.length; end++) {
 		if (lines[end].trimEnd() !== '}') continue;
 		try {
-			return JSON.parse(lines.slice(start, end + 1).join('\n'));
+			return JSON.parse(lines.slice(start, end + 1).join('\n')) as RunJson;
 		} catch {
 			// a nested `}` line at column 0 cannot occur in pretty JSON, but keep looking
 		}
@@ -107,26 +132,26 @@ export function parseExecutionError(text: string): string | undefined {
 }
 
 /** `runData[node][runIndex]` (ITaskData) or undefined. */
-export function nodeRun(result: any, nodeName: string, runIndex = 0): any {
+export function nodeRun(result: RunJson | undefined, nodeName: string, runIndex = 0): ITaskData | undefined {
 	return result?.data?.resultData?.runData?.[nodeName]?.[runIndex];
 }
 
 /** Items that `nodeName` emitted: `runData[node][runIndex].data.main[outputIndex]`. */
-export function nodeOutput(result: any, nodeName: string, opts: { runIndex?: number; outputIndex?: number } = {}): OutputItem[] {
+export function nodeOutput(result: RunJson | undefined, nodeName: string, opts: { runIndex?: number; outputIndex?: number } = {}): OutputItem[] {
 	const run = nodeRun(result, nodeName, opts.runIndex ?? 0);
 	if (!run) {
 		const ran = Object.keys(result?.data?.resultData?.runData ?? {});
 		throw new Error(`Node "${nodeName}" did not run (nodes that ran: ${JSON.stringify(ran)})`);
 	}
-	return (run.data?.main?.[opts.outputIndex ?? 0] ?? []) as OutputItem[];
+	return run.data?.main?.[opts.outputIndex ?? 0] ?? [];
 }
 
 /** Just the `json` of each output item of `nodeName`. */
-export function nodeJson(result: any, nodeName: string, opts: { runIndex?: number; outputIndex?: number } = {}): Array<Record<string, any>> {
+export function nodeJson(result: RunJson | undefined, nodeName: string, opts: { runIndex?: number; outputIndex?: number } = {}): IDataObject[] {
 	return nodeOutput(result, nodeName, opts).map((item) => item.json);
 }
 
 /** The error a node's run recorded (`runData[node][runIndex].error`), if any. */
-export function nodeError(result: any, nodeName: string, runIndex = 0): any {
+export function nodeError(result: RunJson | undefined, nodeName: string, runIndex = 0): ExecutionError | undefined {
 	return nodeRun(result, nodeName, runIndex)?.error;
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- starts the stage's shared n8n and writes its state file (process, fs, os, path); never shipped */
 /**
  * The real-n8n stage's one long-lived n8n per release. jest's globalSetup (jest.e2e.config.js)
  * installs the packed package once, starts `n8n start` once with the owner and an API key, and

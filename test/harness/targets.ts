@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- finds the installed n8n releases and their Node (process, fs, os, path); never shipped */
 /**
  * The n8n releases the real-n8n suites run on, and the Node each needs:
  *

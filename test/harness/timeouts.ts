@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- waits by the harness bounds (timers); never shipped */
 /**
  * Every bound the real-n8n harness waits by: each wait of install.ts, process.ts and instance.ts is
  * one of these, and JEST_TIMEOUTS gives the hooks and tests that use the harness room for them.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- starts Debian's Chromium (process, fs); never shipped */
 /**
  * Debian's Chromium (`/usr/bin/chromium`) driven by playwright-core, for tests of n8n's editor.
  * Never downloads a browser. The flags keep Chromium off the network: without

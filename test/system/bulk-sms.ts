@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- waits for the start of a rate-limit window (timers); never shipped */
 /**
  * What the rate-limit runs on a real n8n share, in the system stage (test/system/rate-limit.test.ts,
  * queue-mode.test.ts) and in the rate-limit bench's scaled part (test/bench/rate-limit.bench.ts):
@@ -6,8 +7,10 @@
  * checks the tests make of the sandbox's log, and the figures the bench reads from it against the
  * sandbox's fixed windows.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { RecordedRequest } from '../../sandbox/server';
-import { makeWorkflow, type WorkflowNode } from '../harness';
+import { makeWorkflow, type RunJson, type WorkflowNode } from '../harness';
 
 export const MESSAGES = 20_000;
 export const REQUESTS_PER_RUN = MESSAGES / 100;
@@ -156,8 +159,8 @@ export function windowFigures(log: RecordedRequest[], expected: number, perWindo
 }
 
 /** The Send SMS node's output items of a saved execution. */
-export function sendOutputOf(execution: any): Array<Record<string, any>> {
-	return (execution.data?.resultData?.runData?.['Send SMS']?.[0]?.data?.main?.[0] ?? []).map((item: { json: Record<string, any> }) => item.json);
+export function sendOutputOf(execution: RunJson): IDataObject[] {
+	return (execution.data?.resultData?.runData?.['Send SMS']?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
 /** "w0 +9191:50 | w1 ..." : accepted requests per window and run, to see where a window went unused. */

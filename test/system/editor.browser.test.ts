@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the examples and saves failure screenshots (fs, os, path); never shipped */
 /**
  * The package in n8n 2.8.4's editor, in Debian's Chromium: every node is found in the node panel
  * (node creator) and every node's parameter panel (NDV) renders its own parameters, not n8n's
@@ -242,7 +243,7 @@ beforeAll(async () => {
 	const examples = fs
 		.readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
-		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Record<string, any> }));
+		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Record<string, unknown> }));
 	const canvas = examples.find((e) => e.file === CANVAS_EXAMPLE);
 	if (!canvas) throw new Error(`examples/${CANVAS_EXAMPLE} is missing`);
 	canvasExample = canvas.workflow as typeof canvasExample;
@@ -278,19 +279,17 @@ afterAll(async () => {
 
 /** Runs `body`; on failure saves a screenshot to the temp dir and adds it and the editor's errors to the message. */
 async function withDiagnostics(name: string, body: () => Promise<void>): Promise<void> {
-	try {
-		await body();
-	} catch (error) {
-		if (!(page as Page | undefined)) throw error; // beforeAll failed: jest reports that
-		const file = path.join(os.tmpdir(), `exotel-editor-failure-${name}.png`);
-		const saved = await page
-			.screenshot({ path: file })
-			.then(() => `screenshot of the failure: ${file}`)
-			.catch(() => 'no screenshot');
-		const err = error as Error;
-		err.message += `\n(${saved}; page ${page.url()})${pageErrors.length ? `\neditor errors: ${pageErrors.join(' | ').slice(0, 2000)}` : ''}`;
-		throw err;
-	}
+	const failed = await body().then(() => undefined, (error: unknown) => ({ error }));
+	if (!failed) return;
+	if (!(page as Page | undefined)) throw failed.error; // beforeAll failed: jest reports that
+	const file = path.join(os.tmpdir(), `exotel-editor-failure-${name}.png`);
+	const saved = await page
+		.screenshot({ path: file })
+		.then(() => `screenshot of the failure: ${file}`)
+		.catch(() => 'no screenshot');
+	const err = failed.error as Error;
+	err.message += `\n(${saved}; page ${page.url()})${pageErrors.length ? `\neditor errors: ${pageErrors.join(' | ').slice(0, 2000)}` : ''}`;
+	throw err;
 }
 
 /** Opens a workflow and waits for its canvas to show `nodeName`. */
@@ -378,14 +377,11 @@ async function creatorTypes(kind: string): Promise<string[]> {
  */
 async function waitForCreatorTypes(kind: string, expected: string[]): Promise<void> {
 	let seen: string[] = [];
-	try {
-		await expectEventually(async () => {
-			seen = await creatorTypes(kind);
-			return JSON.stringify(seen) === JSON.stringify([...expected].sort());
-		}, `node creator entries of kind ${kind}: ${expected.join(', ')}`);
-	} catch (error) {
-		throw new Error(`${(error as Error).message}; last seen: ${seen.join(', ') || '(none)'}`);
-	}
+	const failed = await expectEventually(async () => {
+		seen = await creatorTypes(kind);
+		return JSON.stringify(seen) === JSON.stringify([...expected].sort());
+	}, `node creator entries of kind ${kind}: ${expected.join(', ')}`).then(() => undefined, (error: Error) => ({ error }));
+	if (failed) throw new Error(`${failed.error.message}; last seen: ${seen.join(', ') || '(none)'}`);
 }
 
 /** Waits until the creator lists exactly `count` entries of a kind (results render asynchronously). */

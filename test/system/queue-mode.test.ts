@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the example and n8n's user folder, prints its figures (process, fs, path); never shipped */
 /**
  * n8n 2.8.4 in queue mode on loopback, the way teams scale it out: a main process, two workers
  * and a webhook processor sharing Redis and PostgreSQL (Debian's packages, started and stopped
@@ -36,6 +37,7 @@ import {
 	pollFor,
 	REPO_ROOT,
 	removeTempDir,
+	type SavedExecution,
 	targetName,
 	type WorkflowNode,
 } from '../harness';
@@ -85,16 +87,16 @@ function enqueued(log: string, id: string): number {
  * since the public API's list leaves out executions n8n still tracks as active, waiting ones among them.
  */
 async function executionIds(workflowId: string): Promise<string[]> {
-	const res = await instance.rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	const res = await instance.rest<{ data?: { results?: Array<{ id: string | number }> } }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
 	if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
-	return (res.data?.data?.results ?? []).map((e: { id: string | number }) => String(e.id));
+	return (res.data?.data?.results ?? []).map((e) => String(e.id));
 }
 
 /** Waits until execution `id` has `status` (read through the public API, with its data). */
-async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<any> {
+async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<SavedExecution> {
 	let last = '';
 	return await pollFor(`execution ${id} to be ${status}`, timeoutMs, async () => {
-		const run = await instance.publicApi('GET', `/executions/${id}?includeData=true`);
+		const run = await instance.publicApi<SavedExecution>('GET', `/executions/${id}?includeData=true`);
 		if (run.status === 'error' || run.status === 'crashed') throw new Error(`execution ${id} is ${run.status}: ${JSON.stringify(run.data?.resultData?.error).slice(0, 1000)}`);
 		last = run.status;
 		return run.status === status ? run : undefined;
@@ -198,7 +200,7 @@ test(
 		];
 		try {
 			const answers = await Promise.all(
-				orders.map(async (order) => await instance.request('POST', `${processor.baseUrl}/webhook/order-shipped`, { data: order })),
+				orders.map(async (order) => await instance.request<{ to?: string }>('POST', `${processor.baseUrl}/webhook/order-shipped`, { data: order })),
 			);
 			expect(answers.map((a) => [a.status, a.data?.to])).toEqual(orders.map((o) => [200, o.phone]));
 		} finally {
@@ -228,15 +230,16 @@ test(
 		for (const execution of executions) {
 			const [order] = nodeJson(execution, 'Order Shipped');
 			const [sms] = nodeJson(execution, 'Send SMS');
+			const { phone } = order.body as { phone: string };
 			// the message keys, the SMSMessage the service answered under raw
-			const message = sent.find((m) => m.to === order.body.phone)!;
+			const message = sent.find((m) => m.to === phone)!;
 			expect(sms).toMatchObject({
 				messageSid: message.sid,
 				status: 'queued',
 				channel: 'sms',
-				to: order.body.phone,
+				to: phone,
 				from: 'EXOTEL',
-				raw: { To: order.body.phone, Sid: message.sid },
+				raw: { To: phone, Sid: message.sid },
 			});
 		}
 	},

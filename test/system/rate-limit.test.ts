@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- prints its figures and removes the packed tarball's folder (process, path); never shipped */
 /**
  * Sends of any size at the service's documented limits, on a real n8n with the packed package:
  * the sandbox counts each category in fixed windows and answers with the X-RateLimit counters and
@@ -28,7 +29,7 @@ import path from 'path';
 import { SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS, sandboxCredentialData } from '../../sandbox/fixtures';
 import { DOCUMENTED_RETRY_AFTER_SECONDS } from '../../sandbox/rate-limit';
 import { ExotelSandbox } from '../../sandbox/server';
-import { JEST_TIMEOUTS, N8nInstance, packPackage, removeTempDir } from '../harness';
+import { JEST_TIMEOUTS, N8nInstance, type OutputItem, packPackage, removeTempDir, type SavedExecution } from '../harness';
 import {
 	BIG_LIST,
 	bulkSmsWorkflow,
@@ -72,14 +73,14 @@ const listing = manyPagesWorkflow('rate limit: many pages', 'rate-limit-pages', 
 const QUIET_PATHS = [1, 2, 3, 4, 5, 6].map((run) => `rate-limit-quiet-${run}`);
 const quiet = QUIET_PATHS.map((webhookPath, i) => bulkSmsWorkflow(`rate limit, no counters: run ${i + 1}`, webhookPath, [96, 97, 96, 97, 98, 99][i] * 100_000_000, quietCredential));
 
-async function runToTheEnd(workflows: Array<{ id: string; path: string }>): Promise<any[]> {
+async function runToTheEnd(workflows: Array<{ id: string; path: string }>): Promise<SavedExecution[]> {
 	await earlyInWindow(WINDOW_MS);
 	await Promise.all(workflows.map(async (w) => await instance.request('POST', instance.webhookUrl(w.path), { data: {} })));
 	return await Promise.all(workflows.map(async (w) => (await instance.waitForExecutions(w.id, 1, 10 * 60_000))[0]));
 }
 
-function nodeOutput(execution: any, node: string): Array<{ json: Record<string, any>; pairedItem?: { item: number } }> {
-	return execution.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? [];
+function nodeOutput(execution: SavedExecution, node: string): Array<OutputItem & { pairedItem?: { item: number } }> {
+	return (execution.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? []) as Array<OutputItem & { pairedItem?: { item: number } }>;
 }
 
 beforeAll(async () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- starts Redis and PostgreSQL from their binaries in temp folders (process, fs, path); never shipped */
 /**
  * Redis and PostgreSQL from Debian's packages, each started on a free loopback port in a temp
  * folder for one test file and stopped by its process group afterwards (through the e2e harness's
