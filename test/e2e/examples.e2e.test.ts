@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the example files and polls n8n (fs, path, setTimeout); never shipped */
 /**
  * The example workflows of `examples/` on a real n8n 2.8.4 with the packed package, against the
  * sandbox: imported as `npm run dev` imports them (same credential ids), the webhook and trigger
@@ -10,6 +11,7 @@
  */
 import axios from 'axios';
 import fs from 'fs';
+import type { IDataObject, INode } from 'n8n-workflow';
 import path from 'path';
 
 import {
@@ -20,7 +22,7 @@ import {
 	sandboxCredentialData,
 } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
-import { budget, JEST_TIMEOUTS, N8nInstance, nodeJson, REPO_ROOT, sharedN8n } from '../harness';
+import { budget, JEST_TIMEOUTS, N8nInstance, nodeJson, REPO_ROOT, sharedN8n, type SavedExecution } from '../harness';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Where the examples expect n8n: `npm run dev` (scripts/dev.ts). */
@@ -33,9 +35,10 @@ const PACKAGE_NODES = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.
 interface Example {
 	id: string;
 	name: string;
-	nodes: Array<Record<string, any>>;
-	connections: Record<string, any>;
-	[key: string]: any;
+	nodes: INode[];
+	/** Where each node's outputs go, as an n8n export writes it. */
+	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+	[key: string]: unknown;
 }
 
 const examples: Record<string, Example> = Object.fromEntries(
@@ -58,7 +61,7 @@ const EXPECTED = [
 	'sms-send-on-webhook',
 ];
 
-const isTrigger = (node: Record<string, any>) => /webhook$|Trigger$/i.test(node.type) && node.type !== 'n8n-nodes-base.respondToWebhook';
+const isTrigger = (node: INode) => /webhook$|Trigger$/i.test(node.type) && node.type !== 'n8n-nodes-base.respondToWebhook';
 /** Examples started by a webhook or a service callback: published before start. */
 const published = Object.keys(examples).filter((name) =>
 	examples[name].nodes.some((node) => isTrigger(node) && node.type !== 'n8n-nodes-base.manualTrigger'),
@@ -77,9 +80,9 @@ function pathOf(name: string): string {
 }
 
 /** Items a node emitted on one output, across the given executions. */
-function itemsOf(executions: any[], nodeName: string, output = 0): Array<Record<string, any>> {
+function itemsOf(executions: SavedExecution[], nodeName: string, output = 0): IDataObject[] {
 	return executions.flatMap((execution) =>
-		(execution.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[output] ?? []).map((item: { json: Record<string, any> }) => item.json),
+		(execution.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[output] ?? []).map((item) => item.json),
 	);
 }
 
@@ -96,10 +99,10 @@ async function postFailing(name: string, body: { orderId: string; [field: string
 	const webhook = nodes.find((node) => node.type === 'n8n-nodes-base.webhook')!.name;
 	const res = await instance.request('POST', instance.webhookUrl(pathOf(name)), { data: body });
 	const deadline = Date.now() + budget(60_000);
-	let run: any;
+	let run: SavedExecution | undefined;
 	while (!run && Date.now() < deadline) {
 		run = (await instance.executions(id)).find(
-			(execution) => !['new', 'running'].includes(execution.status) && itemsOf([execution], webhook)[0]?.body?.orderId === body.orderId,
+			(execution) => !['new', 'running'].includes(execution.status) && (itemsOf([execution], webhook)[0]?.body as IDataObject | undefined)?.orderId === body.orderId,
 		);
 		if (!run) await new Promise((resolve) => setTimeout(resolve, 300));
 	}
@@ -116,14 +119,14 @@ async function postFailing(name: string, body: { orderId: string; [field: string
  * n8n keeps a waiting execution among its active ones and the public API's list leaves those out
  * (measured on 2.8.4), so the list is the editor's (`GET /rest/executions`), the execution read by id.
  */
-async function newestExecution(workflowId: string, statuses: string[], timeoutMs = 60_000): Promise<any> {
+async function newestExecution(workflowId: string, statuses: string[], timeoutMs = 60_000): Promise<SavedExecution> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const deadline = Date.now() + budget(timeoutMs);
 	let seen: Array<{ id: string; status: string }> = [];
 	while (Date.now() < deadline) {
-		const res = await instance.rest('GET', `/executions?filter=${filter}`);
-		seen = (res.data?.data?.results ?? []).map(({ id, status }: { id: string; status: string }) => ({ id, status }));
-		if (seen[0] && statuses.includes(seen[0].status)) return await instance.publicApi('GET', `/executions/${seen[0].id}?includeData=true`);
+		const res = await instance.rest<{ data?: { results?: Array<{ id: string; status: string }> } }>('GET', `/executions?filter=${filter}`);
+		seen = (res.data?.data?.results ?? []).map(({ id, status }) => ({ id, status }));
+		if (seen[0] && statuses.includes(seen[0].status)) return await instance.publicApi<SavedExecution>('GET', `/executions/${seen[0].id}?includeData=true`);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
 	throw new Error(`No ${statuses.join('/')} execution of ${workflowId} after ${budget(timeoutMs)} ms: ${JSON.stringify(seen)}`);
@@ -155,7 +158,7 @@ describe('example files', () => {
 				expect(ref).toEqual(CREDENTIAL_IDS[type]);
 			}
 		}
-		for (const [from, outputs] of Object.entries(example.connections as Record<string, { main: Array<Array<{ node: string }>> }>)) {
+		for (const [from, outputs] of Object.entries(example.connections)) {
 			expect(names).toContain(from);
 			for (const target of outputs.main.flat()) expect(names).toContain(target.node);
 		}
@@ -169,11 +172,11 @@ describe('example files', () => {
 			const { nodes, connections } = examples[name];
 			const webhook = nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
 			expect([name, webhook.parameters.responseMode]).toEqual([name, 'responseNode']);
-			const [[first]] = connections[webhook.name].main as Array<Array<{ node: string }>>;
+			const [[first]] = connections[webhook.name].main;
 			const exotel = nodes.find((n) => n.name === first.node)!;
 			expect([name, exotel.type.startsWith('n8n-nodes-exotel.'), exotel.onError]).toEqual([name, true, 'continueErrorOutput']);
 			const typeOf = (node: string) => nodes.find((n) => n.name === node)?.type;
-			const outputs = (connections[exotel.name].main as Array<Array<{ node: string }>>).map((targets) => targets.map((t) => typeOf(t.node)));
+			const outputs = connections[exotel.name].main.map((targets) => targets.map((t) => typeOf(t.node)));
 			expect([name, outputs]).toEqual([name, [['n8n-nodes-base.respondToWebhook'], ['n8n-nodes-base.respondToWebhook']]]);
 			const error = nodes.find((n) => n.name === connections[exotel.name].main[1][0].node)!;
 			expect([name, error.name, error.parameters]).toEqual([
@@ -220,7 +223,7 @@ describe('examples on a real n8n against the sandbox', () => {
 	}, JEST_TIMEOUTS.dispose);
 
 	test('sms-send-on-webhook: the order-shipped POST sends one personalised SMS and answers with it', async () => {
-		const res = await instance.request('POST', instance.webhookUrl(pathOf('sms-send-on-webhook')), {
+		const res = await instance.request<IDataObject>('POST', instance.webhookUrl(pathOf('sms-send-on-webhook')), {
 			data: { orderId: 'ORD-10481', name: 'Asha', phone: '+919876543210' },
 		});
 		expect(res.status).toBe(200);
@@ -265,7 +268,7 @@ describe('examples on a real n8n against the sandbox', () => {
 		async () => {
 			const trackingUrl = instance.webhookUrl(`${webhookIdOf('delivery-tracking')}/webhook`);
 			// …0077 is not RCS capable in the sandbox: the report says failed and the SMS fallback fires
-			const res = await instance.request('POST', instance.webhookUrl(pathOf('rcs-with-sms-fallback')), {
+			const res = await instance.request<IDataObject>('POST', instance.webhookUrl(pathOf('rcs-with-sms-fallback')), {
 				data: { orderId: 'ORD-10482', name: 'Ravi', phone: '+919876540077' },
 			});
 			expect(res.status).toBe(200);
@@ -438,11 +441,11 @@ describe('examples on a real n8n against the sandbox', () => {
 				expect(item.raw).toMatchObject({ campaign_sid: campaign.id, status: item.status });
 			}
 			for (const item of [...byEvent('campaignCallStatus'), ...byEvent('campaignCallSchedule')]) {
-				expect(item.to).toBe(item.raw.number);
+				expect(item.to).toBe((item.raw as IDataObject).number);
 				expect(item).not.toHaveProperty('number');
 			}
 			expect(byEvent('campaignCallStatus').map((item) => item.to).sort()).toEqual(contacts.map((contact) => contact.phone_number).sort());
-			expect(byEvent('campaignCallStatus').every((item) => typeof item.callSid === 'string' && item.callSid === item.raw.call_sid)).toBe(true);
+			expect(byEvent('campaignCallStatus').every((item) => typeof item.callSid === 'string' && item.callSid === (item.raw as IDataObject).call_sid)).toBe(true);
 			// contact-4 (…0097) is busy in the sandbox
 			const busy = byEvent('campaignCallStatus').find((item) => item.to === '+919845000097');
 			expect(busy).toMatchObject({ status: 'busy', raw: expect.objectContaining({ number: '+919845000097', status: 'busy' }) });
@@ -498,7 +501,7 @@ describe('examples on a real n8n against the sandbox', () => {
 			// the Webhook answers at once (Respond: Immediately): the run goes on, and waits, without the caller
 			expect(res.status).toBe(200);
 			const waiting = await newestExecution(id, ['waiting']);
-			const limit = Date.parse(waiting.waitTill) - Date.now();
+			const limit = Date.parse(String(waiting.waitTill)) - Date.now();
 			expect(limit).toBeGreaterThan(50 * 60_000);
 			expect(limit).toBeLessThanOrEqual(60 * 60_000);
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads files and runs a local HTTP server (fs, path, http, net); never shipped */
 /**
  * The package as users get it: packed, installed into a real n8n's nodes folder (the stage's
  * shared n8n), its credentials created and tested through n8n's own credential tester, and
@@ -137,7 +138,7 @@ test(
 			id: 'cred-wrong',
 			name: 'Wrong token',
 			type: 'exotelApi',
-			data: { ...credentialData().exotelApi, apiToken: 'wrong-SECRET-token-e2e' },
+			data: { ...credentialData().exotelApi, apiToken: 'wrong-dummy-SECRET-token-e2e' },
 		};
 		await instance.importCredentials([wrong]);
 		const workflow = makeWorkflow([
@@ -153,7 +154,7 @@ test(
 		const run = await instance.execute(id);
 		expect(run.ok).toBe(false);
 		expect(run.error).toMatch(/Authentication failed: check the credential's API key and token/);
-		expect(run.stdout + run.stderr).not.toContain('wrong-SECRET-token-e2e');
+		expect(run.stdout + run.stderr).not.toContain('wrong-dummy-SECRET-token-e2e');
 		expect(sandbox.requests()).toHaveLength(1);
 		expect(sandbox.requests()[0].status).toBe(401);
 	},

@@ -14,7 +14,7 @@ import { exampleWebhooks, HUMAN_REVIEW_EXAMPLE_ID, NEWEST_SAMPLE_BODIES } from '
 import { humanReviewExamples, scriptedModelCredential } from '../../scripts/dev-human-review';
 import { parsePersonArgs } from '../../scripts/person';
 import { ScriptedModel } from '../../scripts/scripted-model';
-import { JEST_TIMEOUTS, N8N_TARGET, N8nInstance, pollFor, sharedN8n } from '../harness';
+import { JEST_TIMEOUTS, N8N_TARGET, N8nInstance, pollFor, sharedN8n, type ListedExecution, type SavedExecution } from '../harness';
 
 const MANAGER = '+919812340001';
 
@@ -53,7 +53,7 @@ describeOnNewest('the human-review example of npm run dev (newest n8n)', () => {
 		const id = await pollFor('the agent execution', 60_000, async () => (await instance.executionIds(HUMAN_REVIEW_EXAMPLE_ID)).find((candidate) => !known.has(candidate)));
 		// a reply before n8n saved the execution as waiting finds none (409)
 		await pollFor(`execution ${id} to wait for the manager`, 90_000, async () => {
-			const execution = await instance.publicApi('GET', `/executions/${id}`);
+			const execution = await instance.publicApi<ListedExecution>('GET', `/executions/${id}`);
 			if (execution.status === 'error' || execution.status === 'crashed') throw new Error(`execution ${id} is ${execution.status}`);
 			return execution.status === 'waiting' ? true : undefined;
 		});
@@ -69,11 +69,11 @@ describeOnNewest('the human-review example of npm run dev (newest n8n)', () => {
 
 	async function agentAnswer(id: string): Promise<string> {
 		const execution = await pollFor(`execution ${id} to finish`, 90_000, async () => {
-			const found = await instance.publicApi('GET', `/executions/${id}?includeData=true`);
+			const found = await instance.publicApi<SavedExecution>('GET', `/executions/${id}?includeData=true`);
 			if (found.status === 'error' || found.status === 'crashed') throw new Error(`execution ${id}: ${JSON.stringify(found.data?.resultData?.error ?? found.status).slice(0, 1500)}`);
 			return found.status === 'success' ? found : undefined;
 		});
-		return String(execution.data.resultData.runData['Refund Agent'].at(-1).data.main[0][0].json.output);
+		return String(execution.data.resultData.runData['Refund Agent'].at(-1)?.data?.main[0]?.[0].json.output);
 	}
 
 	test(

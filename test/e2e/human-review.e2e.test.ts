@@ -8,7 +8,7 @@
 import { sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
 import { ScriptedModel } from '../../scripts/scripted-model';
-import { JEST_TIMEOUTS, N8N_TARGET, N8nInstance, pollFor, sharedN8n } from '../harness';
+import { JEST_TIMEOUTS, N8N_TARGET, N8nInstance, pollFor, sharedN8n, type ListedExecution, type SavedExecution } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const BUSINESS = '+918047112233';
@@ -35,7 +35,7 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 		await instance.importCredentials([
 			{ ...CREDENTIALS.exotelApi, type: 'exotelApi', data: data.exotelApi },
-			{ ...CREDENTIALS.openAiApi, type: 'openAiApi', data: { apiKey: 'sk-scripted-0000', url: `${scripted.origin}/v1` } },
+			{ ...CREDENTIALS.openAiApi, type: 'openAiApi', data: { apiKey: 'sk-dummy-scripted-0000', url: `${scripted.origin}/v1` } },
 		]);
 		const node = (name: string, type: string, typeVersion: number, parameters: Record<string, unknown>, position: [number, number], more = {}) => ({
 			id: `hr-${name.toLowerCase().replace(/\W+/g, '-')}`,
@@ -109,9 +109,9 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 		return await pollFor('the agent execution', 60_000, async () => (await instance.executionIds(workflowId)).find((id) => !known.has(id)));
 	}
 
-	async function finished(id: string): Promise<any> {
+	async function finished(id: string): Promise<SavedExecution> {
 		return await pollFor(`execution ${id} to finish`, 90_000, async () => {
-			const execution = await instance.publicApi('GET', `/executions/${id}?includeData=true`);
+			const execution = await instance.publicApi<SavedExecution>('GET', `/executions/${id}?includeData=true`);
 			if (execution.status === 'error' || execution.status === 'crashed') throw new Error(`execution ${id}: ${JSON.stringify(execution.data?.resultData?.error ?? execution.status).slice(0, 1500)}`);
 			return execution.status === 'success' ? execution : undefined;
 		});
@@ -123,7 +123,7 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 	 */
 	async function waiting(id: string): Promise<void> {
 		await pollFor(`execution ${id} to wait for the approval`, 90_000, async () => {
-			const execution = await instance.publicApi('GET', `/executions/${id}`);
+			const execution = await instance.publicApi<ListedExecution>('GET', `/executions/${id}`);
 			if (execution.status === 'error' || execution.status === 'crashed') throw new Error(`execution ${id} is ${execution.status}`);
 			return execution.status === 'waiting' ? true : undefined;
 		});
@@ -136,7 +136,7 @@ describeOnNewest('human review by an AI agent (newest n8n)', () => {
 		return { sid: message.sid, text: String(content.interactive?.body?.text) };
 	}
 
-	const agentOutput = (execution: any) => String(execution.data.resultData.runData.Agent.at(-1).data.main[0][0].json.output);
+	const agentOutput = (execution: SavedExecution) => String(execution.data.resultData.runData.Agent.at(-1)?.data?.main[0]?.[0].json.output);
 
 	test(
 		'the approval shows the tool input line by line; Approve runs the gated tool once and the agent goes on with its answer',

@@ -15,10 +15,11 @@
  * 60 s later). A connected call ends on its own only after 70 s: endCall ends it when the test says.
  */
 import * as crypto from 'crypto';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SANDBOX_ACCOUNT, SANDBOX_REFUSED_CALLER, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox, type CallbackAttempt } from '../../sandbox/server';
-import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type RunJson, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const BUSINESS = '+918047112233';
@@ -160,7 +161,7 @@ function triggerWorkflow(key: 'registering' | 'signed'): ReturnType<typeof makeW
 // Reading executions (public API), with bounded polls that say what they waited for
 
 /** The Exotel node's items, and the items of the node after it (the execution went on with them). */
-function outputOf(run: any): { items: Array<Record<string, any>>; after: Array<Record<string, any>> } {
+function outputOf(run: RunJson): { items: IDataObject[]; after: IDataObject[] } {
 	return { items: nodeJson(run, 'Exotel'), after: nodeJson(run, 'After') };
 }
 
@@ -169,10 +170,10 @@ function resumePrefix(executionId: string, flow: { nodeId: string }): string {
 }
 
 /** The trigger's items per saved execution (one list per execution), once at least `count` have finished. */
-async function triggerRuns(workflowId: string, count: number): Promise<Array<Array<Record<string, any>>>> {
+async function triggerRuns(workflowId: string, count: number): Promise<IDataObject[][]> {
 	const executions = await instance.waitForExecutions(workflowId, count, 60_000);
 	return executions.map((run) =>
-		(run.data?.resultData?.runData?.['Exotel Messaging Trigger']?.[0]?.data?.main?.[0] ?? []).map((item: { json: Record<string, any> }) => item.json),
+		(run.data?.resultData?.runData?.['Exotel Messaging Trigger']?.[0]?.data?.main?.[0] ?? []).map((item: INodeExecutionData) => item.json),
 	);
 }
 
@@ -284,7 +285,7 @@ describe('SMS: the v1 XML answers', () => {
 				expect(String(item.error)).not.toMatch(/<\?xml|TwilioResponse|RestException|<Message>/);
 			}
 			// the node's error in the run, with its description, is free of XML too
-			expect(JSON.stringify(run.data.resultData.runData['SMS refused'])).not.toContain('<?xml');
+			expect(JSON.stringify(run.data?.resultData.runData['SMS refused'])).not.toContain('<?xml');
 			// nothing was stored for either
 			expect(sandbox.messages().filter((m) => [REFUSED_SMS_TO, INVALID_SMS_TO].includes(m.to))).toEqual([]);
 		},
@@ -441,7 +442,7 @@ describe('WhatsApp: the live envelope', () => {
 			const to = '+919876500701';
 			const executionId = await instance.startWaitingExecution(flow, { to });
 			const [send] = sandbox.requests({ method: 'POST', pathIncludes: '/messages' }).filter((r) => r.rawBody.includes(to));
-			const body = send.json as { status_callback: string; whatsapp: { messages: Array<Record<string, any>> } };
+			const body = send.json as { status_callback: string; whatsapp: { messages: Array<{ content: { interactive: { action: { buttons: unknown } } } }> } };
 			expect(send.path).toBe(`${V2}/messages`);
 			expect(Object.keys(body).sort()).toEqual(['status_callback', 'whatsapp']);
 			expect(body.status_callback.startsWith(resumePrefix(executionId, flow))).toBe(true);
@@ -501,11 +502,11 @@ describe('WhatsApp: the live envelope', () => {
 				expect.objectContaining({ messageSid: message.sid, channel: 'chatapp', to, timedOut: false, waitingFor: 'delivery', resumedBy: 'callback' }),
 			]);
 			expect(Object.keys(final)).toContain(items[0].status);
-			expect(items[0].code).toBe(final[items[0].status]);
+			expect(items[0].code).toBe(final[String(items[0].status)]);
 			// the report that resumed it, as posted: the whatsapp envelope, unsigned
 			const resumedBy: CallbackAttempt | undefined = sandbox
 				.callbacks({ url: body.status_callback, kind: 'chatapp-status' })
-				.find((c) => c.status === 200 && String(JSON.parse(c.body).whatsapp.messages[0].exo_status_code) === String(final[items[0].status]));
+				.find((c) => c.status === 200 && String(JSON.parse(c.body).whatsapp.messages[0].exo_status_code) === String(final[String(items[0].status)]));
 			expect(resumedBy?.signed).toBe(false);
 			expect(after).toEqual(items);
 		},
@@ -519,7 +520,7 @@ describe('WhatsApp: the live envelope', () => {
 			const attempt = await sandbox.postChatAppIncoming({ url: trigger.url, type: 'text', from: STRANGER, text: { body: 'unsigned, as the live service posts' } });
 			expect([attempt.status, attempt.signed, attempt.headers['x-service-signature']]).toEqual([401, false, undefined]);
 			// the same bytes posted again, to read the refusal: it names the missing header
-			const again = await instance.request('POST', trigger.url, { data: attempt.body, headers: { 'Content-Type': 'application/json' } });
+			const again = await instance.request<{ error?: string }>('POST', trigger.url, { data: attempt.body, headers: { 'Content-Type': 'application/json' } });
 			expect(again.status).toBe(401);
 			expect(String(again.data?.error)).toContain('X-Service-Signature header is missing');
 			expect(await instance.executionIds(trigger.id)).toEqual([]);

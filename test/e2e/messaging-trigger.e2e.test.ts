@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sends raw HTTP requests to n8n (http); never shipped */
 /**
  * The Exotel Messaging Trigger on a real, running n8n 2.8.4 with the packed package: activation
  * registers the chat-app webhook at the sandbox, signed callbacks start executions, forged ones
@@ -6,6 +7,7 @@
  * service; activating afterwards registers the production URL.
  */
 import http from 'http';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { signPayload } from '../../nodes/shared/webhooks/signature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
@@ -14,7 +16,7 @@ import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, sharedN8n, type Workf
 
 const PACKAGE = 'n8n-nodes-exotel';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e1';
-const VERIFY_TOKEN = 'verify-SECRET-e2e';
+const VERIFY_TOKEN = 'verify-dummy-SECRET-e2e';
 const LISTEN_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000e2e2';
 const TRIGGER = 'Exotel Messaging Trigger';
 
@@ -28,12 +30,12 @@ let listenWorkflowId: string;
 const exotelApi = { exotelApi: { id: 'cred-exotelApi', name: 'Sandbox exotelApi' } };
 
 /** Every item the trigger emitted, across the saved executions of its workflow. */
-async function triggerItems(count: number): Promise<Array<Record<string, any>>> {
+async function triggerItems(count: number): Promise<IDataObject[]> {
 	const executions = await instance.waitForExecutions(triggerWorkflowId, count, 60_000);
 	return executions.flatMap(
 		(execution) =>
 			(execution.data?.resultData?.runData?.['Exotel Messaging Trigger']?.[0]?.data?.main?.[0] ?? []).map(
-				(item: { json: Record<string, any> }) => item.json,
+				(item: INodeExecutionData) => item.json,
 			),
 	);
 }

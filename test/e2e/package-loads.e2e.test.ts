@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads package.json and the built files (fs, path); never shipped */
 /**
  * THIS repo's package, packed and installed into the stage's n8n as users get it (needs `dist/`,
  * which `npm test` builds first): every node and credential of its n8n block is in the editor's
@@ -21,11 +22,10 @@ function builtPackageFiles(): { nodes: string[]; credentials: string[] } | undef
 }
 
 /** `description.name` of node classes / `name` of credential classes exported by a built file. */
-function exportedNames(file: string, kind: 'node' | 'credential'): string[] {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const mod = require(path.join(REPO_ROOT, file)) as Record<string, new () => any>;
+async function exportedNames(file: string, kind: 'node' | 'credential'): Promise<string[]> {
+	const mod = (await import(path.join(REPO_ROOT, file))) as Record<string, unknown>;
 	return Object.values(mod)
-		.filter((v) => typeof v === 'function')
+		.filter((v): v is new () => { description?: { name?: string }; name?: string } => typeof v === 'function')
 		.map((Cls) => {
 			const obj = new Cls();
 			return kind === 'node' ? (obj.description?.name as string) : (obj.name as string);
@@ -57,13 +57,13 @@ const built = builtPackageFiles();
 			const credNames = credTypes.map((c) => c.name);
 			const ours: TypeEntry[] = [];
 			for (const file of built!.nodes) {
-				for (const name of exportedNames(file, 'node')) {
+				for (const name of await exportedNames(file, 'node')) {
 					expect(nodeNames).toContain(`${pkgName}.${name}`);
 					ours.push(...nodeTypes.filter((t) => t.name === `${pkgName}.${name}`));
 				}
 			}
 			for (const file of built!.credentials) {
-				for (const name of exportedNames(file, 'credential')) {
+				for (const name of await exportedNames(file, 'credential')) {
 					expect(credNames).toContain(name);
 					ours.push(...credTypes.filter((t) => t.name === name));
 				}

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- compares saved items (util); never shipped */
 /**
  * What n8n does with the item a waiting node saves as its own input (nodes/shared/sendAndWait/savedState.ts),
  * on the release N8N_E2E_TARGET picks: n8n saves the waiting execution with it as the node's input,
@@ -8,6 +9,7 @@
  * run left to time out (15 s), one answered (its limit an hour). The timed-out run ends at the next tick
  * of n8n's wait tracker (once a minute), so the file takes about a minute.
  */
+import type { IExecuteData } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'util';
 
 import { sandboxCredentialData } from '../../sandbox/fixtures';
@@ -63,12 +65,12 @@ afterAll(async () => {
 }, JEST_TIMEOUTS.dispose);
 
 /** Fails naming what n8n stopped doing, then what was seen. */
-function expectN8n(ok: boolean, change: string, seen: unknown): void {
+function expectN8n(ok: boolean, change: string, seen: unknown): asserts ok {
 	if (!ok) throw new Error(`n8n ${change}\nseen: ${JSON.stringify(seen, null, 1).slice(0, 2000)}`);
 }
 
 /** The item the waiting execution was saved with as the Exotel node's input. */
-function savedItem(run: any): Record<string, unknown> {
+function savedItem(run: { data?: { executionData?: { nodeExecutionStack?: IExecuteData[] } } } | undefined): Record<string, unknown> {
 	const entry = run?.data?.executionData?.nodeExecutionStack?.[0];
 	const json = entry?.node?.name === 'Exotel' ? entry?.data?.main?.[0]?.[0]?.json : undefined;
 	expectN8n(json?.timedOut === true, 'no longer saves a waiting execution with the item the node put in getExecuteData() as its input', entry ?? run?.data);

@@ -14,10 +14,12 @@
  * report then comes well after n8n has saved the execution as waiting, even on a busy machine (a
  * report that came earlier would get 409 "running already" and be retried 60 s later).
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { signPayload } from '../../nodes/shared/webhooks/signature';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox, type CallbackAttempt } from '../../sandbox/server';
-import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
+import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type RunJson, type WorkflowNode } from '../harness';
 
 const PACKAGE = 'n8n-nodes-exotel';
 const BUSINESS = '+918047112233';
@@ -162,7 +164,7 @@ async function expectStillWaiting(id: string): Promise<void> {
 }
 
 /** The Exotel node's output items, and whether the node after it ran with them. */
-function outputOf(run: any): { items: Array<Record<string, any>>; after: Array<Record<string, any>> } {
+function outputOf(run: RunJson): { items: IDataObject[]; after: IDataObject[] } {
 	return { items: nodeJson(run, 'Exotel'), after: nodeJson(run, 'After') };
 }
 
@@ -242,7 +244,7 @@ describe('Chat App: Send and Wait for Response', () => {
 			// the wire: one interactive message with approve/decline buttons, its status_callback n8n's resume URL
 			const [message] = sandbox.chatAppMessages().filter((m) => m.to === to);
 			expect(message).toMatchObject({ from: BUSINESS, to, contentType: 'interactive', interactiveType: 'button', customData: 'refund-7781' });
-			expect((message.content.interactive as any).action.buttons).toEqual([
+			expect((message.content.interactive as { action: { buttons: unknown } }).action.buttons).toEqual([
 				{ type: 'reply', reply: { id: 'approve', title: 'Approve' } },
 				{ type: 'reply', reply: { id: 'decline', title: 'Decline' } },
 			]);
@@ -346,7 +348,7 @@ describe('Chat App: Send and Wait for Response', () => {
 			const listRun = await instance.startWaitingExecution(flows.chatChoiceList, { to: listTo });
 			const [list] = sandbox.chatAppMessages().filter((m) => m.to === listTo);
 			expect(list).toMatchObject({ contentType: 'interactive', interactiveType: 'list' });
-			expect((list.content.interactive as any).action).toEqual({
+			expect((list.content.interactive as { action: unknown }).action).toEqual({
 				button: 'Pick a slot',
 				sections: [
 					{
@@ -424,7 +426,7 @@ describe('Chat App: Send and Wait for Response', () => {
 
 			const call = outputOf(await instance.waitForExecutionStatus(callRun, 'success', 120_000));
 			expect(call.items).toEqual([expect.objectContaining({ from: lostFrom, status: 'timedOut', timedOut: true, waitingFor: 'callEnd', resumedBy: 'timeout', raw: null })]);
-			expect(sandbox.callbacks({ kind: 'call-status', messageSid: call.items[0].callSid })).toEqual([]);
+			expect(sandbox.callbacks({ kind: 'call-status', messageSid: call.items[0].callSid as string | undefined })).toEqual([]);
 			expect(call.after).toEqual(call.items);
 		},
 		240_000,

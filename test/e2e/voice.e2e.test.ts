@@ -2,6 +2,8 @@
  * Exotel Voice on a real n8n 2.8.4 with the packed package: a call connected to a flow reports its
  * status to an active Exotel Voice Trigger, and a CSV contact upload waits for completion.
  */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
 import { JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type WorkflowNode } from '../harness';
@@ -88,7 +90,7 @@ test(
 		const items = executions.flatMap(
 			(execution) =>
 				(execution.data?.resultData?.runData?.['Exotel Voice Trigger']?.[0]?.data?.main?.[0] ?? []).map(
-					(item: { json: Record<string, any> }) => item.json,
+					(item: INodeExecutionData) => item.json as { legs: unknown[]; raw: IDataObject; [key: string]: unknown },
 				),
 		);
 		expect(items.map((item) => [item.event, item.callSid, item.eventType]).sort()).toEqual([

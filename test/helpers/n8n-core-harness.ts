@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- runs n8n-core in-process with its DI container and a temporary instance folder (@n8n/backend-common, @n8n/config, @n8n/di, fs, os, path, process, __dirname); never shipped */
 /**
  * In-process harness: runs workflows through n8n-core's real `WorkflowExecute`, with this
  * package's node and credential types loaded from their TypeScript sources by n8n-core's own
@@ -44,6 +45,7 @@ import {
 	ICredentialsHelper,
 	SEND_AND_WAIT_OPERATION,
 	isExpression,
+	NodeConnectionTypes,
 	NodeHelpers,
 	UnexpectedError,
 	UserError,
@@ -78,6 +80,7 @@ import type {
 	IVersionedNodeType,
 	IWebhookData,
 	IWorkflowBase,
+	IWorkflowDataProxyAdditionalKeys,
 	IWorkflowExecuteAdditionalData,
 	IWorkflowSettings,
 	WorkflowExecuteMode,
@@ -185,7 +188,7 @@ export interface ResumeAnswer {
 // Process-wide n8n-core environment (DI container, instance folder, binary data store)
 // ---------------------------------------------------------------------------------------------
 
-const HARNESS_ENCRYPTION_KEY = 'n8n-nodes-exotel-harness-encryption-key';
+const HARNESS_ENCRYPTION_KEY = 'n8n-nodes-exotel-harness-dummy-encryption-key';
 
 interface HarnessEnvironment {
 	folder: string;
@@ -202,8 +205,7 @@ function makeSilentLogger(): Logger {
 	const record = (level: string) => (message: string, meta?: unknown) => {
 		if (harnessLog.length >= 500) harnessLog.shift();
 		harnessLog.push({ level, message, meta });
-		// eslint-disable-next-line no-console
-		if (print) console.log(`[n8n ${level}] ${message}`);
+		if (print) process.stdout.write(`[n8n ${level}] ${message}\n`);
 	};
 	const logger = {
 		error: record('error'),
@@ -423,8 +425,9 @@ class TestItemsNode implements INodeType {
 		version: 1,
 		description: 'Emits fixed items (test harness only)',
 		defaults: { name: 'Test Items' },
-		inputs: ['main'],
-		outputs: ['main'],
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
 		properties: [
 			{
 				displayName: 'Items (JSON)',
@@ -764,6 +767,38 @@ const mockNodeTypes: INodeTypes = {
 	},
 };
 
+/**
+ * The credential data with the expressions of the node's context resolved, or the error resolving them,
+ * its message marked as the CLI marks it.
+ */
+function resolveCredentialExpressions(
+	decryptedData: ICredentialDataDecryptedObject,
+	values: ICredentialsExpressionResolveValues,
+	mode: WorkflowExecuteMode,
+	additionalKeys: IWorkflowDataProxyAdditionalKeys,
+	executeData?: IExecuteData,
+): { data: ICredentialDataDecryptedObject } | { error: Error } {
+	try {
+		const data = values.workflow.expression.getParameterValue(
+			decryptedData as INodeParameters,
+			values.runExecutionData,
+			values.runIndex,
+			values.itemIndex,
+			values.node.name,
+			values.connectionInputData,
+			mode,
+			additionalKeys,
+			executeData,
+			false,
+			decryptedData,
+		) as ICredentialDataDecryptedObject;
+		return { data };
+	} catch (e) {
+		(e as Error).message += ' [Error resolving credentials]';
+		return { error: e as Error };
+	}
+}
+
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly credentialTypes: ICredentialTypes,
@@ -960,24 +995,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { secretsEnabled: false });
 		if (expressionResolveValues) {
-			try {
-				decryptedData = expressionResolveValues.workflow.expression.getParameterValue(
-					decryptedData as INodeParameters,
-					expressionResolveValues.runExecutionData,
-					expressionResolveValues.runIndex,
-					expressionResolveValues.itemIndex,
-					expressionResolveValues.node.name,
-					expressionResolveValues.connectionInputData,
-					mode,
-					additionalKeys,
-					executeData,
-					false,
-					decryptedData,
-				) as ICredentialDataDecryptedObject;
-			} catch (e) {
-				(e as Error).message += ' [Error resolving credentials]';
-				throw e;
-			}
+			const resolved = resolveCredentialExpressions(decryptedData, expressionResolveValues, mode, additionalKeys, executeData);
+			if ('error' in resolved) throw resolved.error;
+			decryptedData = resolved.data;
 		} else {
 			const workflow = new Workflow({
 				nodes: [mockNode],

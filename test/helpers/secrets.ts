@@ -19,13 +19,13 @@ export const b64 = (user: string, password: string) => Buffer.from(`${user}:${pa
 
 /** Wrong but recognisable secrets (the sandbox answers 401 to each). */
 export const WRONG = {
-	apiToken: 'SECRET-wrong-apitoken-7f3a',
+	apiToken: 'SECRET-dummy-wrong-apitoken-7f3a',
 	bearer: 'SECRET-wrong-bearer-91c2',
-	ccToken: 'SECRET-wrong-cctoken-33d0',
-	allocPassword: 'SECRET-wrong-allocpw-5e1b',
+	ccToken: 'SECRET-dummy-wrong-cctoken-33d0',
+	allocPassword: 'SECRET-dummy-wrong-allocpw-5e1b',
 };
-export const SIGNING_SECRET = 'SECRET-signing-0b7e';
-export const VERIFY_TOKEN = 'SECRET-verify-token-4d2a';
+export const SIGNING_SECRET = 'SECRET-dummy-signing-0b7e';
+export const VERIFY_TOKEN = 'SECRET-dummy-verify-token-4d2a';
 
 /** Every secret string a run must never show; session ids are added as the sandbox issues them. */
 export const SECRETS = new Set<string>([

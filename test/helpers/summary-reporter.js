@@ -7,7 +7,6 @@ const path = require('path');
 const MESSAGE_LINES = 12;
 
 function firstLines(text) {
-	// eslint-disable-next-line no-control-regex
 	const plain = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
 	return plain
 		.split('\n')

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- parses query strings as n8n does (querystring); never shipped */
 /**
  * Calls a trigger node's `webhook()` / webhook lifecycle methods with a context shaped like the
  * one n8n builds for a webhook request: the request as n8n's body parser leaves it (parsed body

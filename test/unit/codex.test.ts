@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the codex files and loads the built nodes with n8n-core's package loader (fs, path, __dirname, @n8n/backend-common, @n8n/di); never shipped */
 /**
  * Each node's codex, `<Node>.node.json` beside `<Node>.node.ts`: the categories the nodes panel
  * files it under, the aliases its search finds it by, and the documentation links of its panel.

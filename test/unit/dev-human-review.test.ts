@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the example and writes a temporary dev folder (fs, os, path); never shipped */
 /**
  * `npm run dev -- --human-review` (scripts/dev-human-review.ts): the flag starts the newest n8n and
  * refuses 2.8.4; the example of examples/newest-n8n/ is an importable export, imported by that flag
@@ -7,6 +8,7 @@
  */
 import * as fs from 'fs';
 import * as os from 'os';
+import type { INode } from 'n8n-workflow';
 import * as path from 'path';
 
 import { SANDBOX_CREDENTIAL_IDS } from '../../sandbox/fixtures';
@@ -19,6 +21,7 @@ import {
 	NEWEST_SAMPLE_BODIES,
 	readExamples,
 	startsFromWebhook,
+	type ExampleWorkflow,
 } from '../../scripts/dev-examples';
 import {
 	devChoice,
@@ -34,7 +37,9 @@ import { parsePersonArgs } from '../../scripts/person';
 import type { CredentialSpec } from '../harness/workflows';
 
 const FILE = path.join(NEWEST_EXAMPLES_DIR, 'ai-agent-human-review.json');
-const example = JSON.parse(fs.readFileSync(FILE, 'utf8')) as { id: string; name: string; nodes: Array<Record<string, any>>; connections: Record<string, any>; [key: string]: any };
+/** The example as n8n exports it: its nodes, and for each node the targets of each kind of output. */
+type Example = ExampleWorkflow & { nodes: INode[]; connections: Record<string, Record<string, Array<Array<{ node: string; type: string }>>>> };
+const example = JSON.parse(fs.readFileSync(FILE, 'utf8')) as Example;
 const node = (name: string) => example.nodes.find((candidate) => candidate.name === name)!;
 const origin = 'http://127.0.0.1:4011';
 
@@ -78,7 +83,7 @@ describe('the example: examples/newest-n8n/ai-agent-human-review.json', () => {
 			expect(n).toMatchObject({ id: expect.any(String), name: expect.any(String), type: expect.any(String), typeVersion: expect.any(Number), parameters: expect.any(Object) });
 			expect(n.position).toHaveLength(2);
 		}
-		for (const [from, outputs] of Object.entries(example.connections as Record<string, Record<string, Array<Array<{ node: string; type: string }>>>>)) {
+		for (const [from, outputs] of Object.entries(example.connections)) {
 			expect(names).toContain(from);
 			for (const [type, lists] of Object.entries(outputs)) for (const target of lists.flat()) expect([names.includes(target.node), target.type]).toEqual([true, type]);
 		}
@@ -109,8 +114,8 @@ describe('the example: examples/newest-n8n/ai-agent-human-review.json', () => {
 	});
 
 	it('starts from a webhook (published on import) whose sample body has exactly the fields it reads', () => {
-		expect(startsFromWebhook(example as any)).toBe(true);
-		expect(Object.keys(NEWEST_SAMPLE_BODIES[HUMAN_REVIEW_EXAMPLE_ID]).sort()).toEqual(bodyFieldsRead(example as any));
+		expect(startsFromWebhook(example)).toBe(true);
+		expect(Object.keys(NEWEST_SAMPLE_BODIES[HUMAN_REVIEW_EXAMPLE_ID]).sort()).toEqual(bodyFieldsRead(example));
 	});
 });
 

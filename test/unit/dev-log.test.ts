@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a step that takes long (setTimeout); never shipped */
 /**
  * `npm run dev`'s log (scripts/dev-log.ts): no silent minute. While a step runs, a quiet of 14 s
  * brings a line saying how far it is (the harness's long waits, e.g. n8n's install, else the step

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- writes a temporary dev folder (fs, os, path); never shipped */
 /**
  * What `npm run dev` imports and publishes (scripts/dev-setup.ts), on a stand-in for n8n that holds
  * credentials and workflows in memory: credentials and examples only when missing; an example that

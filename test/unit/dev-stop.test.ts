@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- starts a stand-in for npm run dev and signals it (child_process, process, fs, os, path, __dirname); never shipped */
 /**
  * `npm run dev` stops on SIGINT or SIGTERM sent to the `npm run dev` process itself, not only to the
  * node process under it: its script `exec`s, so npm's signal reaches node (npm otherwise passes it to

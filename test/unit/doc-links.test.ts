@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the repository's files (fs, path, __dirname); never shipped */
 /** Documentation links go to the page about that credential or API family, never the docs' home page. */
 import fs from 'fs';
 import path from 'path';

@@ -34,13 +34,13 @@ describe('n8n execute, read', () => {
 		const outcome = executeOutcome(cliRun(`${RUNNER_LINES}${printedRun('success')}\n`, 0), 60_000);
 		expect(outcome).toMatchObject({ ok: true, exitCode: 0 });
 		expect(outcome.crashedOnExit).toBeUndefined();
-		expect(outcome.result.data.resultData.runData.Probe[0].data.main[0]).toEqual([{ json: { n: 1 } }]);
+		expect(outcome.result?.data?.resultData.runData.Probe[0].data?.main[0]).toEqual([{ json: { n: 1 } }]);
 	});
 
 	it('a SIGSEGV after the finished run was printed: the run is the outcome, and the crash is named', () => {
 		const outcome = executeOutcome(cliRun(`${RUNNER_LINES}${printedRun('success')}\n`, null, 'SIGSEGV'), 60_000);
 		expect(outcome).toMatchObject({ ok: true, exitCode: null, crashedOnExit: 'SIGSEGV' });
-		expect(outcome.result.status).toBe('success');
+		expect(outcome.result?.status).toBe('success');
 	});
 
 	it('a failed run followed by a SIGSEGV is still the failed run, with its message', () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- starts a process for the harness to find, captures its stderr, writes a temporary install (child_process, process, setTimeout, fs, os, path); never shipped */
 /**
  * What the harness says while it installs n8n (test/harness/install.ts, log.ts): the tests' stderr
  * lines by default, the caller's log when one is set (npm run dev), and, whenever that caller asks,

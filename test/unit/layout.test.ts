@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the repository's files (fs, path, __dirname); never shipped */
 /**
  * The layout of nodes/ (docs/development.md, "Where things are"; nodes/shared/README.md): rooms in
  * nodes/shared/ that import only from the rooms below them, nothing of one node's own in shared/,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the repository's files (fs, path, __dirname); never shipped */
 /**
  * The documentation holds together: every relative link and image in README.md, CHANGELOG.md,
  * docs/*.md and sandbox/README.md points at a file that exists, and every `#anchor` at a heading of
@@ -24,6 +25,15 @@ const DOCS = [
 
 /** A link that leaves the repository: a scheme such as https: or mailto:. */
 const isExternal = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target);
+
+/** The repository as package.json names it (`git+https://github.com/<owner>/<name>.git`). */
+const REPOSITORY = /github\.com\/([^/]+\/[^/.]+)/.exec(JSON.parse(read('package.json')).repository.url)?.[1] ?? '';
+/** Where the npm page's links to files outside the tarball go: a page of the repository, or a picture's raw file. */
+const REPOSITORY_LINK = new RegExp(`^https://(?:github\\.com/${REPOSITORY}/blob|raw\\.githubusercontent\\.com/${REPOSITORY})/main/(.+)$`);
+/** A link into this repository's main branch, as the repository-relative target it stands for; else undefined. */
+const inRepository = (target: string) => REPOSITORY_LINK.exec(target)?.[1];
+/** What the tarball holds besides dist/ (scripts/stage-package.js), so what a relative link of the npm page reaches. */
+const PUBLISHED = ['README.md', 'LICENSE', 'package.json'];
 
 describe('markdown helpers', () => {
 	it('slugs headings as GitHub does', () => {
@@ -63,10 +73,12 @@ describe('documentation links', () => {
 	it.each(DOCS)('%s: every relative link and anchor resolves', (file) => {
 		const broken: string[] = [];
 		for (const link of links(read(file))) {
-			if (isExternal(link.target)) continue;
-			const [rawPath, anchor] = link.target.split('#', 2);
+			const local = isExternal(link.target) ? inRepository(link.target) : link.target;
+			if (local === undefined) continue;
+			const [rawPath, anchor] = local.split('#', 2);
 			const targetPath = decodeURIComponent(rawPath);
-			const target = targetPath === '' ? path.join(root, file) : path.resolve(path.dirname(path.join(root, file)), targetPath);
+			const base = local === link.target ? path.dirname(path.join(root, file)) : root;
+			const target = targetPath === '' ? path.join(root, file) : path.resolve(base, targetPath);
 			const where = `${file}:${link.line} → ${link.target}`;
 			if (!fs.existsSync(target)) {
 				broken.push(`${where}: no such file`);
@@ -85,11 +97,19 @@ describe('documentation links', () => {
 	});
 
 	it('links README.md to the docs, the changelog and its pictures', () => {
-		const targets = links(read('README.md')).map((link) => link.target.split('#')[0]);
+		const targets = links(read('README.md')).map((link) => (inRepository(link.target) ?? link.target).split('#')[0]);
 		for (const file of ['docs/nodes.md', 'docs/send-and-wait.md', 'docs/rate-limits.md', 'docs/development.md', 'CHANGELOG.md']) {
 			expect(targets).toContain(file);
 		}
 		expect(links(read('README.md')).filter((link) => link.image).length).toBeGreaterThan(0);
+	});
+
+	it('links README.md, the npm page, to files outside the tarball through the repository, pictures to their raw files', () => {
+		expect(REPOSITORY).toBe('n8n-nodes-exotel/n8n-nodes-exotel');
+		const relative = links(read('README.md')).filter((link) => !isExternal(link.target) && !link.target.startsWith('#'));
+		expect(relative.filter((link) => !PUBLISHED.includes(link.target.split('#')[0])).map((link) => `README.md:${link.line} → ${link.target}`)).toEqual([]);
+		const images = links(read('README.md')).filter((link) => link.image);
+		expect(images.filter((link) => !link.target.startsWith(`https://raw.githubusercontent.com/${REPOSITORY}/main/`)).map((link) => link.target)).toEqual([]);
 	});
 });
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the repository's files (fs, path, __dirname); never shipped */
 /**
  * In queue mode an execution may run on any worker, and a worker runs many executions in one
  * process: state kept in module memory would leak between executions or differ between workers.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- prints its figures and yields to the event loop (process, setImmediate); never shipped */
 /**
  * The pacer against a simulated account on a virtual clock: a sliding window of N accepted
  * requests per W ms, answering 429 (with or without Retry-After) past it. Virtual time makes the
@@ -496,7 +497,7 @@ async function shareWithoutCounters(mix: { offset: number; latencies: number[]; 
 }
 
 /** Mixes from a seeded sequence: where in the window the first run starts (not its last 3 s), round trips of 19-21 ms (executions of one n8n, or workers beside each other), starts up to `spreadMs` apart. */
-function sharingMixes(count: number, runs: number, seed: number, spreadMs: number, requests = (_run: number) => 200) {
+function sharingMixes(count: number, runs: number, seed: number, spreadMs: number, requests: (run: number) => number = () => 200) {
 	const random = new VirtualClock(0, seed);
 	return Array.from({ length: count }, (_, i) => ({
 		offset: random.random() * 0.95,

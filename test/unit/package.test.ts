@@ -1,10 +1,24 @@
-/** What users install: only dist/, README, LICENSE and package.json, and no runtime dependency. */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- runs npm ls and npm pack on the repository (child_process, fs, path, __dirname); never shipped */
+/**
+ * What users install: only dist/, README, LICENSE and the published fields of package.json (staged by
+ * scripts/stage-package.js, as the publish workflow and the real-n8n tests pack it), and no runtime dependency.
+ */
 import { execFileSync } from 'child_process';
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
+
+// plain JavaScript, run by the publish workflow as it is
+import { PUBLISHED_FIELDS, stagePackage } from '../../scripts/stage-package';
 
 const root = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+let staged = '';
+beforeAll(() => {
+	staged = stagePackage(fs.mkdtempSync(path.join(os.tmpdir(), 'exotel-package-test-')));
+});
+afterAll(() => fs.rmSync(staged, { recursive: true, force: true }));
 
 describe('package contract', () => {
 	it('declares no runtime dependencies, only n8n-workflow as a peer, and no install scripts', () => {
@@ -36,8 +50,26 @@ describe('package contract', () => {
 		expect([...pkg.n8n.credentials].sort()).toEqual(sources('credentials', '.credentials.ts').sort());
 	});
 
+	it('publishes only the fields a package needs: nothing of the repository\'s development reaches n8n', () => {
+		// n8n unpacks the tarball and runs `npm install` inside it: every field there is read as a project's own
+		const published = JSON.parse(fs.readFileSync(path.join(staged, 'package.json'), 'utf8'));
+		expect(Object.keys(published)).toEqual(PUBLISHED_FIELDS.filter((field: string) => field in pkg));
+		for (const field of Object.keys(published)) expect([field, published[field]]).toEqual([field, pkg[field]]);
+		for (const field of ['main', 'scripts', 'devDependencies', 'workspaces', 'allowScripts', 'overrides']) expect(published[field]).toBeUndefined();
+		// root's own fields that are the repository's, so a new one is a decision, not a leak
+		expect(Object.keys(pkg).filter((field) => !PUBLISHED_FIELDS.includes(field))).toEqual(['workspaces', 'scripts', 'devDependencies', 'allowScripts']);
+	});
+
+	it('passes n8n\'s lint and the scanner\'s rule sets as published', () => {
+		const eslint = path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
+		for (const config of ['eslint.config.mjs', 'eslint.scanner.config.mjs']) {
+			const run = () => execFileSync(process.execPath, [eslint, '-c', path.join(root, config), '--max-warnings', '0', 'package.json'], { cwd: staged, encoding: 'utf8' });
+			expect(run).not.toThrow();
+		}
+	});
+
 	it('packs only dist/, README, LICENSE and package.json', () => {
-		const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }));
+		const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: staged, encoding: 'utf8' }));
 		const files = (pack.files as Array<{ path: string }>).map((file) => file.path);
 		expect(files.filter((file) => !file.startsWith('dist/'))).toEqual(['LICENSE', 'README.md', 'package.json'].sort());
 		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials, 'dist/icons/exotel.svg', 'dist/icons/exotel.dark.svg']) {

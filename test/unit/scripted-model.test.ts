@@ -99,9 +99,14 @@ describe('the server (127.0.0.1, a free port)', () => {
 	beforeAll(() => model.start());
 	afterAll(() => model.stop());
 
-	const post = async (path: string, body?: unknown) => {
+	/** What the tests read of a chat completion. */
+	type ChatCompletion = { choices: Array<{ message: { tool_calls: Array<{ id: string; function: { arguments: string } }> } }> };
+	/** What the tests read of a Responses API answer. */
+	type ResponsesAnswer = { output: unknown[] };
+
+	const post = async <T = unknown>(path: string, body?: unknown) => {
 		const res = await fetch(`${model.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-		return { status: res.status, body: (await res.json()) as any };
+		return { status: res.status, body: (await res.json()) as T };
 	};
 
 	it('listens on loopback only', () => {
@@ -111,17 +116,17 @@ describe('the server (127.0.0.1, a free port)', () => {
 
 	it('GET /v1/models: the model the example names', async () => {
 		const res = await fetch(`${model.origin}/v1/models`);
-		expect(((await res.json()) as any).data.map((m: { id: string }) => m.id)).toEqual(['gpt-4o-mini']);
+		expect(((await res.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id)).toEqual(['gpt-4o-mini']);
 	});
 
 	it('POST /v1/chat/completions: the tool call, then the final text, as OpenAI answers', async () => {
 		const tools = [{ type: 'function', function: { name: 'Issue_Refund', parameters: GATED.parameters } }];
-		const first = await post('/v1/chat/completions', { model: 'gpt-4o-mini', messages: [system, { role: 'user', content: ASK }], tools });
+		const first = await post<ChatCompletion>('/v1/chat/completions', { model: 'gpt-4o-mini', messages: [system, { role: 'user', content: ASK }], tools });
 		expect(first.status).toBe(200);
 		expect(first.body).toMatchObject({ object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ finish_reason: 'tool_calls', message: { role: 'assistant', content: null } }] });
 		const call = first.body.choices[0].message.tool_calls[0];
 		expect(JSON.parse(call.function.arguments)).toEqual({ toolParameters: { orderId: 'ORD-1001', amount: 499 }, hitlParameters: {} });
-		const second = await post('/v1/chat/completions', {
+		const second = await post<ChatCompletion>('/v1/chat/completions', {
 			model: 'gpt-4o-mini',
 			messages: [system, { role: 'user', content: ASK }, first.body.choices[0].message, { role: 'tool', tool_call_id: call.id, content: '{"refunded":true}' }],
 			tools,
@@ -130,9 +135,9 @@ describe('the server (127.0.0.1, a free port)', () => {
 	});
 
 	it('POST /v1/responses: the same turns as Responses API output', async () => {
-		const first = await post('/v1/responses', { model: 'gpt-4o-mini', input: ASK, tools: [{ type: 'function', name: 'Issue_Refund', parameters: GATED.parameters }] });
+		const first = await post<ResponsesAnswer>('/v1/responses', { model: 'gpt-4o-mini', input: ASK, tools: [{ type: 'function', name: 'Issue_Refund', parameters: GATED.parameters }] });
 		expect(first.body).toMatchObject({ object: 'response', status: 'completed', output: [{ type: 'function_call', call_id: 'call_refund_1', name: 'Issue_Refund' }] });
-		const second = await post('/v1/responses', {
+		const second = await post<ResponsesAnswer>('/v1/responses', {
 			input: [{ role: 'user', content: ASK }, first.body.output[0], { type: 'function_call_output', call_id: 'call_refund_1', output: DECLINED }],
 		});
 		expect(second.body.output).toEqual([

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- sets the cache root in process.env and writes a temporary folder (process, fs, os, path); never shipped */
 /**
  * The choice of n8n release for the real-n8n suites and `npm run dev` (test/harness/targets.ts): which
  * versions are candidates for "newest", in which order, and what each release is told.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- sets TEST_TIME_FACTOR in process.env (process); never shipped */
 /** The tests' timing budgets: stretched on a busy machine (load per core, or TEST_TIME_FACTOR), never shrunk, capped. */
 import { budget, loadFactor, pollFor } from '../harness/timeouts';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- builds paths to its files (path); never shipped */
 /**
  * `npm run dev`'s import on a real n8n (scripts/dev-setup.ts), run twice against one user folder as
  * two dev starts, with the sandbox's credentials:
@@ -24,12 +25,12 @@ const MANUAL_EXAMPLE = 'exoCampaignList1';
 
 /** What the editor lists while n8n runs: every workflow's and credential's id and name. */
 async function listed(instance: N8nInstance): Promise<{ workflows: Record<string, string>; credentials: Array<{ id: string; name: string; type: string }> }> {
-	const workflows = await instance.rest('GET', '/workflows');
-	const credentials = await instance.rest('GET', '/credentials');
+	const workflows = await instance.rest<{ data: Array<{ id: string; name: string }> }>('GET', '/workflows');
+	const credentials = await instance.rest<{ data: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials');
 	expect([workflows.status, credentials.status]).toEqual([200, 200]);
 	return {
-		workflows: Object.fromEntries((workflows.data.data as Array<{ id: string; name: string }>).map((w) => [w.id, w.name])),
-		credentials: (credentials.data.data as Array<{ id: string; name: string; type: string }>).map(({ id, name, type }) => ({ id, name, type })),
+		workflows: Object.fromEntries(workflows.data.data.map((w) => [w.id, w.name])),
+		credentials: credentials.data.data.map(({ id, name, type }) => ({ id, name, type })),
 	};
 }
 
@@ -91,7 +92,7 @@ describe('npm run dev: what it imports and publishes, and what it leaves as the 
 			const api = credentials.find((c) => c.type === 'exotelApi')!;
 			const edited = await instance.rest('PATCH', `/credentials/${api.id}`, { name: RENAMED_CREDENTIAL, type: api.type, data: api.data });
 			expect(edited.status).toBe(200);
-			const manual = await instance.rest('GET', `/workflows/${MANUAL_EXAMPLE}`);
+			const manual = await instance.rest<{ data: { versionId: string } }>('GET', `/workflows/${MANUAL_EXAMPLE}`);
 			const renamed = await instance.rest('PATCH', `/workflows/${MANUAL_EXAMPLE}`, { name: RENAMED_WORKFLOW, versionId: manual.data.data.versionId });
 			expect(renamed.status).toBe(200);
 			await instance.stop();

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- checks the installed package files and its own process (fs, path, process); never shipped */
 /**
  * Self-test of the real-n8n harness (test/harness), using a throwaway package installed exactly as
  * users install community packages: its CLI path (import, execute, publish) and a server of its own.
@@ -37,7 +38,7 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
 	}
 }
 
-const PROBE_CRED = { id: 'e2eProbeCred0001', name: 'E2E probe credential', type: PROBE_CREDENTIAL, data: { token: 'secret-token-123' } };
+const PROBE_CRED = { id: 'e2eProbeCred0001', name: 'E2E probe credential', type: PROBE_CREDENTIAL, data: { token: 'secret-dummy-token-123' } };
 
 function probeNode(name: string, greeting: string, fail = false): WorkflowNode {
 	return {
@@ -76,8 +77,7 @@ describe('real n8n harness (throwaway package)', () => {
 		if (tarball) await removeTempDir(path.dirname(tarball));
 		// On request only: jest prints a file's console output above its failures, and a long log is cut.
 		if (process.env.N8N_E2E_TIMINGS === '1') {
-			// eslint-disable-next-line no-console
-			console.log(`e2e harness timings (ms):\n${JSON.stringify(timings, null, 2)}`);
+			process.stdout.write(`e2e harness timings (ms):\n${JSON.stringify(timings, null, 2)}\n`);
 		}
 	}, JEST_TIMEOUTS.dispose);
 
@@ -96,7 +96,7 @@ describe('real n8n harness (throwaway package)', () => {
 			expect(id).toBe(wf.id);
 			const run = await timed('execute (core nodes)', async () => await instance!.execute(id));
 			if (!run.ok) throw new Error(`${run.error}\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-2000)}`);
-			expect(run.result.status).toBe('success');
+			expect(run.result?.status).toBe('success');
 			expect(nodeJson(run.result, 'Manual Trigger')).toEqual([{}]);
 			expect(nodeJson(run.result, 'NoOp')).toEqual([{ hello: 'world', answer: '42' }]);
 		},
@@ -179,7 +179,7 @@ describe('real n8n harness (throwaway package)', () => {
 			await timed('setupOwnerAndApiKey', async () => await n8n.setupOwnerAndApiKey());
 			const activated = await n8n.activate(later.id);
 			expect(activated.id).toBe(later.id);
-			const hook2 = await n8n.request('POST', n8n.webhookUrl('e2e-activated'), { data: { msg: 'pong' } });
+			const hook2 = await n8n.request<{ body: unknown }>('POST', n8n.webhookUrl('e2e-activated'), { data: { msg: 'pong' } });
 			expect(hook2.status).toBe(200);
 			expect(hook2.data.body).toEqual({ msg: 'pong' });
 

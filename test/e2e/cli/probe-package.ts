@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- writes a throwaway package to a temporary folder (fs, path); never shipped */
 /**
  * A tiny throwaway community package (one compiled JS node + one credential),
  * written to a temp dir, to prove the harness's install path independently of

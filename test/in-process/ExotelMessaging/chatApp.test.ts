@@ -44,7 +44,7 @@ describe('Exotel Messaging → Chat App → Send', () => {
 		[
 			'list',
 			{ messageType: 'list', headerType: 'image', headerMediaUrl: 'https://acme.example/h.jpg', bodyText: 'Pick a slot', listButton: 'Choose', rows: { row: [...rows(2, 'Monday'), ...rows(1, 'Tuesday', 2)] } },
-			{ type: 'interactive', interactive: { type: 'list', header: { type: 'image', image: { link: 'https://acme.example/h.jpg' } }, body: { text: 'Pick a slot' }, action: { button: 'Choose', sections: [{ title: 'Monday', rows: rows(2).map(({ sectionTitle: _, ...row }) => row) }, { title: 'Tuesday', rows: rows(1, '', 2).map(({ sectionTitle: _, ...row }) => row) }] } } },
+			{ type: 'interactive', interactive: { type: 'list', header: { type: 'image', image: { link: 'https://acme.example/h.jpg' } }, body: { text: 'Pick a slot' }, action: { button: 'Choose', sections: [{ title: 'Monday', rows: rows(2).map(({ id, title, description }) => ({ id, title, description })) }, { title: 'Tuesday', rows: rows(1, '', 2).map(({ id, title, description }) => ({ id, title, description })) }] } } },
 		],
 	])('%s: builds the spec’s content object and sends it as JSON', async (_name, parameters, content) => {
 		const result = await run({ ...parameters, statusCallback: 'https://example.com/webhook/exotel', options: { customData: 'ticket-7' } });
@@ -226,7 +226,7 @@ describe('Exotel Messaging → Chat App → Set Webhooks', () => {
 			operation: 'setWebhooks',
 			incomingMessageUrl: 'https://n8n.example.com/webhook/exotel-incoming',
 			statusCallbackUrl: 'https://n8n.example.com/webhook/exotel-status',
-			verifyToken: 'verify-SECRET-123',
+			verifyToken: 'verify-dummy-SECRET-123',
 		});
 		expect(result.error).toBeUndefined();
 		const [request] = sandbox.requests();
@@ -236,7 +236,7 @@ describe('Exotel Messaging → Chat App → Set Webhooks', () => {
 				webhook: {
 					incoming_message_url: 'https://n8n.example.com/webhook/exotel-incoming',
 					status_callback_url: 'https://n8n.example.com/webhook/exotel-status',
-					verify_token: 'verify-SECRET-123',
+					verify_token: 'verify-dummy-SECRET-123',
 				},
 			},
 		});
@@ -251,7 +251,7 @@ describe('Exotel Messaging → Chat App → Set Webhooks', () => {
 		expect(sandbox.chatAppWebhook()).toEqual({
 			incoming_message_url: 'https://n8n.example.com/webhook/exotel-incoming',
 			status_callback_url: 'https://n8n.example.com/webhook/exotel-status',
-			verify_token: 'verify-SECRET-123',
+			verify_token: 'verify-dummy-SECRET-123',
 		});
 		expect(out.json.raw).toEqual({
 			request_id: expect.stringMatching(REQUEST_ID),
@@ -272,7 +272,7 @@ describe('Exotel Messaging → Chat App → Set Webhooks', () => {
 			},
 		});
 		expect(out.json.response).toBeUndefined();
-		expect(JSON.stringify(out.json)).not.toContain('verify-SECRET-123');
+		expect(JSON.stringify(out.json)).not.toContain('verify-dummy-SECRET-123');
 	});
 
 	it('requires the incoming message URL', async () => {

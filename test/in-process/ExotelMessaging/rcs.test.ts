@@ -143,7 +143,7 @@ describe('Exotel Messaging → RCS → Send Template', () => {
 				requestStatusCallback: 'https://example.com/hook/request',
 			},
 		});
-		const body = sandbox.requests()[0].json as Record<string, any>;
+		const body = sandbox.requests()[0].json as { custom_data: string; status_callback: string; rcs: { custom_data: string; status_callback: string; messages: unknown[] } };
 		expect(body.custom_data).toBe('request-data');
 		expect(body.status_callback).toBe('https://example.com/hook/request');
 		expect(body.rcs.custom_data).toBe('channel-data');

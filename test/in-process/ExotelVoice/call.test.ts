@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- runs a local HTTP server and waits on timers (http, net, setTimeout); never shipped */
 /**
  * Exotel Voice → Call (Connect to Flow, Get, Get Many, Get Details) through n8n-core against the
  * sandbox: exact requests on the wire, paging, validation before sending, and the error paths.

@@ -21,6 +21,7 @@ class TransportProbe implements INodeType {
 		defaults: { name: 'Probe' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
 		credentials: ['exotelApi', 'exotelBearerTokenApi', 'exotelContactCenterApi', 'exotelAllocationApi'].map((name) => ({
 			name,
 			required: false,

@@ -333,7 +333,7 @@ describe('fast expression path: the rules', () => {
 			{ a: '={{ $json.a }}', b: new Date(0) },
 			{ a: '={{ $json.a }}', b: () => 1 },
 			{ a: '={{ $json.a }}', b: 1n },
-			{ a: '={{ $json.a }}', b: [1, , 3] },
+			{ a: '={{ $json.a }}', b: Object.assign(new Array<number>(3), { 0: 1, 2: 3 }) }, // a hole at [1]
 			{ a: '={{ $json.a }}', b: '=' },
 			{ a: '={{ $json.a.toUpperCase() }}' },
 			JSON.parse('{"a": "={{ $json.a }}", "__proto__": "x"}'),

@@ -348,13 +348,18 @@ const TIMEOUT_CASES: TimeoutCase[] = [
 	{ name: 'Allocate: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(1), late: [1, greenvn], onTimeRequests: false, requests: greenvn, key: allocKey, attempts: 1, failed: [0], deliveryUnknown: [0], accepted: { read: acceptedAllocations, expected: ['fault-order-0'] } },
 ];
 
+/** `value` without `keys`. */
+function omit<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+	return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key as K))) as Omit<T, K>;
+}
+
 async function checkTimeoutCase(c: TimeoutCase, onError: OnError): Promise<void> {
 	const timeoutMs = c.onTimeRequests ? onTimeRequestsTimeoutMs() : SHORT_TIMEOUT_MS;
 	const [count, match] = c.late;
 	// The sandbox starts its delay once it has read the request, after the transport started the
 	// timeout: on the one event loop they share, the timeout always fires first, however late.
 	const lateMs = timeoutMs + LATE_BY_MS;
-	const { late: _late, onTimeRequests: _onTime, ...rest } = c;
+	const rest = omit(c, 'late', 'onTimeRequests');
 	const saved = TIMEOUT_POLICY.requestMs;
 	TIMEOUT_POLICY.requestMs = timeoutMs;
 	try {

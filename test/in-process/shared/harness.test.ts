@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- runs a local HTTP server (http, net); never shipped */
 /**
  * Proves the in-process harness runs workflows through n8n-core's real engine. Self-contained:
  * uses throwaway node and credential types, not the package's.
@@ -78,7 +79,7 @@ class TokenApi implements ICredentialType {
 	displayName = 'Harness Token API';
 
 	properties = [
-		{ displayName: 'Token', name: 'token', type: 'string' as const, default: '' },
+		{ displayName: 'Token', name: 'token', type: 'string' as const, typeOptions: { password: true }, default: '' },
 		{ displayName: 'Base URL', name: 'baseUrl', type: 'string' as const, default: '' },
 	];
 
@@ -96,7 +97,7 @@ class SessionApi implements ICredentialType {
 	properties = [
 		{ displayName: 'Base URL', name: 'baseUrl', type: 'string' as const, default: '' },
 		{ displayName: 'User', name: 'user', type: 'string' as const, default: '' },
-		{ displayName: 'Password', name: 'password', type: 'string' as const, default: '' },
+		{ displayName: 'Password', name: 'password', type: 'string' as const, typeOptions: { password: true }, default: '' },
 		{
 			displayName: 'Session ID',
 			name: 'sessionId',
@@ -192,25 +193,20 @@ class FailerNode implements INodeType {
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {
-			try {
-				if (items[i].json.fail) {
-					if (this.getNodeParameter('unhandled', i)) {
-						throw new NodeOperationError(this.getNode(), `unhandled failure of ${String(items[i].json.n)}`);
-					}
-					throw new NodeApiError(
-						this.getNode(),
-						{ message: 'Unprocessable', code: 'REJECTED' } as JsonObject,
-						{ itemIndex: i, httpCode: '422', message: `item ${String(items[i].json.n)} rejected` },
-					);
-				}
+			if (!items[i].json.fail) {
 				out.push({ json: { n: items[i].json.n, done: true }, pairedItem: { item: i } });
-			} catch (error) {
-				if (this.continueOnFail() && !this.getNodeParameter('unhandled', i)) {
-					out.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });
-					continue;
-				}
-				throw error;
+				continue;
 			}
+			if (this.getNodeParameter('unhandled', i)) {
+				throw new NodeOperationError(this.getNode(), `unhandled failure of ${String(items[i].json.n)}`);
+			}
+			const error = new NodeApiError(
+				this.getNode(),
+				{ message: 'Unprocessable', code: 'REJECTED' } as JsonObject,
+				{ itemIndex: i, httpCode: '422', message: `item ${String(items[i].json.n)} rejected` },
+			);
+			if (!this.continueOnFail()) throw error;
+			out.push({ json: { error: error.message }, pairedItem: { item: i } });
 		}
 		return [out];
 	}

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- runs a local HTTP server (http, net); never shipped */
 /**
  * The nodes against the sandbox in live mode (sandbox/README.md, "Live mode"): the service as public
  * recorded traffic shows it (../shared/notes/live-service.md). XML on the v1 paths without a suffix,

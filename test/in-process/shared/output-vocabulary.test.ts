@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- runs a local HTTP server (http, net); never shipped */
 /**
  * One output vocabulary across the package (nodes/shared/output/vocabulary.ts, docs/nodes.md "Output:
  * the same keys everywhere"): every send on every channel, and the delivery report that comes back for it

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- watches the HTTP client's responses, waits for windows and prints its figures (diagnostics_channel, http, process, setTimeout); never shipped */
 /**
  * Every operation that can send many requests, run through n8n-core against the sandbox's account
  * rate limit. Each case checks that the run finishes with:
@@ -102,12 +103,11 @@ afterAll(async () => {
 	Object.assign(PACING_POLICY, savedPolicy);
 	await sandbox.stop();
 	// The figures of the report: requests, refusals, windows and items per case.
-	console.log(
-		[
-			`rate-limit cases (documented: ${WINDOW_MS} ms windows, ${JSON.stringify(LIMITS)} a window; file ${Date.now() - fileStarted} ms):`,
-			...figures.map((f) => JSON.stringify(f)),
-		].join('\n'),
-	);
+	const report = [
+		`rate-limit cases (documented: ${WINDOW_MS} ms windows, ${JSON.stringify(LIMITS)} a window; file ${Date.now() - fileStarted} ms):`,
+		...figures.map((f) => JSON.stringify(f)),
+	];
+	process.stdout.write(`${report.join('\n')}\n`);
 });
 beforeEach(() => {
 	sandbox.reset();

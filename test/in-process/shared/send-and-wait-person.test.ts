@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- runs a local HTTP server (http, net); never shipped */
 /**
  * The sandbox acting as the person against a waiting run: a small HTTP front stands where n8n's
  * /webhook-waiting/ would, and hands each request the sandbox makes (its own delivery reports, a

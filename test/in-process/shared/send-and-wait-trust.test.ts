@@ -60,7 +60,7 @@ async function startWait(wait: Wait, credentialOverrides: IDataObject = {}): Pro
 	const result = await runNode(sandbox, node, parameters, [{}], { credentialOverrides: { exotelApi: credentialOverrides } });
 	expect(result.status).toBe('waiting');
 	const request = sandbox.requests({ method: 'POST' }).at(-1)!;
-	const url = request.json ? String((request.json as IDataObject).status_callback ?? ((request.json as any).rcs?.messages?.[0]?.status_callback)) : formFields(request.form).StatusCallback[0];
+	const url = request.json ? String((request.json as IDataObject).status_callback ?? ((request.json as { rcs?: { messages?: IDataObject[] } }).rcs?.messages?.[0]?.status_callback)) : formFields(request.form).StatusCallback[0];
 	const waiting = result.output('Exotel')[0].json;
 	return { result, sid: String(waiting.messageSid ?? waiting.callSid), url };
 }

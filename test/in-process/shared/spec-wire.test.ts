@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads and records its golden file and watches the sandbox server (fs, path, http, process, __dirname); never shipped */
 /**
  * The spec's wire, pinned: every operation of every node, run through n8n-core against the sandbox in
  * its normal mode, sends exactly the requests release 0.5.0 sent (method, URL with its query, the
@@ -14,6 +15,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { packageNode, SANDBOX_ACCOUNT, sandboxCredentials, useSandbox } from '../../helpers/exotel';
 import { CsvFileNode } from '../../helpers/csv-file-node';
+import { VERIFY_TOKEN } from '../../helpers/secrets';
 import {
 	chain,
 	CredentialStore,
@@ -82,9 +84,11 @@ const AUTHORIZATION: Record<string, string> = {
 };
 
 /** The credentials' secrets, shown by name: a fixture holds no secret, yet shows which one went where. */
-const SECRETS: Array<[string, string]> = (
-	['apiToken', 'bearerToken', 'ccToken', 'allocPassword', 'webhookSigningSecret'] as const
-).map((name) => [SANDBOX_ACCOUNT[name], `<secret:${name}>`]);
+const SECRETS: Array<[string, string]> = [
+	...(['apiToken', 'bearerToken', 'ccToken', 'allocPassword', 'webhookSigningSecret'] as const).map((name): [string, string] => [SANDBOX_ACCOUNT[name], `<secret:${name}>`]),
+	// the chat app's verify token, a node parameter sent in the webhook settings
+	[VERIFY_TOKEN, '<secret:verifyToken>'],
+];
 
 /**
  * Everything that varies from run to run, each replaced by a fixed token (applied to the URL, the
@@ -246,7 +250,7 @@ async function activateTrigger(): Promise<void> {
 		typeVersion: 1,
 		position: [0, 0],
 		webhookId: 'spec-wire-hook',
-		parameters: { registerWebhooks: true, verifyToken: 'verify-token-1042' },
+		parameters: { registerWebhooks: true, verifyToken: VERIFY_TOKEN },
 		credentials: store.nodeCredentials('exotelApi'),
 	};
 	const workflow = new Workflow({ id: 'spec-wire-workflow', nodes: [trigger], connections: {}, active: true, nodeTypes: packageNodeTypes(), staticData: {}, settings: { executionOrder: 'v1' } });
@@ -417,7 +421,7 @@ const CASES: Array<[string, WireCase]> = [
 	['Messaging → Chat App → Send and Wait for Delivery (the send)', { node: 'exotelMessaging', parameters: chatApp({ operation: 'sendAndWaitForDelivery', messageType: 'text', text: 'Your order shipped' }), waits: true }],
 	[
 		'Messaging → Chat App → Set Webhooks',
-		{ node: 'exotelMessaging', parameters: { resource: 'chatApp', operation: 'setWebhooks', incomingMessageUrl: 'https://n8n.example.com/webhook/abc/webhook', statusCallbackUrl: 'https://n8n.example.com/webhook/abc/status', verifyToken: 'verify-token-1042' } },
+		{ node: 'exotelMessaging', parameters: { resource: 'chatApp', operation: 'setWebhooks', incomingMessageUrl: 'https://n8n.example.com/webhook/abc/webhook', statusCallbackUrl: 'https://n8n.example.com/webhook/abc/status', verifyToken: VERIFY_TOKEN } },
 	],
 	['Messaging Trigger → activation registers the chat-app webhooks', { run: activateTrigger }],
 
