@@ -1,8 +1,9 @@
 /**
  * The messaging events and callback shapes (nodes/shared/output/messagingEvents.ts) hold together: every event is
  * declared whole and comes from some shape; every shape has sample bodies here that are recognised as it, read as
- * exactly its events, and are taken unsigned exactly when it is declared unsigned. A new shape adds its samples to
- * SAMPLES (docs/development.md, "Adding a callback shape").
+ * exactly its events, and are taken unsigned exactly when SIGNING below, written here by hand, says the service
+ * posts it unsigned. A new shape adds its samples to SAMPLES and its row to SIGNING (docs/development.md, "Adding a
+ * callback shape").
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -70,6 +71,21 @@ const SAMPLES: Record<CallbackShape, IDataObject[]> = {
 	call: [nestBracketKeys(ANSWERED_CALL_CALLBACK)],
 };
 
+/**
+ * Which shapes the service signs, written by hand rather than read from CALLBACK_SHAPES (the table unsignedFamilyOf
+ * reads), so a wrong row there fails here. The spec signs every chat-app webhook, in any envelope, so those must
+ * come signed (docs/nodes.md, "Security"; docs/send-and-wait.md, "Signed where the service signs"); the service
+ * signs no RCS, SMS or call callback, so a body wholly of one of those is taken unsigned.
+ */
+const SIGNING: Record<CallbackShape, 'signed' | 'unsigned'> = {
+	chatAppIncomingMessage: 'signed',
+	chatapp: 'signed',
+	whatsapp: 'signed',
+	rcs: 'unsigned',
+	sms: 'unsigned',
+	call: 'unsigned',
+};
+
 const SHAPES = Object.keys(CALLBACK_SHAPES) as CallbackShape[];
 const samplesOf = (shape: CallbackShape) => SAMPLES[shape] ?? [];
 const itemsOf = (shape: CallbackShape) => samplesOf(shape).flatMap((body) => eventItems(body) ?? []);
@@ -122,9 +138,10 @@ describe('every callback shape', () => {
 		expect([...read].sort()).toEqual(declared.length > 0 ? [...declared].sort() : [UNKNOWN_EVENT]);
 	});
 
-	it.each(SHAPES)('%s: its samples come unsigned exactly when it is declared unsigned', (shape) => {
-		const expected = CALLBACK_SHAPES[shape].signing === 'unsigned' ? shape : undefined;
+	it.each(SHAPES)('%s: its samples are taken unsigned exactly when the service posts it unsigned, and it is declared so', (shape) => {
+		const expected = SIGNING[shape] === 'unsigned' ? shape : undefined;
 		for (const body of samplesOf(shape)) expect(unsignedFamilyOf(body)).toBe(expected);
+		expect(CALLBACK_SHAPES[shape].signing).toBe(SIGNING[shape]);
 	});
 
 	it.each(SHAPES)('%s: an item of a status event carries a status the Statuses filter offers; any other item does not', (shape) => {
@@ -138,8 +155,10 @@ describe('every callback shape', () => {
 		const bodies = SHAPES.flatMap(samplesOf);
 		const mixes = bodies.flatMap((a) => bodies.map((b) => ({ ...a, ...b })));
 		for (const body of [...bodies, ...mixes]) {
-			const signings = new Set(holding(body).map((shape) => CALLBACK_SHAPES[shape].signing));
+			const signings = new Set(holding(body).map((shape) => SIGNING[shape]));
 			expect([body, signings.size]).toEqual([body, Math.min(signings.size, 1)]);
+			// and a body holding a chat-app payload, alone or beside anything, is never taken unsigned
+			if (signings.has('signed')) expect([body, unsignedFamilyOf(body)]).toEqual([body, undefined]);
 		}
 	});
 });

@@ -72,10 +72,11 @@ describe('the rate-limit category of every request the nodes make', () => {
 		expect(Object.keys(PAGE).sort()).toEqual(PACKAGE_ENDPOINTS.map(({ name }) => name).sort());
 	});
 
-	test.each(PACKAGE_ENDPOINTS.map(({ name, endpoint }) => [name, endpoint] as const))('%s: its request as received matches its declaration alone, and the sandbox counts it there', (name, endpoint) => {
-		const path = filled(endpoint.path);
-		expect(declaredEndpointsOf(endpoint.base, endpoint.method, path).map((declared) => declared.name)).toEqual([name]);
-		expect(serviceCategoryOf(endpoint.base, endpoint.method, path)).toBe(endpoint.rate);
+	// No check that the sandbox counts a request in its declared category: the sandbox counts by these same
+	// declarations, so that could not fail once the request matches its declaration alone. PAGE, the service's page
+	// written by hand, is the only oracle of the category.
+	test.each(PACKAGE_ENDPOINTS.map(({ name, endpoint }) => [name, endpoint] as const))('%s: its request as received matches its declaration alone', (name, endpoint) => {
+		expect(declaredEndpointsOf(endpoint.base, endpoint.method, filled(endpoint.path)).map((declared) => declared.name)).toEqual([name]);
 	});
 
 	test('a request no node declares: any other read is General GET, any other write not counted (the contact-center login)', () => {
