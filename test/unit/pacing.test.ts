@@ -493,6 +493,7 @@ async function shareWithoutCounters(mix: { offset: number; latencies: number[]; 
 		limited: service.limited,
 		accepted: service.acceptedTimes.length,
 		ratio: service.wallMs() / service.floorMs(total),
+		limit: service.limit,
 	};
 }
 
@@ -509,7 +510,7 @@ function sharingMixes(count: number, runs: number, seed: number, spreadMs: numbe
 }
 
 describe('runs sharing the account without counters, a refusal the only sign of the others (virtual time, Bulk SMS 50 a minute)', () => {
-	const check = async (mixes: ReturnType<typeof sharingMixes>, bounds: { max429: number; maxRatio: number; maxSpread: number }, label: string) => {
+	const check = async (mixes: ReturnType<typeof sharingMixes>, bounds: { max429: number; maxRatio: number; maxSpread: number; takeBackWithin?: number }, label: string) => {
 		const misses: string[] = [];
 		const ratios: number[] = [];
 		const refusals: number[] = [];
@@ -524,7 +525,17 @@ describe('runs sharing the account without counters, a refusal the only sign of 
 				const shares = result.perWindow.map((counts) => counts[window]);
 				return Math.max(...shares) - Math.min(...shares) > bounds.maxSpread;
 			});
-			if (result.sent !== result.total || result.accepted !== result.total || result.failed > 0 || result.limited > bounds.max429 || result.ratio > bounds.maxRatio || unequal.length > 0) {
+			// The run that sends longest, once the others have ended: the whole limit in every window
+			// from `takeBackWithin` windows after their last one until its own last (a partial one).
+			let takenBack = true;
+			if (bounds.takeBackWithin !== undefined) {
+				const lengths = result.perWindow.map((counts) => counts.length);
+				const longest = lengths.indexOf(Math.max(...lengths));
+				const othersLast = Math.max(...lengths.filter((_, run) => run !== longest)) - 1;
+				const alone = result.perWindow[longest].slice(othersLast + bounds.takeBackWithin, -1);
+				takenBack = alone.length > 0 && alone.every((count) => count === result.limit);
+			}
+			if (result.sent !== result.total || result.accepted !== result.total || result.failed > 0 || result.limited > bounds.max429 || result.ratio > bounds.maxRatio || unequal.length > 0 || !takenBack) {
 				misses.push(
 					`${JSON.stringify(mix)}: sent ${result.runs.map((run) => run.sent).join('+')}, 429s ${result.limited}, ${result.ratio.toFixed(3)}x, ` +
 						`per window ${result.perWindow.map((counts) => counts.join('/')).join(' | ')}`,
@@ -557,6 +568,17 @@ describe('runs sharing the account without counters, a refusal the only sign of 
 	});
 
 	test('a short run beside a long one, 30 mixes: the long run takes the window back after the short one ends', async () => {
-		await check(sharingMixes(30, 2, 4, 2_000, (run) => (run === 0 ? 400 : 60)), { max429: 6, maxRatio: 1.25, maxSpread: Infinity }, 'short beside long');
+		// While both send, each keeps the half it took in the contest that measured the shares: 25/25,
+		// within the one turn either way the other two-run cases allow (measured: 0 apart wherever
+		// checked; the check reaches the fifth window only where the short run lasts past it, 8 of the
+		// 30 mixes). The short run's 60 end within the SHARING_POLICY.firstProbeAfter windows without a
+		// refusal that follow that contest; after them the long run asks for more past the middle of the
+		// next window, finds it and keeps the whole limit: 50 a window from at most firstProbeAfter
+		// windows after the short run's last (measured: 2 or 3) to the end of the run.
+		await check(
+			sharingMixes(30, 2, 4, 2_000, (run) => (run === 0 ? 400 : 60)),
+			{ max429: 6, maxRatio: 1.25, maxSpread: 2, takeBackWithin: SHARING_POLICY.firstProbeAfter },
+			'short beside long',
+		);
 	});
 });

@@ -60,6 +60,18 @@ interface Case {
 	pairs?: number[];
 	/** The service's accepted records, by recipient/key: each must appear exactly once. */
 	accepted?: { read: () => string[]; expected: string[] };
+	/** What every failed item says, exactly; required when an item fails. */
+	error?: Failure;
+}
+
+/**
+ * A failed item's words: the node's message (n8n's for a lost connection, the service's for a
+ * refusal), and the description, which n8n keeps on the error output only: the request, its status,
+ * the service's words and the item where the service names it (a pattern only where it reads a clock).
+ */
+interface Failure {
+	message: string;
+	description: string | RegExp;
 }
 
 // ---- node families ---------------------------------------------------------------------------
@@ -125,6 +137,35 @@ const acceptedAllocations = () => sandbox.allocations().map((a) => a.connection_
 
 const N = RETRY_POLICY.attempts;
 
+// ---- what a failed item says -------------------------------------------------------------------
+
+/** n8n's words for a connection the service closed (reset before or after it answered). */
+const CLOSED = 'Could not reach the service: The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.';
+/** n8n's words for a request the transport's timeout aborted. */
+const ABORTED = 'Could not reach the service: The connection was aborted, perhaps the server is offline';
+const SMS_SEND = 'POST /v1/Accounts/exotelsandbox1/Sms/send';
+const V2_MESSAGES = 'POST /v2/accounts/exotelsandbox1/messages';
+const CALLS_CONNECT = 'POST /v1/Accounts/exotelsandbox1/Calls/connect';
+const CC_USERS = 'POST /servicerestapi/cc/contactCenterUsers';
+const GREENVN = 'POST /v1/tenants/exotelsandbox1/greenvn';
+/** A POST whose answer was lost (`request`: method and path): not sent again, the item's delivery unknown. */
+const lostPost = (message: string, request: string): Failure => ({
+	message,
+	description: `${request} lost its connection. The service may have accepted it, so it was not sent again (that could duplicate messages or calls); check before resending.`,
+});
+/** A GET that kept failing: retried up to the limit. */
+const failedGet = (message: string): Failure => ({ message, description: `GET /v2/accounts/exotelsandbox1/lists failed after ${N} attempts.` });
+/** A 5xx storm that used every attempt of a request: the status, the request and the service's words. */
+const serverError = (message: string, status: number, request: string, words: string): Failure => ({
+	message,
+	description: `The service had a server error. HTTP ${status} from ${request}.${words ? ` ${words}` : ''} Gave up after ${N} attempts.`,
+});
+/** The 207 entry of the SMS the service refused: its recipient and status. */
+const INVALID_SMS_DESTINATION: Failure = {
+	message: 'Message not accepted: FAILED_INVALID_DESTINATION_NUMBER (23010)',
+	description: 'To 0123456: the service reported Status "failed" for this message; the other messages of the request are unaffected.',
+};
+
 const CASES: Case[] = [
 	// ---- SMS Send (one text: static bulk, one POST per 100 items; a text per item: dynamic bulk) ----
 	{ name: 'SMS send: 429 ×3 then success', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[status(429), 3, smsStatic]], requests: smsStatic, key: firstTo, attempts: 4, failed: [], accepted: { read: acceptedSms, expected: phones(3) } },
@@ -144,6 +185,12 @@ const CASES: Case[] = [
 		failed: [0, 1, 2],
 		deliveryUnknown: [],
 		accepted: { read: acceptedSms, expected: [] },
+		// given up at the Max Wait: how long the limit held reads the clock
+		error: {
+			message: "The account's rate limit did not lift in time: Too Many Requests (injected by the sandbox)",
+			description:
+				/^Rate limit exceeded \(about 200 requests a minute per account\)\. HTTP 429 from POST \/v1\/Accounts\/exotelsandbox1\/Sms\/send\. The account's rate limit held for \d+ s with nothing accepted \(Max Wait: 2 s\)\. The service did not act on this request; run it again later, or raise Rate Limit → Max Wait\.$/,
+		},
 	},
 	{
 		// On SMS a 503 is the older limit answer: without Retry-After or counters the window is full
@@ -161,10 +208,10 @@ const CASES: Case[] = [
 		accepted: { read: acceptedSms, expected: phones(2) },
 	},
 	{ name: 'SMS send: delay shorter than the timeout', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[delay(300), 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [], accepted: { read: acceptedSms, expected: phones(2) } },
-	{ name: 'SMS send: reset before (POST not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[resetBefore, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: [] } },
-	{ name: 'SMS send: reset after (accepted, not resent)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[resetAfter, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedSms, expected: phones(3) } },
-	{ name: 'SMS send: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsSend, items: smsMixedItems, faults: [[status(429), 2, smsStatic]], requests: smsStatic, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] } },
-	{ name: 'SMS send, a text per item: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsPersonal, items: smsMixedItems, faults: [[status(429), 2, smsDynamic]], requests: smsDynamic, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] } },
+	{ name: 'SMS send: reset before (POST not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), faults: [[resetBefore, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: [] }, error: lostPost(CLOSED, SMS_SEND) },
+	{ name: 'SMS send: reset after (accepted, not resent)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(3), faults: [[resetAfter, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedSms, expected: phones(3) }, error: lostPost(CLOSED, SMS_SEND) },
+	{ name: 'SMS send: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsSend, items: smsMixedItems, faults: [[status(429), 2, smsStatic]], requests: smsStatic, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] }, error: INVALID_SMS_DESTINATION },
+	{ name: 'SMS send, a text per item: 429 then a 207 per-message failure mix', node: 'exotelMessaging', parameters: smsPersonal, items: smsMixedItems, faults: [[status(429), 2, smsDynamic]], requests: smsDynamic, key: firstTo, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [phones(1)[0], phones(1, 2)[0]] }, error: INVALID_SMS_DESTINATION },
 	{
 		name: 'SMS send: 150 items in 2 batches, one batch reset after, the other 429 ×2',
 		node: 'exotelMessaging',
@@ -177,33 +224,34 @@ const CASES: Case[] = [
 		failed: [],
 		deliveryUnknown: { count: -1 }, // checked against the batch that was reset (50 or 100 items)
 		accepted: { read: acceptedSms, expected: phones(150) },
+		error: lostPost(CLOSED, SMS_SEND),
 	},
 	// ---- SMS Send to Many (static bulk, one input item, several recipients) ----
-	{ name: 'SMS send to many: 429 ×2 then a 207 mix', node: 'exotelMessaging', parameters: toMany, items: [{ list: toManyRecipients.join(', ') }], faults: [[status(429), 2, smsStatic]], requests: smsStatic, key: firstTo, attempts: 3, failed: [0], pairs: [0, 0, 0], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [toManyRecipients[0], toManyRecipients[2]] } },
-	{ name: 'SMS send to many: reset after', node: 'exotelMessaging', parameters: toMany, items: [{ list: phones(2).join(', ') }], faults: [[resetAfter, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 0], pairs: [0, 0], deliveryUnknown: [0, 0], accepted: { read: acceptedSms, expected: phones(2) } },
+	{ name: 'SMS send to many: 429 ×2 then a 207 mix', node: 'exotelMessaging', parameters: toMany, items: [{ list: toManyRecipients.join(', ') }], faults: [[status(429), 2, smsStatic]], requests: smsStatic, key: firstTo, attempts: 3, failed: [0], pairs: [0, 0, 0], deliveryUnknown: [], accepted: { read: acceptedSms, expected: [toManyRecipients[0], toManyRecipients[2]] }, error: INVALID_SMS_DESTINATION },
+	{ name: 'SMS send to many: reset after', node: 'exotelMessaging', parameters: toMany, items: [{ list: phones(2).join(', ') }], faults: [[resetAfter, 1, smsStatic]], requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 0], pairs: [0, 0], deliveryUnknown: [0, 0], accepted: { read: acceptedSms, expected: phones(2) }, error: lostPost(CLOSED, SMS_SEND) },
 	// ---- RCS Send Template (JSON bulk) ----
-	{ name: 'RCS: 429 ×2 then a per-message failure mix', node: 'exotelMessaging', parameters: rcs, items: rcsMixedItems, faults: [[status(429), 2, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [phones(1)[0], phones(1, 2)[0]] } },
-	{ name: 'RCS: 500 storm past the limit', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), faults: [[status(500), 10, v2Messages]], requests: v2Messages, key: rcsKey, attempts: N, failed: [0, 1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [] } },
-	{ name: 'RCS: reset after', node: 'exotelMessaging', parameters: rcs, items: rcsItems(3), faults: [[resetAfter, 1, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedRcs, expected: phones(3) } },
+	{ name: 'RCS: 429 ×2 then a per-message failure mix', node: 'exotelMessaging', parameters: rcs, items: rcsMixedItems, faults: [[status(429), 2, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 3, failed: [1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [phones(1)[0], phones(1, 2)[0]] }, error: { message: 'Message not accepted: SETUP_ERROR (code 40006)', description: "rcs.messages[1].content.template.name 'not_a_template' is not an approved RCS template of this brand (sandbox: order_update, otp_code, delivery_slot or a name starting with 'approved_')" } },
+	{ name: 'RCS: 500 storm past the limit', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), faults: [[status(500), 10, v2Messages]], requests: v2Messages, key: rcsKey, attempts: N, failed: [0, 1], deliveryUnknown: [], accepted: { read: acceptedRcs, expected: [] }, error: serverError('Internal server error (code 1050)', 500, V2_MESSAGES, 'Internal Server Error (injected by the sandbox)') },
+	{ name: 'RCS: reset after', node: 'exotelMessaging', parameters: rcs, items: rcsItems(3), faults: [[resetAfter, 1, v2Messages]], requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1, 2], deliveryUnknown: [0, 1, 2], accepted: { read: acceptedRcs, expected: phones(3) }, error: lostPost(CLOSED, V2_MESSAGES) },
 	// ---- Chat App Send (one POST per item, sent in parallel) ----
-	{ name: 'Chat app: 429 ×3, unreachable recipient mixed in', node: 'exotelMessaging', parameters: chat, items: [{ phone: phones(1)[0] }, { phone: '+919800000000' }, { phone: phones(1, 2)[0] }], faults: [[status(429), 3, v2Messages]], requests: v2Messages, key: chatKey, attempts: 6, failed: [1], deliveryUnknown: [], accepted: { read: acceptedChat, expected: [phones(1)[0], phones(1, 2)[0]] } },
-	{ name: 'Chat app: reset after on one of three', node: 'exotelMessaging', parameters: chat, items: smsItems(3), faults: [[resetAfter, 1, v2Messages]], requests: v2Messages, key: chatKey, attempts: 3, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(3) } },
+	{ name: 'Chat app: 429 ×3, unreachable recipient mixed in', node: 'exotelMessaging', parameters: chat, items: [{ phone: phones(1)[0] }, { phone: '+919800000000' }, { phone: phones(1, 2)[0] }], faults: [[status(429), 3, v2Messages]], requests: v2Messages, key: chatKey, attempts: 6, failed: [1], deliveryUnknown: [], accepted: { read: acceptedChat, expected: [phones(1)[0], phones(1, 2)[0]] }, error: { message: 'Message not accepted: INVALID_RECIPIENT (code 30012)', description: '+919800000000 is not on the chat app, so the message cannot be delivered' } },
+	{ name: 'Chat app: reset after on one of three', node: 'exotelMessaging', parameters: chat, items: smsItems(3), faults: [[resetAfter, 1, v2Messages]], requests: v2Messages, key: chatKey, attempts: 3, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(3) }, error: lostPost(CLOSED, V2_MESSAGES) },
 	{ name: 'Chat app: delay shorter than the timeout', node: 'exotelMessaging', parameters: chat, items: smsItems(2), faults: [[delay(300), 2, v2Messages]], requests: v2Messages, key: chatKey, attempts: 2, failed: [], accepted: { read: acceptedChat, expected: phones(2) } },
 	// ---- Voice: Call Connect (POST per item) and List Get Many (GET) ----
 	{ name: 'Call connect: 429 ×3 spread over items', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[status(429), 3, callsConnect]], requests: callsConnect, key: callKey, attempts: 5, failed: [] },
-	{ name: 'Call connect: 503 storm (2N-1 faults) exhausts exactly one of two items', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[status(503), 2 * N - 1, callsConnect]], requests: callsConnect, key: callKey, attempts: -1, failed: [], deliveryUnknown: [] },
-	{ name: 'Call connect: reset after on one of two', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[resetAfter, 1, callsConnect]], requests: callsConnect, key: callKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 } },
+	{ name: 'Call connect: 503 storm (2N-1 faults) exhausts exactly one of two items', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[status(503), 2 * N - 1, callsConnect]], requests: callsConnect, key: callKey, attempts: -1, failed: [], deliveryUnknown: [], error: serverError('Service Unavailable (injected by the sandbox)', 503, CALLS_CONNECT, '') },
+	{ name: 'Call connect: reset after on one of two', node: 'exotelVoice', parameters: connect, items: smsItems(2), faults: [[resetAfter, 1, callsConnect]], requests: callsConnect, key: callKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 }, error: lostPost(CLOSED, CALLS_CONNECT) },
 	{ name: 'List get many: reset before ×2 (GET is retried), then success', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[resetBefore, 2, listsGet]], requests: listsGet, key: byItemQuery, attempts: 3, failed: [], pairs: [0, 0, 0, 0] },
-	{ name: 'List get many: reset storm past the limit', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[resetBefore, 10, listsGet]], requests: listsGet, key: byItemQuery, attempts: N, failed: [0], deliveryUnknown: [] },
+	{ name: 'List get many: reset storm past the limit', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[resetBefore, 10, listsGet]], requests: listsGet, key: byItemQuery, attempts: N, failed: [0], deliveryUnknown: [], error: failedGet(CLOSED) },
 	{ name: 'List get many: 429 ×3 and a delay', node: 'exotelVoice', parameters: listGetMany, items: [{}], faults: [[status(429), 3, listsGet], [delay(200), 1, listsGet]], requests: listsGet, key: byItemQuery, attempts: 4, failed: [], pairs: [0, 0, 0, 0] },
 	// ---- Contact Center: user create (session credential, POST per item) ----
 	{ name: 'CC create user: 429 once (the session transport drops Retry-After: 0.5 s backoff)', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(2), faults: [[status(429), 1, ccUsers]], requests: ccUsers, key: ccKey, attempts: 3, failed: [] },
-	{ name: 'CC create user: reset after on one of two', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(2), faults: [[resetAfter, 1, ccUsers]], requests: ccUsers, key: ccKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 } },
+	{ name: 'CC create user: reset after on one of two', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(2), faults: [[resetAfter, 1, ccUsers]], requests: ccUsers, key: ccKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 }, error: lostPost(CLOSED, CC_USERS) },
 	{ name: 'CC create user: delay shorter than the timeout', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(2), faults: [[delay(300), 2, ccUsers]], requests: ccUsers, key: ccKey, attempts: 2, failed: [] },
 	// ---- Number Allocation: allocate (POST per item) ----
 	{ name: 'Allocate: 429 ×2 then success', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(3), faults: [[status(429), 2, greenvn]], requests: greenvn, key: allocKey, attempts: 5, failed: [], accepted: { read: acceptedAllocations, expected: allocItems(3).map((i) => i.id) } },
-	{ name: 'Allocate: reset after on one of three', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(3), faults: [[resetAfter, 1, greenvn]], requests: greenvn, key: allocKey, attempts: 3, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedAllocations, expected: allocItems(3).map((i) => i.id) } },
-	{ name: 'Allocate: 502 storm (2N-1 faults) exhausts exactly one of two items', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(2), faults: [[status(502), 2 * N - 1, greenvn]], requests: greenvn, key: allocKey, attempts: -1, failed: [], deliveryUnknown: [] },
+	{ name: 'Allocate: reset after on one of three', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(3), faults: [[resetAfter, 1, greenvn]], requests: greenvn, key: allocKey, attempts: 3, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedAllocations, expected: allocItems(3).map((i) => i.id) }, error: lostPost(CLOSED, GREENVN) },
+	{ name: 'Allocate: 502 storm (2N-1 faults) exhausts exactly one of two items', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(2), faults: [[status(502), 2 * N - 1, greenvn]], requests: greenvn, key: allocKey, attempts: -1, failed: [], deliveryUnknown: [], error: serverError('The allocation service had an internal error (code 0)', 502, GREENVN, 'Bad Gateway (injected by the sandbox)') },
 ];
 
 // ---- checks ----------------------------------------------------------------------------------
@@ -255,11 +303,15 @@ async function checkCase(c: Case, onError: OnError): Promise<void> {
 			expect(main.filter(isFailure)).toEqual([]);
 			expect(errorOut.every(isFailure)).toBe(true);
 		}
-		for (const failure of failures) {
+		// each failure in the node's exact words: the message on either output, the description too on
+		// the error output (the regular output keeps the message alone)
+		const said = failures.map((failure) => {
 			const error = failure.json.error;
-			const text = typeof error === 'string' ? error : String((error as IDataObject)?.message ?? '');
-			expect(text.length).toBeGreaterThan(0);
-		}
+			return typeof error === 'string' ? { message: error } : { message: (error as IDataObject)?.message, description: (error as IDataObject)?.description };
+		});
+		const description = c.error && (typeof c.error.description === 'string' ? c.error.description : expect.stringMatching(c.error.description));
+		const expected = c.error && (onError === 'continueErrorOutput' ? { message: c.error.message, description } : { message: c.error.message });
+		expect(said).toEqual(failures.map(() => expected));
 
 		// (2) bounded retries: at most RETRY_POLICY.attempts per logical request
 		const requests = sandbox.requests(c.requests);
@@ -338,14 +390,14 @@ interface TimeoutCase extends Omit<Case, 'faults'> {
 }
 
 const TIMEOUT_CASES: TimeoutCase[] = [
-	{ name: 'SMS send: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), late: [1, smsStatic], onTimeRequests: false, requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: phones(2) } },
-	{ name: 'RCS: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), late: [1, v2Messages], onTimeRequests: false, requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedRcs, expected: phones(2) } },
-	{ name: 'Chat app: one answer past the timeout (that item unknown, the other sent)', node: 'exotelMessaging', parameters: chat, items: smsItems(2), late: [1, v2Messages], onTimeRequests: true, requests: v2Messages, key: chatKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(2) } },
-	{ name: 'Call connect: answer past the timeout (not resent, delivery unknown)', node: 'exotelVoice', parameters: connect, items: smsItems(1), late: [1, callsConnect], onTimeRequests: false, requests: callsConnect, key: callKey, attempts: 1, failed: [0], deliveryUnknown: [0] },
+	{ name: 'SMS send: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: smsSend, items: smsItems(2), late: [1, smsStatic], onTimeRequests: false, requests: smsStatic, key: firstTo, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedSms, expected: phones(2) }, error: lostPost(ABORTED, SMS_SEND) },
+	{ name: 'RCS: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelMessaging', parameters: rcs, items: rcsItems(2), late: [1, v2Messages], onTimeRequests: false, requests: v2Messages, key: rcsKey, attempts: 1, failed: [0, 1], deliveryUnknown: [0, 1], accepted: { read: acceptedRcs, expected: phones(2) }, error: lostPost(ABORTED, V2_MESSAGES) },
+	{ name: 'Chat app: one answer past the timeout (that item unknown, the other sent)', node: 'exotelMessaging', parameters: chat, items: smsItems(2), late: [1, v2Messages], onTimeRequests: true, requests: v2Messages, key: chatKey, attempts: 2, failed: [], deliveryUnknown: { count: 1 }, accepted: { read: acceptedChat, expected: phones(2) }, error: lostPost(ABORTED, V2_MESSAGES) },
+	{ name: 'Call connect: answer past the timeout (not resent, delivery unknown)', node: 'exotelVoice', parameters: connect, items: smsItems(1), late: [1, callsConnect], onTimeRequests: false, requests: callsConnect, key: callKey, attempts: 1, failed: [0], deliveryUnknown: [0], error: lostPost(ABORTED, CALLS_CONNECT) },
 	{ name: 'List get many: answer past the timeout once, retried (GET)', node: 'exotelVoice', parameters: listGetMany, items: [{}], late: [1, listsGet], onTimeRequests: true, requests: listsGet, key: byItemQuery, attempts: 2, failed: [], pairs: [0, 0, 0, 0] },
-	{ name: 'List get many: every answer past the timeout, gives up after the limit', node: 'exotelVoice', parameters: listGetMany, items: [{}], late: [N, listsGet], onTimeRequests: false, requests: listsGet, key: byItemQuery, attempts: N, failed: [0], deliveryUnknown: [] },
-	{ name: 'CC create user: answer past the timeout (not resent, delivery unknown)', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(1), late: [1, ccUsers], onTimeRequests: false, requests: ccUsers, key: ccKey, attempts: 1, failed: [0], deliveryUnknown: [0] },
-	{ name: 'Allocate: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(1), late: [1, greenvn], onTimeRequests: false, requests: greenvn, key: allocKey, attempts: 1, failed: [0], deliveryUnknown: [0], accepted: { read: acceptedAllocations, expected: ['fault-order-0'] } },
+	{ name: 'List get many: every answer past the timeout, gives up after the limit', node: 'exotelVoice', parameters: listGetMany, items: [{}], late: [N, listsGet], onTimeRequests: false, requests: listsGet, key: byItemQuery, attempts: N, failed: [0], deliveryUnknown: [], error: failedGet(ABORTED) },
+	{ name: 'CC create user: answer past the timeout (not resent, delivery unknown)', node: 'exotelContactCenter', parameters: ccCreate, items: ccItems(1), late: [1, ccUsers], onTimeRequests: false, requests: ccUsers, key: ccKey, attempts: 1, failed: [0], deliveryUnknown: [0], error: lostPost(ABORTED, CC_USERS) },
+	{ name: 'Allocate: answer past the timeout (accepted later, not resent, delivery unknown)', node: 'exotelNumberAllocation', parameters: allocate, items: allocItems(1), late: [1, greenvn], onTimeRequests: false, requests: greenvn, key: allocKey, attempts: 1, failed: [0], deliveryUnknown: [0], accepted: { read: acceptedAllocations, expected: ['fault-order-0'] }, error: lostPost(ABORTED, GREENVN) },
 ];
 
 /** `value` without `keys`. */

@@ -15,6 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
 import { SANDBOX_REFUSED_CALLER } from '../../../sandbox/fixtures';
+import type { StoredCall } from '../../../sandbox/stored';
 import { formFields, runNode, SANDBOX_ACCOUNT, useSandbox } from '../../helpers/exotel';
 import { ANSWERED_CALL_CALLBACK, INSUFFICIENT_BALANCE_XML } from '../../helpers/live-recorded';
 import type { RunResult } from '../../helpers/n8n-core-harness';
@@ -105,6 +106,16 @@ function credentialData(): IDataObject {
 	return { accountSid: SANDBOX_ACCOUNT.accountSid, apiKey: SANDBOX_ACCOUNT.apiKey, apiToken: SANDBOX_ACCOUNT.apiToken, region: 'custom', baseUrl: sandbox.origin, ...LIVE_CREDENTIAL.exotelApi };
 }
 
+/**
+ * The calls the sandbox placed on Calls/connect since its reset, as it recorded them (the seeded
+ * calls have no `connect`). The sandbox lists its SMS and chat-app messages but not its calls: they
+ * are read off its state (private to its API, plain at run time).
+ */
+function placedCalls(): StoredCall[] {
+	const { calls } = (sandbox as unknown as { state: { calls: Map<string, StoredCall> } }).state;
+	return [...calls.values()].filter((call) => call.connect !== undefined);
+}
+
 function live(node: string, parameters: IDataObject, items: IDataObject[] = [{}], more: Parameters<typeof runNode>[4] = {}) {
 	return runNode(sandbox, node, parameters, items, { credentialOverrides: LIVE_CREDENTIAL, ...more });
 }
@@ -165,9 +176,12 @@ describe('Voice on a live account', () => {
 		const result = await live('exotelVoice', { resource: 'call', operation: 'connect', from: TO, callerId: FROM, url: FLOW });
 		const [request] = sandbox.requests({ method: 'POST' });
 		expect(request.path).toBe(`/v1/Accounts/${SANDBOX_ACCOUNT.accountSid}/Calls/connect`);
+		// the one call the sandbox placed, and the sid it made for it
+		const placed = placedCalls();
+		expect(placed.map((call) => [call.from, call.connect?.url])).toEqual([[TO, FLOW]]);
 		const [item] = result.output('Exotel');
-		expect(item.json).toMatchObject({ callSid: expect.stringMatching(/\w{16,}/), status: 'in-progress', from: TO });
-		expect((item.json.raw as IDataObject).Sid).toBe(item.json.callSid);
+		expect(item.json).toMatchObject({ callSid: placed[0].sid, status: 'in-progress', from: TO });
+		expect((item.json.raw as IDataObject).Sid).toBe(placed[0].sid);
 	});
 
 	it('a 503 with the service\'s reason (Code 35008) fails its item in those words and is not sent again', async () => {
@@ -176,25 +190,42 @@ describe('Voice on a live account', () => {
 		});
 		const [refused, placed] = result.output('Exotel').map((item) => item.json);
 		expect(refused.error).toBe('Service Unavailable (code 35008)');
-		expect(placed).toMatchObject({ callSid: expect.any(String), status: 'in-progress' });
+		// the refused caller placed nothing: the one call placed is the second item's
+		const calls = placedCalls();
+		expect(calls.map((call) => call.from)).toEqual([TO]);
+		expect(placed).toMatchObject({ callSid: calls[0].sid, status: 'in-progress' });
 		const attempts = sandbox.requests({ pathIncludes: '/Calls/connect' }).filter((request) => formFields(request.form).From?.[0] === SANDBOX_REFUSED_CALLER);
 		expect(attempts.map((request) => request.status)).toEqual([503]);
 	});
 
-	it('Get Many: the dates asked for in the account\'s zone (India), from the workflow\'s (London)', async () => {
-		const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
-		const result = await live(
-			'exotelVoice',
-			{ resource: 'call', operation: 'getMany', limit: 5, filters: { dateCreatedFrom: `${day}T12:00:00`, dateCreatedTo: `${day}T23:30:00+05:30` } },
-			[{}],
-			{ workflowSettings: { timezone: 'Europe/London' } },
-		);
-		expect(result.error).toBeUndefined();
-		const [request] = sandbox.requests({ pathIncludes: '/Calls' });
-		const london = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', timeZoneName: 'short' }).format(new Date(`${day}T12:00:00Z`));
-		// 12:00 in London is 16:30 (summer) or 17:30 (winter) in India; a date with its zone stays that instant
-		const from = london.endsWith('BST') ? '16:30:00' : '17:30:00';
-		expect(request.query.DateCreated).toBe(`gte:${day} ${from};lte:${day} 23:30:00`);
+	// Both seasons every run, whatever today is: the clock (Date only; timers stay real, and it runs
+	// on from there) reads a fixed day of each, the day asked for three days before it, inside the
+	// service's six months of history. 12:00 in London is 16:30 in India in summer (BST, UTC+1) and
+	// 17:30 in winter (GMT); a date with its zone stays that instant.
+	it.each([
+		['summer (BST)', '2026-07-20T10:00:00Z', '2026-07-17', 'BST', '16:30:00'],
+		['winter (GMT)', '2026-01-20T10:00:00Z', '2026-01-17', 'GMT', '17:30:00'],
+	])('Get Many in %s: the dates asked for in the account\'s zone (India), from the workflow\'s (London)', async (_season, now, day, londonZone, from) => {
+		// the day is in the season named: London's own name for its zone that day
+		expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', timeZoneName: 'short' }).format(new Date(`${day}T12:00:00Z`))).toMatch(new RegExp(` ${londonZone}$`));
+		jest.useFakeTimers({
+			now: new Date(now),
+			advanceTimers: true,
+			doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+		});
+		try {
+			const result = await live(
+				'exotelVoice',
+				{ resource: 'call', operation: 'getMany', limit: 5, filters: { dateCreatedFrom: `${day}T12:00:00`, dateCreatedTo: `${day}T23:30:00+05:30` } },
+				[{}],
+				{ workflowSettings: { timezone: 'Europe/London' } },
+			);
+			expect(result.error).toBeUndefined();
+			const [request] = sandbox.requests({ pathIncludes: '/Calls' });
+			expect([request.status, request.query.DateCreated]).toEqual([200, `gte:${day} ${from};lte:${day} 23:30:00`]);
+		} finally {
+			jest.useRealTimers();
+		}
 	});
 });
 
@@ -328,7 +359,8 @@ describe('waits on a live account, resumed by the sandbox\'s own callbacks', () 
 	it('call end: the sid out of the XML answer; the answered callback leaves it waiting, the end resumes it', async () => {
 		const run = await startWaiting('exotelVoice', { resource: 'call', operation: 'connectAndWait', from: TO, callerId: FROM, url: FLOW });
 		const callSid = String(run.output('Exotel')[0].json.callSid);
-		expect(callSid).toMatch(/\w{16,}/);
+		// the sid the sandbox made for the one call it placed
+		expect(placedCalls().map((call) => call.sid)).toEqual([callSid]);
 		// the answered callback as the live service words it (frappe/crm), for this call: acknowledged, still waiting
 		const [connect] = sandbox.requests({ pathIncludes: '/Calls/connect' });
 		const resumeUrl = formFields(connect.form).StatusCallback[0];
