@@ -22,6 +22,9 @@
  *                                         {mode: 'documented', timeFactor?, headers?, smsStatus?, limits?}
  *                                         (the documented limits); new windows → the same
  *   DELETE /__sandbox/rate-limit          turns the rate limit off → the same
+ *   POST   /__sandbox/rate-limit/fill     JSON {category?, count}: another client has just made `count`
+ *                                         accepted requests (documented mode: in `category`, required),
+ *                                         met by the next counted request (fillRateLimit) → the same
  *   GET    /__sandbox/callbacks           callback attempts; query kind, url, outcome, messageSid
  *   DELETE /__sandbox/callbacks           clears the callback log and failing marks
  *   GET    /__sandbox/failing-webhooks    URLs marked failing (4 retries failed)
@@ -45,7 +48,7 @@ import { parseFaultRequest } from './faults';
 import { SANDBOX_BASE_PREFIX } from './fixtures';
 import { parseRateLimitConfig } from './rate-limit';
 import type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
-import type { AnyRateLimitConfig, Fault, FaultMatch, RateLimitStats, RecordedRequest, RequestFilter, SandboxBase } from './types';
+import type { AnyRateLimitConfig, Fault, FaultMatch, RateCategory, RateLimitStats, RecordedRequest, RequestFilter, SandboxBase } from './types';
 
 /**
  * The sandbox as the control API drives it: what ExotelSandbox (server.ts) offers, declared here so
@@ -68,6 +71,7 @@ export interface ControlledSandbox {
 	setLatency(ms: number): void;
 	setLive(on: boolean): void;
 	setRateLimit(config: AnyRateLimitConfig | null): void;
+	fillRateLimit(fill: { category?: RateCategory; count: number }): void;
 	rateLimitStats(): RateLimitStats;
 	liveSessionCount(): number;
 	messages(): StoredSmsMessage[];
@@ -248,6 +252,16 @@ export async function handleControl(
 		case 'DELETE /rate-limit':
 			sandbox.setRateLimit(null);
 			return rateLimitReply(sandbox);
+		case 'POST /rate-limit/fill': {
+			const parsed = parseJson(body);
+			if (parsed.error) return bad(400, parsed.error);
+			try {
+				sandbox.fillRateLimit(parsed.value as { category?: RateCategory; count: number });
+			} catch (error) {
+				return bad(400, (error as Error).message);
+			}
+			return rateLimitReply(sandbox);
+		}
 		case 'GET /callbacks': {
 			const filter: CallbackFilter = {};
 			const kind = query.get('kind');

@@ -403,6 +403,60 @@ describe('control API', () => {
 		}
 		expect(sandbox.rateLimit).toEqual({ limit: 3, windowMs: 1000, retryAfter: false });
 	});
+
+	it('POST /rate-limit/fill, documented: the category\'s next request meets the spent window; other categories and the counters untouched', async () => {
+		await control('POST', '/rate-limit', { mode: 'documented', limits: { sms: 3, exoPhone: 1 } });
+		const filled = await control<{ ok: boolean; counted: number; limited: number }>('POST', '/rate-limit/fill', { category: 'sms', count: 2 });
+		expect(filled.status).toBe(200);
+		expect(filled.body).toMatchObject({ ok: true, limited: 0, counted: 0 });
+		expect((await allocate()).status).toBe(200);
+		const first = await sms();
+		expect(first.status).toBe(200);
+		expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
+		// a fill of the whole limit: the very next request is refused, whenever it comes
+		await control('POST', '/rate-limit/fill', { category: 'sms', count: 3 });
+		expect((await sms()).status).toBe(429);
+		expect(sandbox.rateLimitStats().byCategory).toMatchObject({ sms: { counted: 1, limited: 1 }, exoPhone: { counted: 1, limited: 0 } });
+	});
+
+	it('a fill is met by the next request, however late: no window turns in between (synthetic times)', () => {
+		const limiter = new DocumentedRateLimiter({ mode: 'documented', timeFactor: 60, limits: { voice: 2 } });
+		limiter.fill('voice', 5);
+		// many windows after the fill, the first request still meets it (at most the limit)
+		expect(limiter.check('voice', 1_000 * 1_000 + 999)).toMatchObject({ limited: true, remaining: 0 });
+		// the next window is empty again: the fill was spent
+		expect(limiter.check('voice', 1_000 * 1_001)).toMatchObject({ limited: false, remaining: 1 });
+		const sliding = new RateLimiter({ limit: 2, windowMs: 1_000 });
+		sliding.fill(2);
+		expect(sliding.check(50_000).limited).toBe(true);
+		expect(sliding.check(51_000).limited).toBe(false);
+		expect(sliding.stats()).toEqual({ limited: 1, counted: 1 });
+		sliding.fill(1);
+		sliding.clear();
+		expect(sliding.check(52_000).limited).toBe(false);
+	});
+
+	it('POST /rate-limit/fill, sliding: the next counted request meets `count` requests in its window', async () => {
+		await control('POST', '/rate-limit', { limit: 3, windowMs: MINUTE });
+		expect((await control('POST', '/rate-limit/fill', { count: 2 })).status).toBe(200);
+		expect((await sms()).status).toBe(200);
+		expect((await sms()).status).toBe(429);
+		expect(sandbox.rateLimitStats()).toEqual({ limited: 1, counted: 1 });
+	});
+
+	it('POST /rate-limit/fill answers 400 with a clear error', async () => {
+		const fill = (json: unknown) => control<{ ok: boolean; error: string }>('POST', '/rate-limit/fill', json);
+		expect((await fill({ count: 1 })).body).toEqual({ ok: false, error: 'no rate limit is on (set one first)' });
+		await control('POST', '/rate-limit', { limit: 3, windowMs: MINUTE });
+		expect((await fill({ count: 0 })).body.error).toBe('count must be a positive integer (got 0)');
+		expect((await fill({ category: 'sms', count: 1 })).body.error).toMatch(/^category belongs to mode "documented"/);
+		expect((await fill({ count: 1, windowMs: 5 })).body.error).toBe('fill takes category and count (got windowMs)');
+		await control('POST', '/rate-limit', { mode: 'documented' });
+		const noCategory = await fill({ count: 1 });
+		expect(noCategory.status).toBe(400);
+		expect(noCategory.body.error).toMatch(/^category must be a rate category \(one of: bulkSms, /);
+		expect((await fill({ category: 'whatsapp', count: 1 })).body.error).toMatch(/\(got "whatsapp"\)$/);
+	});
 });
 
 describe('CLI options', () => {

@@ -66,6 +66,33 @@ function parseSlidingConfig(input: Record<string, unknown>): RateLimitConfig {
 	return config;
 }
 
+/** A fill request (`POST /__sandbox/rate-limit/fill`, ExotelSandbox.fillRateLimit). */
+export interface RateLimitFill {
+	/** documented mode: the category to fill; the sliding window has none */
+	category?: RateCategory;
+	/** how many requests another client has just made */
+	count: number;
+}
+
+/** Validates a fill against the limiter in effect (`documented`: whether it is the documented mode); throws Error with a message. */
+export function parseRateLimitFill(input: unknown, documented: boolean): RateLimitFill {
+	if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+		throw new Error('fill must be an object {category?, count}');
+	}
+	const { category, count, ...rest } = input as Record<string, unknown>;
+	const stray = Object.keys(rest);
+	if (stray.length > 0) throw new Error(`fill takes category and count (got ${stray.join(', ')})`);
+	if (!isPositiveInteger(count)) throw new Error(`count must be a positive integer (got ${JSON.stringify(count)})`);
+	if (!documented) {
+		if (category !== undefined) throw new Error('category belongs to mode "documented"; the sliding window has one window for every request');
+		return { count };
+	}
+	if (typeof category !== 'string' || !(RATE_CATEGORIES as readonly string[]).includes(category)) {
+		throw new Error(`category must be a rate category (one of: ${RATE_CATEGORIES.join(', ')}) (got ${JSON.stringify(category)})`);
+	}
+	return { category: category as RateCategory, count };
+}
+
 /**
  * Times are the caller's (the request record's `time`), so a test can recompute Retry-After from
  * the request log. Only accepted requests enter the window: a client hammering through 429s does
@@ -81,6 +108,9 @@ export class RateLimiter {
 
 	private countedCount = 0;
 
+	/** another client's accepted requests, entered into the window at the next check (fill) */
+	private pendingFill = 0;
+
 	constructor(config: RateLimitConfig) {
 		this.config = parseSlidingConfig({ ...config });
 	}
@@ -94,6 +124,9 @@ export class RateLimiter {
 		const { limit, windowMs } = this.config;
 		// the window is (now - windowMs, now]: a request exactly windowMs old has left it
 		while (this.window.length > 0 && this.window[0] <= now - windowMs) this.window.shift();
+		// another client's requests, made just before this one (at most what the window has room for)
+		for (; this.pendingFill > 0 && this.window.length < limit; this.pendingFill--) this.window.push(now);
+		this.pendingFill = 0;
 		if (this.window.length < limit) {
 			this.window.push(now);
 			this.countedCount++;
@@ -104,6 +137,16 @@ export class RateLimiter {
 		return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)) };
 	}
 
+	/**
+	 * Another client on the account makes `count` accepted requests just before the next request this
+	 * limiter checks (entered at that request's time, so no window can turn in between): that one
+	 * meets a window with `count` fewer places. Not in the counters, which are this sandbox's
+	 * requests. A second fill before that request replaces the first.
+	 */
+	fill(count: number): void {
+		this.pendingFill = count;
+	}
+
 	stats(): RateLimitStats {
 		return { limited: this.limitedCount, counted: this.countedCount };
 	}
@@ -112,6 +155,7 @@ export class RateLimiter {
 		this.window = [];
 		this.limitedCount = 0;
 		this.countedCount = 0;
+		this.pendingFill = 0;
 	}
 }
 
@@ -224,6 +268,9 @@ export class DocumentedRateLimiter {
 
 	private counters = new Map<RateCategory, RateCategoryStats>();
 
+	/** per category: another client's accepted requests, entered into the window of the category's next check (fill) */
+	private pendingFills = new Map<RateCategory, number>();
+
 	constructor(config: DocumentedRateLimitConfig) {
 		this.config = parseDocumentedConfig({ ...config });
 		this.windowMs = DOCUMENTED_WINDOW_MS / this.config.timeFactor;
@@ -238,6 +285,12 @@ export class DocumentedRateLimiter {
 		if (!window || window.start !== start) {
 			window = { start, count: 0 };
 			this.windows.set(category, window);
+		}
+		const fill = this.pendingFills.get(category);
+		if (fill !== undefined) {
+			// another client's requests, made in this window just before this one (at most the limit)
+			window.count = Math.min(limit, window.count + fill);
+			this.pendingFills.delete(category);
 		}
 		const stats = this.statsOf(category);
 		const limited = window.count >= limit;
@@ -276,6 +329,16 @@ export class DocumentedRateLimiter {
 		};
 	}
 
+	/**
+	 * Another client on the account makes `count` accepted requests in the category just before the
+	 * category's next request (in the window that request falls in, so no window can turn in
+	 * between): that one meets a window with `count` fewer places. Not in the counters, which are this
+	 * sandbox's requests. A second fill of the category before that request replaces the first.
+	 */
+	fill(category: RateCategory, count: number): void {
+		this.pendingFills.set(category, count);
+	}
+
 	stats(): RateLimitStats {
 		const byCategory = {} as Record<RateCategory, RateCategoryStats>;
 		let limited = 0;
@@ -292,6 +355,7 @@ export class DocumentedRateLimiter {
 	clear(): void {
 		this.windows.clear();
 		this.counters.clear();
+		this.pendingFills.clear();
 	}
 
 	private statsOf(category: RateCategory): RateCategoryStats {

@@ -23,7 +23,7 @@ import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow }
 import { apiError, errorStyleFor, isFormType, mediaTypeOf, parseFormPairs, statusText, unauthorizedMessage } from './http';
 import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
 import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';
-import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, RateLimiter } from './rate-limit';
+import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, parseRateLimitFill, RateLimiter } from './rate-limit';
 import { Router, type RouteMatch } from './router';
 import { SandboxState } from './state';
 import type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
@@ -403,6 +403,22 @@ export class ExotelSandbox {
 	 */
 	setRateLimit(config: AnyRateLimitConfig | null): void {
 		this.limiter = config ? newLimiter(config) : undefined;
+	}
+
+	/**
+	 * Another client on the account has just made `count` accepted requests (documented mode: in
+	 * `category`): the next request the limiter counts (in that category) meets them in its window, at
+	 * most the limit; no window turns in between, so a test can make that request meet a spent window
+	 * without timing. Not in rateLimitStats(). Throws when no rate limit is on or the fill does not
+	 * fit the mode (a category in the documented mode only, and one there).
+	 */
+	fillRateLimit(fill: { category?: RateCategory; count: number }): void {
+		const limiter = this.limiter;
+		if (!limiter) throw new Error('no rate limit is on (set one first)');
+		const documented = limiter instanceof DocumentedRateLimiter;
+		const { category, count } = parseRateLimitFill(fill, documented);
+		if (limiter instanceof DocumentedRateLimiter) limiter.fill(category!, count);
+		else limiter.fill(count);
 	}
 
 	/**

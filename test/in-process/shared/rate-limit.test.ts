@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- watches the HTTP client's responses, waits for windows and prints its figures (diagnostics_channel, http, process, setTimeout); never shipped */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- watches the HTTP client's responses and prints its figures (diagnostics_channel, http, process); never shipped */
 /**
  * Every operation that can send many requests, run through n8n-core against the sandbox's account
  * rate limit. Each case checks that the run finishes with:
@@ -13,7 +13,8 @@
  * checks that the pacing engaged and cost nothing: the sandbox answered no 429 at all, and the
  * case's category counted more requests than one window allows, accepted across at least two of
  * the sandbox's windows (read from its log). The one exception is a window another client spent
- * just before the run: refusals only in that window, none once the run has been accepted.
+ * just before the run (filled through the sandbox's control API, met by the run's first counted
+ * request, so no timing decides it): refusals only in that window, none once the run has been accepted.
  *
  * The unexpected limit (the old path): the sliding window without headers at 80% of the
  * credential's limit, so the run meets 429s it could not foresee, shrinks its allowance and still
@@ -150,13 +151,17 @@ const range = (count: number) => Array.from({ length: count }, (_, i) => i);
 const windowOf = (r: RecordedRequest) => Math.floor(r.time / WINDOW_MS);
 
 /**
- * Another client fills the category's window on the account: it waits for a fresh window first
- * (so the window does not turn between the filling and the run), then sends what the window allows.
+ * Another client has just spent `count` of the account's places (documented mode: in `category`'s
+ * window), through the sandbox's control API: the run's first request the limiter counts meets them
+ * in its own window, whenever it comes, so no window can turn between the filling and the run.
  */
-async function fillWindow(path: string, count: number): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS)));
-	for (let i = 0; i < count; i++) await fetch(`${sandbox.origin}${path}`, { method: 'POST' });
-	sandbox.clearRequests();
+async function fillWindow(category: RateCategory | undefined, count: number): Promise<void> {
+	const res = await fetch(`${sandbox.origin}/__sandbox/rate-limit/fill`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ category, count }),
+	});
+	expect(res.status).toBe(200);
 }
 
 // ---- the cases ---------------------------------------------------------------------------------
@@ -411,7 +416,7 @@ const CASES: Case[] = [
 		parameters: ccCreate,
 		items: ccItems(30),
 		category: 'userManagement',
-		before: async () => await fillWindow('/cc/servicerestapi/cc/contactCenterUsers', LIMITS.userManagement),
+		before: async () => await fillWindow('userManagement', LIMITS.userManagement),
 		requests: { pathIncludes: '/servicerestapi/' },
 		key: (r) => (r.path.endsWith('userLogin') ? 'login' : ccKey(r)),
 		expectedKeys: ['login', ...ccItems(30).map((i) => i.id)],
@@ -574,9 +579,7 @@ describe(`an unexpected limit: a sliding window of 80% of the credential's limit
 			...caseOf('Contact Center User Create: 30 items'),
 			name: 'Contact Center User Create: 30 items, the window already full, so the login itself meets the 429s',
 			// The sliding window counts every request, the login's too: another client fills it.
-			before: async () => {
-				for (let i = 0; i < slidingFor('userManagement').limit; i++) await fetch(`${sandbox.origin}/cc/elsewhere`);
-			},
+			before: async () => await fillWindow(undefined, slidingFor('userManagement').limit),
 			refusals: undefined,
 			check: () => {
 				expect(sandbox.loginCount).toBe(1);

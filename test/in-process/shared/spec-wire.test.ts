@@ -1,10 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads and records its golden file and watches the sandbox server (fs, path, http, process, __dirname); never shipped */
 /**
  * The spec's wire, pinned: every operation of every node, run through n8n-core against the sandbox in
- * its normal mode, sends exactly the requests release 0.5.0 sent (method, URL with its query, the
- * headers the package sets, the body as text), in order. `spec-wire.golden.json` was recorded from
- * 0.5.0; a change of any byte there is a change of what the service receives, so it fails here,
- * named by its case, until it is meant (then record again with UPDATE_SPEC_WIRE=1 and review the diff).
+ * its normal mode, sends exactly the requests its recording in `spec-wire.golden.json` holds (method,
+ * URL with its query, the headers the package sets, the body as text), in order. Every case was
+ * recorded at commit 4edefca, the package then at version 0.5.0 but with one operation 0.5.0 did not
+ * have (SMS → Check Against DLT Template, added by d213e62); `spec-wire.provenance.json` says for
+ * each case where its recording came from (the release, or the commit that added the operation) and
+ * any later change, and a test below holds the two files to the same cases. A change of any byte of a
+ * recording is a change of what the service receives, so it fails here, named by its case, until it
+ * is meant (then record again with UPDATE_SPEC_WIRE=1, review the diff and add the case's provenance;
+ * never on CI, where recording would hide the change: it refuses there).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type * as http from 'node:http';
@@ -31,11 +36,25 @@ import { seededCallSid } from '../../../sandbox/handlers/calls';
 import { declaredEndpointsOf } from '../../../sandbox/package-endpoints';
 
 const GOLDEN_FILE = path.join(__dirname, 'spec-wire.golden.json');
+/** Where each recording came from: case name → {added: commit, from: release or commit, changed?}. */
+const PROVENANCE_FILE = path.join(__dirname, 'spec-wire.provenance.json');
 /** The contact-center credential's login (its preAuthentication), the one request no node declares. */
 const CONTACT_CENTER_LOGIN = '/servicerestapi/session/userLogin';
 /** Where the sandbox keeps the recordings its voice logs link to. */
 const RECORDINGS = '/__recordings/';
-const UPDATE = process.env.UPDATE_SPEC_WIRE === '1';
+
+/**
+ * Whether this run records the golden file (UPDATE_SPEC_WIRE=1). Throws on CI (CI set): there a
+ * recording would only write down whatever the code sends now, so the check could not fail.
+ */
+function recordingRequested(env: Record<string, string | undefined>): boolean {
+	if (env.UPDATE_SPEC_WIRE !== '1') return false;
+	if (env.CI !== undefined && env.CI !== '') {
+		throw new Error('UPDATE_SPEC_WIRE=1 refuses to run on CI (CI is set): record spec-wire.golden.json locally and review the diff');
+	}
+	return true;
+}
+const UPDATE = recordingRequested(process.env);
 
 const SID = SANDBOX_ACCOUNT.accountSid;
 const FLOW = `http://my.exotel.com/${SID}/flowml/start_voice/926`;
@@ -668,6 +687,15 @@ const CASES: Array<[string, WireCase]> = [
 
 type Golden = Record<string, WireRequest[]>;
 const golden: Golden = existsSync(GOLDEN_FILE) ? (JSON.parse(readFileSync(GOLDEN_FILE, 'utf8')) as Golden) : {};
+interface Provenance {
+	/** the commit that first added the case's recording */
+	added: string;
+	/** what it was recorded from: "0.5.0", or the commit that added the operation after it */
+	from: string;
+	/** a later change of the recording, by commit and why */
+	changed?: string;
+}
+const provenance = JSON.parse(readFileSync(PROVENANCE_FILE, 'utf8')) as Record<string, Provenance>;
 const written: Golden = {};
 
 afterAll(() => {
@@ -681,7 +709,7 @@ afterAll(() => {
 	writeFileSync(GOLDEN_FILE, `${JSON.stringify(out, null, '\t')}\n`);
 });
 
-describe('the spec wire: every operation sends what 0.5.0 sent', () => {
+describe('the spec wire: every operation sends what its recording holds (0.5.0, or where its provenance says)', () => {
 	it.each(CASES)('%s', async (name, wireCase) => {
 		let values: Record<string, string> = {};
 		if ('run' in wireCase) {
@@ -714,7 +742,7 @@ describe('the spec wire: every operation sends what 0.5.0 sent', () => {
 			written[name] = actual;
 			return;
 		}
-		if (!(name in golden)) throw new Error(`"${name}" has no recording in spec-wire.golden.json: record it from 0.5.0 with UPDATE_SPEC_WIRE=1`);
+		if (!(name in golden)) throw new Error(`"${name}" has no recording in spec-wire.golden.json: record it with UPDATE_SPEC_WIRE=1 and add its provenance to spec-wire.provenance.json`);
 		expect(actual).toEqual(golden[name]);
 	});
 
@@ -722,5 +750,27 @@ describe('the spec wire: every operation sends what 0.5.0 sent', () => {
 		if (UPDATE) return;
 		const names = new Set(CASES.map(([name]) => name));
 		expect(Object.keys(golden).filter((name) => !names.has(name))).toEqual([]);
+	});
+
+	it('every recorded case says where it came from, and every provenance entry is a recorded case', () => {
+		const recordedNames = Object.keys(golden);
+		expect(recordedNames.length).toBeGreaterThan(0);
+		expect(recordedNames.filter((name) => !(name in provenance))).toEqual([]);
+		expect(Object.keys(provenance).filter((name) => !(name in golden))).toEqual([]);
+		const malformed = Object.entries(provenance).filter(
+			([, p]) => !/^[0-9a-f]{7,40}$/.test(p.added) || !/^(0\.5\.0|[0-9a-f]{7,40} \(.+\))$/.test(p.from) || (p.changed !== undefined && !/^[0-9a-f]{7,40} \(.+\)$/.test(p.changed)),
+		);
+		expect(malformed.map(([name]) => name)).toEqual([]);
+	});
+});
+
+describe('UPDATE_SPEC_WIRE', () => {
+	it('refuses to record on CI, before anything is written', () => {
+		expect(() => recordingRequested({ UPDATE_SPEC_WIRE: '1', CI: 'true' })).toThrow('UPDATE_SPEC_WIRE=1 refuses to run on CI (CI is set)');
+		expect(() => recordingRequested({ UPDATE_SPEC_WIRE: '1', CI: '1' })).toThrow(/refuses to run on CI/);
+		expect(recordingRequested({ UPDATE_SPEC_WIRE: '1' })).toBe(true);
+		expect(recordingRequested({ UPDATE_SPEC_WIRE: '1', CI: '' })).toBe(true);
+		expect(recordingRequested({ CI: 'true' })).toBe(false);
+		expect(recordingRequested({})).toBe(false);
 	});
 });
