@@ -9,7 +9,7 @@
 import http from 'http';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { signPayload } from '../../nodes/shared/webhooks/signature';
+import { signPayload } from '../../sandbox/callbacks';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, sharedN8n, type WorkflowNode } from '../harness';

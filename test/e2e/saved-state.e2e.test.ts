@@ -88,15 +88,33 @@ test(
 
 		// (b) the webhook reads what was sent from $json: without it, it answers 409 "Nothing is waiting at this URL"
 		const GIVES_JSON = 'no longer gives the resume webhook the saved item as $json';
-		const reply = await sandbox.reply({ to: ANSWERS, button: 'approve' });
+		const reply = await sandbox.reply({ to: ANSWERS, button: 'approve', name: 'Asha Rao' });
 		expectN8n(reply.status === 200, `${GIVES_JSON} (the reply was not taken)`, reply);
 		const resumed = await instance.waitForExecutionStatus(answered, 'success').catch((error: Error) => {
 			throw new Error(`n8n ${GIVES_JSON} (the reply resumed nothing): ${error.message}`);
 		});
 		const [item] = nodeJson(resumed, 'Exotel');
-		const fromState = { messageSid: item?.messageSid, to: item?.to, question: item?.question, resumedBy: item?.resumedBy, approved: item?.approved };
-		const expected = { messageSid: savedAnswered.messageSid, to: savedAnswered.to, question: savedAnswered.question, resumedBy: 'callback', approved: true };
-		expectN8n(isDeepStrictEqual(fromState, expected), `${GIVES_JSON} (the answer is not about the message saved)`, { item, expected });
+		// expected from the sandbox (the message it accepted, the buttons it was sent) and the answer it gave, not from n8n's saved item
+		const sent = sandbox.chatAppMessages().filter((message) => message.to === ANSWERS);
+		expect(sent).toHaveLength(1);
+		const buttons = (sent[0].content.interactive as { action: { buttons: Array<{ reply: { id: string; title: string } }> } }).action.buttons;
+		const fromState = { messageSid: item?.messageSid, to: item?.to, question: item?.question, resumedBy: item?.resumedBy, approved: item?.approved, answer: item?.answer, answeredBy: item?.answeredBy };
+		const expected = {
+			messageSid: sent[0].sid,
+			to: ANSWERS,
+			question: { responseType: 'approval', text: 'Approve the refund?', choices: buttons.map(({ reply }) => reply), approvers: [] },
+			resumedBy: 'callback',
+			approved: true,
+			answer: 'approve',
+			answeredBy: { number: ANSWERS, name: 'Asha Rao' },
+		};
+		// as plain JSON: n8n's items and the sandbox's clones come from other realms than these literals (isDeepStrictEqual compares prototypes)
+		const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+		expectN8n(isDeepStrictEqual(plain(fromState), plain(expected)), `${GIVES_JSON} (the answer is not about the message saved)`, { item, expected });
+		// and each run saved the message the sandbox accepted for it
+		const sidTo = (to: string) => sandbox.chatAppMessages().find((message) => message.to === to)?.sid;
+		expect([savedAnswered.messageSid, savedTimesOut.messageSid]).toEqual([sidTo(ANSWERS), sidTo(TIMES_OUT)]);
+		expect(sidTo(TIMES_OUT)).toEqual(expect.any(String));
 
 		// (a) Limit Wait Time: n8n resumes the node disabled, which outputs its input, the saved item
 		const PASSES = 'no longer passes the saved item through as the node’s output when Limit Wait Time ends the wait';

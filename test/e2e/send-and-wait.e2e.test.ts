@@ -16,7 +16,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { signPayload } from '../../nodes/shared/webhooks/signature';
+import { signPayload } from '../../sandbox/callbacks';
 import { SANDBOX_ACCOUNT, sandboxCredentialData } from '../../sandbox/fixtures';
 import { ExotelSandbox, type CallbackAttempt } from '../../sandbox/server';
 import { budget, JEST_TIMEOUTS, makeWorkflow, N8nInstance, nodeJson, sharedN8n, type RunJson, type WorkflowNode } from '../harness';
@@ -282,6 +282,11 @@ describe('Chat App: Send and Wait for Response', () => {
 				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signPayload(approve.data, 'not-the-signing-secret') },
 			});
 			expect([badBody.status, badBody.data]).toEqual([401, { error: expect.stringMatching(/^The X-Service-Signature header does not match/) }]);
+			// the control: the right URL and a body signed by the sandbox's own signer (sandbox/callbacks), a stranger's
+			// reply so that it resumes nothing: taken (200), so the product's scheme is the sandbox's
+			const signedStranger = await instance.request('POST', resumeUrl, signedJson(buttonReply(message.sid, '+919800022222', { payload: 'approve', text: 'Approve' })));
+			expect([signedStranger.status, signedStranger.data]).toEqual([200, expect.anything()]);
+			await expectStillWaiting(executionId);
 			// and the same through the sandbox: a reply carrying a wrong X-Service-Signature
 			const unsigned = await sandbox.reply({ sid: message.sid, button: 'approve', signature: 'sha256=' + '0'.repeat(64) });
 			expect(unsigned.status).toBe(401);

@@ -138,10 +138,31 @@ test(
 			endings[wait] = { callback: await itemOf(waiting[wait].run), timeout: await itemOf(timedOut[wait]) };
 		}
 		endings.callEnd.statusCheck = statusCheck;
-		for (const [wait, items] of Object.entries(endings)) {
-			expect([wait, Object.keys(items).length]).toEqual([wait, wait === 'callEnd' ? 3 : 2]);
-			expectSameItem(items);
-		}
+		for (const items of Object.values(endings)) expectSameItem(items);
+		// what each ending carries (nodes/shared/sendAndWait/waitingItem.ts), not only its keys' types
+		const carried = Object.fromEntries(
+			Object.entries(endings).map(([wait, items]) => [
+				wait,
+				Object.fromEntries(Object.entries(items).map(([ending, item]) => [ending, [item.status, item.timedOut, item.resumedBy, item.waitingFor]])),
+			]),
+		);
+		const timeout = (waitingFor: string) => ['timedOut', true, 'timeout', waitingFor];
+		expect(carried).toEqual({
+			chatReply: { callback: ['answered', false, 'callback', 'reply'], timeout: timeout('reply') },
+			rcsReply: { callback: ['answered', false, 'callback', 'reply'], timeout: timeout('reply') },
+			smsApproval: { callback: ['answered', false, 'callback', 'approvalLink'], timeout: timeout('approvalLink') },
+			smsDelivery: { callback: ['delivered', false, 'callback', 'delivery'], timeout: timeout('delivery') },
+			chatDelivery: { callback: ['delivered', false, 'callback', 'delivery'], timeout: timeout('delivery') },
+			// the 0044 call fails at once; the status check reads that from the service
+			callEnd: { callback: ['completed', false, 'callback', 'callEnd'], statusCheck: ['failed', false, 'statusCheck', 'callEnd'], timeout: timeout('callEnd') },
+		});
+		// the answers given: approve (chat app), the postback "yes" (RCS), approve (the SMS link); none on a timeout
+		expect(['chatReply', 'rcsReply', 'smsApproval'].map((wait) => [wait, endings[wait].callback.answer, endings[wait].timeout.answer])).toEqual([
+			['chatReply', 'approve', null],
+			['rcsReply', 'yes', null],
+			['smsApproval', 'approve', null],
+		]);
+		expect([endings.chatReply.callback.approved, endings.chatReply.timeout.approved]).toEqual([true, null]);
 		const call = endings.callEnd;
 		expect([call.callback.eventType, call.statusCheck.eventType, call.timeout.eventType]).toEqual(['terminal', 'terminal', null]);
 		expect([call.callback.customField, call.statusCheck.customField, call.timeout.customField]).toEqual(['ticket-31', 'ticket-31', 'ticket-31']);
