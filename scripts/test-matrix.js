@@ -22,6 +22,7 @@
  * Exits non-zero when a stage fails.
  */
 const { spawn, spawnSync } = require('child_process');
+const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
@@ -31,6 +32,12 @@ const configAt = args.indexOf('--config');
 const config = configAt >= 0 ? ['--config', args[configAt + 1]] : [];
 
 const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+
+/** Packs the built package once into the folder `N8N_E2E_PACKAGE` names and installs it there (sharedPackage). */
+const PACK = [process.execPath, '-r', 'ts-node/register/transpile-only', '-e', "require('./test/harness').prepareSharedPackage(process.env.N8N_E2E_PACKAGE)"];
+const sharedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-exotel-package-'));
+process.env.N8N_E2E_PACKAGE = sharedDir;
+process.on('exit', () => fs.rmSync(sharedDir, { recursive: true, force: true }));
 
 /** System files that run on one release only, and which. */
 const SYSTEM_FILES_OF = { 'rate-limit.test.ts': '2.8.4' };
@@ -47,7 +54,9 @@ const systemIgnored = (target) =>
  */
 const STAGES = [
 	{ label: 'build', command: ['npm', 'run', 'build'] },
-	{ label: 'lint', command: ['npm', 'run', 'lint'] },
+	// the run's one tarball, installed once: every later stage, bench and n8n copies it (test/harness/install.ts)
+	{ label: 'pack', command: PACK, group: 'lint and pack' },
+	{ label: 'lint', command: ['npm', 'run', 'lint'], group: 'lint and pack' },
 	{ label: 'unit', folder: 'test/unit', target: '2.8.4' },
 	{ label: 'in-process (n8n-core)', folder: 'test/in-process', target: '2.8.4' },
 	{ label: 'sandbox', folder: 'sandbox', target: '2.8.4' },
@@ -152,6 +161,11 @@ async function main() {
 	if (config.length) {
 		// The system stage: both releases at once, the newest once it is installed.
 		const prepared = installBoth();
+		if (!(await run('pack', PACK[0], PACK.slice(1), { TS_NODE_TRANSPILE_ONLY: 'true' }).done)) {
+			prepared.kill();
+			printTable(['system 2.8.4', 'system newest']);
+			process.exit(1);
+		}
 		const side = async (target) =>
 			(await prepared.ready(target)) &&
 			(await run(`system ${target}`, process.execPath, [jest, '--runInBand', ...config, ...systemIgnored(target)], { N8N_E2E_TARGET: target }, `[${target}]`).done);

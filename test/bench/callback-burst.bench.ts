@@ -285,6 +285,10 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 		log('callback-burst: npm pack, and a fresh n8n user folder with the tarball installed...');
 		tarball = await packPackage();
 		instance = await N8nInstance.create({ tarball, env: options.n8nEnv });
+		// started first, so the credential and workflow go in through its API, not an n8n CLI boot each
+		log('callback-burst: n8n start...');
+		await instance.start();
+		await instance.setupOwnerAndApiKey();
 		const data = sandboxCredentialData(sandbox.origin) as Record<string, Record<string, unknown>>;
 		if (!data.exotelApi.webhookSigningSecret) throw new Error('sandboxCredentialData has no webhookSigningSecret: signatures would not be checked');
 		await instance.importCredentials([{ id: 'cred-exotelApi', name: 'Sandbox exotelApi', type: 'exotelApi', data: data.exotelApi }]);
@@ -299,9 +303,6 @@ export async function runCallbackBurstBench(options: CallbackBurstOptions): Prom
 		const noOp: WorkflowNode = { name: AFTER, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
 		const [workflowId] = await instance.importWorkflows([makeWorkflow([noOp], { name: 'Callback burst bench', trigger })]);
 		await instance.publish(workflowId);
-		log('callback-burst: n8n start...');
-		await instance.start();
-		await instance.setupOwnerAndApiKey();
 		const url = instance.webhookUrl(`${WEBHOOK_ID}/webhook`);
 		const pid = instance.serverPid;
 		if (pid === undefined) log('callback-burst: the n8n server process was not found in /proc; CPU and RSS are not reported');

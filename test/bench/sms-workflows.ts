@@ -168,8 +168,8 @@ export interface RealN8nSetup {
 }
 
 /**
- * npm pack, a fresh n8n user folder with the tarball installed, the two credentials and the
- * workflows imported and published, `n8n start`, an owner and an API key; then `run`. After it,
+ * npm pack, a fresh n8n user folder with the tarball installed, `n8n start`, an owner and an API key,
+ * the two credentials and the workflows imported and published through its API; then `run`. After it,
  * whatever happened: n8n disposed of, the tarball's folder removed, the sandbox stopped.
  */
 export async function withRealN8n<T>(setup: RealN8nSetup, run: (instance: N8nInstance, apiKey: string) => Promise<T>): Promise<T> {
@@ -180,6 +180,10 @@ export async function withRealN8n<T>(setup: RealN8nSetup, run: (instance: N8nIns
 		log(`${bench}: npm pack, and a fresh n8n user folder with the tarball installed (n8n installed first if needed)...`);
 		tarball = await packPackage();
 		instance = await N8nInstance.create({ tarball });
+		// started first, so the credentials and workflows go in through its API, not an n8n CLI boot each
+		log(`${bench}: n8n start...`);
+		await instance.start();
+		const { apiKey } = await instance.setupOwnerAndApiKey();
 		await instance.importCredentials([
 			{ ...setup.exotelCredential, type: 'exotelApi', data: { ...sandboxCredentialData(sandbox.origin).exotelApi, ...setup.exotelData } },
 			{ ...setup.basicCredential, type: 'httpBasicAuth', data: { user: SANDBOX_ACCOUNT.apiKey, password: SANDBOX_ACCOUNT.apiToken } },
@@ -187,9 +191,6 @@ export async function withRealN8n<T>(setup: RealN8nSetup, run: (instance: N8nIns
 		]);
 		await instance.importWorkflows(setup.workflows.map((w) => w.json));
 		for (const w of setup.workflows) await instance.publish(w.id);
-		log(`${bench}: n8n start...`);
-		await instance.start();
-		const { apiKey } = await instance.setupOwnerAndApiKey();
 		return await run(instance, apiKey);
 	} finally {
 		await instance?.dispose();

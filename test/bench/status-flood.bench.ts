@@ -641,6 +641,10 @@ export async function runStatusFloodBench(options: StatusFloodOptions): Promise<
 		tarball = await packPackage();
 		const n8nEnv = { EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0', ...options.n8nEnv };
 		instance = await N8nInstance.create({ tarball, env: n8nEnv });
+		// started first, so the credential and workflows go in through its API, not an n8n CLI boot each
+		log('status-flood: n8n start...');
+		await instance.start();
+		await instance.setupOwnerAndApiKey();
 		const data = sandboxCredentialData(UNUSED_ORIGIN) as Record<string, Record<string, unknown>>;
 		await instance.importCredentials([{ id: 'cred-exotelApi', name: 'Exotel (not contacted)', type: 'exotelApi', data: data.exotelApi }]);
 		const trigger: WorkflowNode = {
@@ -665,9 +669,6 @@ export async function runStatusFloodBench(options: StatusFloodOptions): Promise<
 		]);
 		await instance.publish(triggerId);
 		await instance.publish(webhookId);
-		log('status-flood: n8n start...');
-		await instance.start();
-		await instance.setupOwnerAndApiKey();
 		const pid = instance.serverPid;
 		if (pid === undefined) log('status-flood: the n8n server process was not found in /proc; CPU and RSS are not reported');
 		const ctx: Ctx = {

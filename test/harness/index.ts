@@ -35,7 +35,10 @@ export {
 	n8nCacheDir,
 	nodeEnv,
 	packPackage,
+	prepareSharedPackage,
 	REPO_ROOT,
+	SHARED_PACKAGE_VARIABLE,
+	sharedPackage,
 	type EnsureN8nResult,
 } from './install';
 export {

@@ -499,13 +499,63 @@ async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 /* ------------------------------------------------------------------ */
 
 /**
+ * The run's one package (`N8N_E2E_PACKAGE` names its folder): scripts/test-matrix.js packs this repository once,
+ * after the build, and installs that tarball once into `installed/` the way users do; every stage, bench and
+ * instance of the run then takes a copy of the tarball and of the installed folder, instead of packing and
+ * `npm install`ing again (about 11 s each, 13 times a run). Outside the matrix nothing is set, and each packs and
+ * installs its own.
+ */
+export const SHARED_PACKAGE_VARIABLE = 'N8N_E2E_PACKAGE';
+const SHARED_TARBALL = 'package.tgz';
+const SHARED_INSTALLED = 'installed';
+
+/** Packs this repository into `dir` and installs it into `dir/installed`, as `sharedPackage()` finds them. */
+export async function prepareSharedPackage(dir: string): Promise<void> {
+	const packed = await packPackage(REPO_ROOT, { shared: false });
+	await fsp.copyFile(packed, path.join(dir, SHARED_TARBALL));
+	await fsp.rm(path.dirname(packed), { recursive: true, force: true });
+	await npmInstallPackage(path.join(dir, SHARED_TARBALL), path.join(dir, SHARED_INSTALLED), path.join(dir, 'npm-install.log'));
+}
+
+/** The run's shared package, when the matrix made one and it is complete. */
+export function sharedPackage(): { tarball: string; installed: string } | undefined {
+	const dir = process.env[SHARED_PACKAGE_VARIABLE];
+	if (!dir) return undefined;
+	const tarball = path.join(dir, SHARED_TARBALL);
+	const installed = path.join(dir, SHARED_INSTALLED);
+	if (!fs.existsSync(tarball) || !fs.existsSync(path.join(installed, 'node_modules'))) {
+		throw new Error(`${SHARED_PACKAGE_VARIABLE}=${dir} holds no packed and installed package (scripts/test-matrix.js makes it after the build)`);
+	}
+	return { tarball, installed };
+}
+
+/** `npm install --omit=peer <tarball>` into `nodesDir` (an n8n user folder's `.n8n/nodes`), as users get it. */
+export async function npmInstallPackage(tarball: string, nodesDir: string, logFile: string): Promise<void> {
+	await fsp.mkdir(nodesDir, { recursive: true });
+	await fsp.writeFile(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
+	const r = await runCommand('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', path.resolve(tarball)], {
+		cwd: nodesDir,
+		env: npmEnv(),
+		timeoutMs: TIMEOUTS.packageInstall,
+		logFile,
+	});
+	if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install ${tarball} in ${nodesDir}`, r));
+}
+
+/**
  * `npm pack --pack-destination <fresh tmp dir>` of `root`. This repository (the default; `npm test` builds it
  * first) is packed as it is published: staged by scripts/stage-package.js (dist/, README, LICENSE, the published
- * fields of package.json) and packed from there. Returns the tarball's path. The tmp dirs are removed when the
- * process exits.
+ * fields of package.json) and packed from there; within the matrix's run, the run's one tarball is copied instead
+ * (`sharedPackage`). Returns the tarball's path. The tmp dirs are removed when the process exits.
  */
-export async function packPackage(root: string = REPO_ROOT): Promise<string> {
+export async function packPackage(root: string = REPO_ROOT, opts: { shared?: boolean } = {}): Promise<string> {
 	const dest = await makeTempDir('pack-');
+	const shared = root === REPO_ROOT && opts.shared !== false ? sharedPackage() : undefined;
+	if (shared) {
+		const copy = path.join(dest, 'n8n-nodes-exotel.tgz');
+		await fsp.copyFile(shared.tarball, copy);
+		return copy;
+	}
 	const folder = root === REPO_ROOT ? stagePackage(await makeTempDir('stage-'), root) : root;
 	const r = await runCommand('npm', ['pack', '--pack-destination', dest], {
 		cwd: folder,

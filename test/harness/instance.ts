@@ -13,7 +13,7 @@ import * as http from 'http';
 import * as path from 'path';
 import axios, { AxiosRequestConfig, AxiosResponse, Method } from 'axios';
 
-import { ensureN8n, nodeEnv, type EnsureN8nResult } from './install';
+import { ensureN8n, nodeEnv, npmInstallPackage, sharedPackage, type EnsureN8nResult } from './install';
 import { harnessLog } from './log';
 import {
 	adoptServer,
@@ -21,7 +21,6 @@ import {
 	describeRun,
 	freePort,
 	makeTempDir,
-	npmEnv,
 	removeTempDir,
 	runCommand,
 	sleep,
@@ -89,6 +88,12 @@ export interface PublicWorkflow {
 	name: string;
 	active: boolean;
 	[key: string]: unknown;
+}
+
+/** Whether two files hold the same bytes (a tarball is about 200 kB). */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+	const [x, y] = await Promise.all([fsp.readFile(a), fsp.readFile(b)]);
+	return x.equals(y);
 }
 
 /** `node <n8n> ...args` in the instance's user folder, its output also written to a log file there. */
@@ -210,17 +215,17 @@ export class N8nInstance {
 		};
 	}
 
-	/** `npm install --omit=peer <tarball>` in `<userFolder>/.n8n/nodes`, as users get it. */
+	/**
+	 * `npm install --omit=peer <tarball>` in `<userFolder>/.n8n/nodes`, as users get it; the run's one tarball
+	 * (`sharedPackage`) gets a copy of the folder its one install made, the same files.
+	 */
 	async installPackage(tarball: string): Promise<void> {
-		await fsp.mkdir(this.nodesDir, { recursive: true });
-		await fsp.writeFile(path.join(this.nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
-		const r = await runCommand('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', path.resolve(tarball)], {
-			cwd: this.nodesDir,
-			env: npmEnv(),
-			timeoutMs: TIMEOUTS.packageInstall,
-			logFile: path.join(this.userFolder, 'npm-install.log'),
-		});
-		if (r.code !== 0 || r.timedOut) throw new Error(describeRun(`npm install ${tarball} in ${this.nodesDir}`, r));
+		const shared = sharedPackage();
+		if (shared && (await sameBytes(tarball, shared.tarball))) {
+			await fsp.cp(shared.installed, this.nodesDir, { recursive: true });
+			return;
+		}
+		await npmInstallPackage(tarball, this.nodesDir, path.join(this.userFolder, 'npm-install.log'));
 	}
 
 	/**
