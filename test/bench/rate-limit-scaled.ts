@@ -39,7 +39,7 @@
 import * as path from 'node:path';
 
 import { sandboxCredentialData } from '../../sandbox/fixtures';
-import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS } from '../../sandbox/rate-limit';
+import { DOCUMENTED_LIMITS, DOCUMENTED_RETRY_AFTER_SECONDS, DOCUMENTED_WINDOW_MS } from '../../sandbox/rate-limit';
 import type { DocumentedRateLimitConfig, RecordedRequest } from '../../sandbox/types';
 import { freePort, N8nInstance, packPackage, removeTempDir, type N8nProcess, type OutputItem, type SavedExecution } from '../harness';
 import {
@@ -62,16 +62,22 @@ import { SandboxProcess } from './sandbox-process';
 import type { KeyedWorkflow, NamedCredential } from './sms-workflows';
 
 export const SCALED_TIME_FACTOR = 6;
-const WINDOW_MS = DOCUMENTED_WINDOW_MS / SCALED_TIME_FACTOR;
-const RETRY_AFTER_MS = Math.ceil(30 / SCALED_TIME_FACTOR) * 1000;
+/** The sandbox's documented mode at time ×`timeFactor`: windows of 60 / timeFactor s, Retry-After ceil(30 / timeFactor) s. */
+export const scaledTiming = (timeFactor: number) => ({
+	windowMs: DOCUMENTED_WINDOW_MS / timeFactor,
+	retryAfterMs: Math.ceil(DOCUMENTED_RETRY_AFTER_SECONDS / timeFactor) * 1000,
+});
+const { windowMs: WINDOW_MS, retryAfterMs: RETRY_AFTER_MS } = scaledTiming(SCALED_TIME_FACTOR);
 /** General GET lowered for the listing, in the sandbox and in the credential alike (per minute there). */
 const GENERAL_GET_PER_WINDOW = 15;
 export const SCALED_LIMITS: DocumentedRateLimitConfig = { mode: 'documented', timeFactor: SCALED_TIME_FACTOR, limits: { generalGet: GENERAL_GET_PER_WINDOW } };
 /** The Exotel credential's fields for the listing run: the account's lower General GET, per minute of the service. */
 export const SCALED_CREDENTIAL_DATA = { rateLimits: `General GET=${GENERAL_GET_PER_WINDOW * SCALED_TIME_FACTOR}` };
-/** The second Exotel credential, for the runs without counters: the scaled window, which nothing else tells the pacer. */
+/** An Exotel credential's fields for runs without counters at time ×`timeFactor`: the scaled window, which nothing else tells the pacer. */
+export const quietCredentialData = (timeFactor: number) => ({ rateLimits: `Bulk SMS=${DOCUMENTED_LIMITS.bulkSms}/${scaledTiming(timeFactor).windowMs / 1000}s` });
+/** The second Exotel credential, for the runs without counters (`Bulk SMS=50/10s`). */
 export const QUIET_CREDENTIAL = { id: 'benchScaledQuietApi', name: 'Exotel Sandbox (documented limits, ×6, no counters)' };
-export const QUIET_CREDENTIAL_DATA = { rateLimits: `Bulk SMS=${DOCUMENTED_LIMITS.bulkSms}/${WINDOW_MS / 1000}s` };
+export const QUIET_CREDENTIAL_DATA = quietCredentialData(SCALED_TIME_FACTOR);
 /** How long a run may take before the bench gives up on it. */
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
@@ -108,21 +114,27 @@ const FIRST_NUMBER: Record<'one' | 'twoA' | 'twoB' | 'queueA' | 'queueB', number
 	queueB: 9_500_000_000,
 };
 
-/** The pair at the service's minute (runTwoAtTheMinute): workflows of their own, since a workflow's execution is found by the workflow. */
+/** The pair at the bench's own windows (runTwoAtTheMinute): workflows of their own, since a workflow's execution is found by the workflow. */
 const MINUTE_FIRST = { minuteA: 9_000_000_000, minuteB: 8_900_000_000 };
 
-/** The regular-mode runs' workflows, for the bench's n8n to import beside its own. */
+const keyed = (key: ScaledKey, webhookPath: string, json: KeyedWorkflow<ScaledKey>['json']) => ({ key, id: json.id, webhookPath, json });
+
+/**
+ * The workflows of runTwoAtTheMinute, with `credential`: at the service's minute the credential as a
+ * user has it; at a time factor, one whose Custom Rate Limits say the window (quietCredentialData).
+ */
+export const minuteWorkflows = (credential: NamedCredential, items: number): Array<KeyedWorkflow<ScaledKey>> =>
+	(['minuteA', 'minuteB'] as const).map((key) =>
+		keyed(key, `bench-minute-${key}`, bulkSmsWorkflow(`Rate-limit bench at the minute: ${key}`, `bench-minute-${key}`, MINUTE_FIRST[key], credential, items)),
+	);
+
+/** The regular-mode runs' workflows (runScaledRegular), for the bench's n8n to import beside its own. */
 export function scaledWorkflows(credential: NamedCredential, items: number): Array<KeyedWorkflow<ScaledKey>> {
-	const keyed = (key: ScaledKey, webhookPath: string, json: KeyedWorkflow<ScaledKey>['json']) => ({ key, id: json.id, webhookPath, json });
 	const quiet = QUIET_RUNS.flatMap(({ keys, first }) =>
 		keys.map((key, i) => keyed(key, `bench-scaled-${key}`, bulkSmsWorkflow(`Rate-limit bench ×6, no counters: ${key}`, `bench-scaled-${key}`, first[i], QUIET_CREDENTIAL, items))),
 	);
-	const minute = (['minuteA', 'minuteB'] as const).map((key) =>
-		keyed(key, `bench-minute-${key}`, bulkSmsWorkflow(`Rate-limit bench at the minute: ${key}`, `bench-minute-${key}`, MINUTE_FIRST[key], credential, items)),
-	);
 	return [
 		...quiet,
-		...minute,
 		keyed('one', 'bench-scaled-one', bulkSmsWorkflow('Rate-limit bench ×6: one run', 'bench-scaled-one', FIRST_NUMBER.one, credential, items)),
 		keyed('twoA', 'bench-scaled-a', bulkSmsWorkflow('Rate-limit bench ×6: run A', 'bench-scaled-a', FIRST_NUMBER.twoA, credential, items)),
 		keyed('twoB', 'bench-scaled-b', bulkSmsWorkflow('Rate-limit bench ×6: run B', 'bench-scaled-b', FIRST_NUMBER.twoB, credential, items)),
@@ -153,6 +165,8 @@ export interface ScaledRunFigures extends WindowFigures {
 }
 
 export interface ScaledReport {
+	/** why the scaled part did not run, when it did not (--skip-scaled) */
+	skipped?: string;
 	timeFactor: number;
 	windowMs: number;
 	retryAfterMs: number;
@@ -179,7 +193,7 @@ interface RunContext {
 async function startTogether(ctx: RunContext, runs: Started[], counters = true, limits = SCALED_LIMITS, early = true): Promise<SavedExecution[]> {
 	await ctx.sandbox.setRateLimit({ ...limits, headers: counters });
 	await ctx.sandbox.reset();
-	if (early) await earlyInWindow(DOCUMENTED_WINDOW_MS / (limits.timeFactor ?? 1));
+	if (early) await earlyInWindow(scaledTiming(limits.timeFactor ?? 1).windowMs);
 	const answers = await Promise.all(runs.map(async (run) => await ctx.instance.request('POST', run.webhookUrl, { data: {} })));
 	const refused = answers.filter((answer) => answer.status !== 200);
 	if (refused.length) throw new Error(`a webhook answered ${refused.map((a) => `${a.status} ${JSON.stringify(a.data).slice(0, 300)}`).join('; ')}`);
@@ -228,7 +242,7 @@ function smsRun(
 	where = '',
 	timeFactor = SCALED_TIME_FACTOR,
 ): ScaledRunFigures {
-	const windowMs = DOCUMENTED_WINDOW_MS / timeFactor;
+	const { windowMs, retryAfterMs } = scaledTiming(timeFactor);
 	const bulk = log.filter((r) => r.path.includes('/Sms/bulksend'));
 	// each execution's personalised messages, 100 a dynamic-bulk request (a last one alone goes to Sms/send)
 	const perRun = wanted / executions.length;
@@ -247,24 +261,25 @@ function smsRun(
 		wanted,
 		...once,
 		failedItems,
-		retryAfterBroken: retryAfterBroken(bulk, firstRecipient, Math.ceil(30 / timeFactor) * 1000).length,
+		retryAfterBroken: retryAfterBroken(bulk, firstRecipient, retryAfterMs).length,
 		met: metFor(kind, figures, expected, windowMs),
 	};
 }
 
 /**
- * Two executions at once without the counters at the service's own minute, with the credential as a
- * user has it (the documented limits, one-minute windows): workflows of their own (minuteA, minuteB).
+ * Two executions at once without the counters at the rate-limit bench's windows: the service's own
+ * minute (time factor 1, the credential as a user has it) or time ×`timeFactor` (a credential that
+ * says the window); workflows of their own (minuteWorkflows).
  */
-export async function runTwoAtTheMinute(ctx: RunContext, workflows: Array<KeyedWorkflow<ScaledKey>>, items: number): Promise<ScaledRunFigures> {
+export async function runTwoAtTheMinute(ctx: RunContext, workflows: Array<KeyedWorkflow<ScaledKey>>, items: number, timeFactor = 1): Promise<ScaledRunFigures> {
 	const wf = Object.fromEntries(workflows.map((w) => [w.key, { workflowId: w.id, webhookUrl: ctx.instance.webhookUrl(w.webhookPath) }])) as Record<ScaledKey, Started>;
-	const label = `${int(items)} SMS each, two executions at once, no counters, at the service's minute`;
+	const label = `${int(items)} SMS each, two executions at once, no counters, ${timeFactor === 1 ? "at the service's minute" : `at time ×${timeFactor}`}`;
 	ctx.log(`rate-limit: ${label}...`);
-	// early in a minute only when the requests need more than one (a small run would wait up to 42 s for nothing)
+	// early in a window only when the requests need more than one (a small run would wait up to 42 s at the minute for nothing)
 	const early = 2 * Math.ceil(items / MESSAGES_PER_REQUEST) > DOCUMENTED_LIMITS.bulkSms;
-	const executions = await startTogether(ctx, [wf.minuteA, wf.minuteB], false, { mode: 'documented', timeFactor: 1 }, early);
+	const executions = await startTogether(ctx, [wf.minuteA, wf.minuteB], false, { mode: 'documented', timeFactor }, early);
 	const both = [...numbersOf(MINUTE_FIRST.minuteA, items), ...numbersOf(MINUTE_FIRST.minuteB, items)];
-	return smsRun(label, 'quietShared', await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, both), 2 * items, '', 1);
+	return smsRun(label, 'quietShared', await ctx.sandbox.requests(), executions, await smsOnce(ctx.sandbox, both), 2 * items, '', timeFactor);
 }
 
 const nodeOutput = (execution: SavedExecution | undefined, node: string): Array<OutputItem & { pairedItem?: { item: number } }> =>
@@ -427,15 +442,15 @@ export async function runScaledQueueMode(options: { items: number; latencyMs: nu
 	}
 }
 
-/** Why a scaled run is broken (something lost, sent twice or failed), or undefined. */
-export function brokenScaledRun(f: ScaledRunFigures): string | undefined {
+/** Why a scaled run (at time ×`timeFactor`) is broken (something lost, sent twice or failed), or undefined. */
+export function brokenScaledRun(f: ScaledRunFigures, timeFactor = SCALED_TIME_FACTOR): string | undefined {
 	const problems: string[] = [];
 	if (f.lost) problems.push(`${int(f.lost)} ${f.units} lost`);
 	if (f.twice) problems.push(`${int(f.twice)} ${f.units} twice`);
 	if (f.failedItems) problems.push(`${int(f.failedItems)} output items failed or missing`);
 	if (f.retryAfterBroken) problems.push(`${f.retryAfterBroken} refused requests sent again before their Retry-After`);
 	if (f.executions.split(' (')[0].split(', ').some((status) => status !== 'success')) problems.push(`executions ${f.executions}`);
-	return problems.length ? `${f.label} (×${SCALED_TIME_FACTOR}): ${problems.join('; ')}` : undefined;
+	return problems.length ? `${f.label} (×${timeFactor}): ${problems.join('; ')}` : undefined;
 }
 
 export function formatScaledReport(r: ScaledReport): string {
@@ -443,6 +458,10 @@ export function formatScaledReport(r: ScaledReport): string {
 	const s = (ms: number) => n(ms / 1000, 1);
 	const out: string[] = [];
 	out.push('');
+	if (r.skipped) {
+		out.push(`=== The system stage's rate-limit runs, measured: not run (${r.skipped}) ===`);
+		return out.join('\n');
+	}
 	out.push(
 		`=== The system stage's rate-limit runs, measured: the documented limits, with the counters and without, time ×${r.timeFactor} ` +
 			`(windows of ${r.windowMs / 1000} s, Retry-After ${r.retryAfterMs / 1000} s), ${int(r.items)} SMS a run ===`,

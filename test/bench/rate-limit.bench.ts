@@ -2,8 +2,13 @@
  * Rate-limit bench: N personalised SMS (default 20,000) in ONE execution of a real n8n 2.8.4
  * (`n8n start`, SQLite, regular mode, the packed package installed as users install community
  * nodes; test/harness) against the sandbox in a child process in its documented rate-limit mode at
- * the service's REAL one-minute windows (time factor 1): Bulk SMS (`Sms/bulksend`) 50 requests a
+ * the service's REAL one-minute windows (time factor F = 1): Bulk SMS (`Sms/bulksend`) 50 requests a
  * minute per account, counted in fixed windows on the clock's minutes, 429 + Retry-After 30 past it.
+ * `--rate-limit-time-factor F` runs this first part at time ×F (windows of 60 / F s, Retry-After
+ * ceil(30 / F) s; every window figure in them); the runs without counters then use a second Exotel
+ * credential whose Custom Rate Limits say `Bulk SMS=50/<60 / F>s` (nothing else tells the pacer the
+ * window), and each run whose requests need more than one window starts early in one (earlyInWindow),
+ * so that it waits for the next (at F = 1 the runs start when they come, as always).
  *
  *   Exotel node: Webhook → Generate (Code, N items {phone, name}) → Exotel Messaging SMS → Send
  *     (`to = {{ $json.phone }}`, `body = Hello {{ $json.name }}, your order has shipped`, On Error:
@@ -23,12 +28,13 @@
  * uses) and its log and messages cleared. Figures come from the sandbox's request log (times,
  * statuses), its messages and the saved execution (`GET /api/v1/executions/<id>?includeData=true`):
  *
- *   - 429s in all, and 429s after the first window (record times against the fixed minute windows,
- *     the first being the window of the run's first request);
+ *   - 429s in all, and 429s after the first window (record times against the fixed windows of W =
+ *     60000 / F ms, the first being the window of the run's first request);
  *   - first-to-last accepted (wall) against the windows' floor: from the first accepted request to
- *     the start of the minute window in which the last request can fall,
- *     `floor(first / 60000) * 60000 + (ceil(R / 50) - 1) * 60000 - first` for R bulk requests
- *     (R = 200: three windows on), and their ratio;
+ *     the start of the window in which the last request can fall,
+ *     `floor(first / W) * W + (ceil(R / 50) - 1) * W - first` for R bulk requests
+ *     (R = 200: three windows on), and their ratio; the longest pause between two requests (a
+ *     paced wait);
  *   - every message sent once: the sandbox's messages are N distinct numbers with their bodies, the
  *     execution's output N items, none with an error.
  *
@@ -36,7 +42,8 @@
  * ≤ 1 × 429 after the first window and ≤ 1.10 × the floor. Exit 1 (BenchFailure) only when the Exotel
  * node lost or duplicated a message; the table is printed first.
  *
- * Then the scaled part (rate-limit-scaled.ts): the system stage's rate-limit runs at time ×6,
+ * Then the scaled part (rate-limit-scaled.ts; `--skip-scaled` leaves it out, since the system stage
+ * runs the same runs as tests, and its queue-mode run with it): the system stage's rate-limit runs at time ×6,
  * measured against the windows' floor, since those tests check only what is exact: on this n8n one
  * execution of N SMS, two at once, a campaign create burst of 100 and Return All over 60 pages, with
  * the counters; one, two and four executions of N SMS without them; then two queue-mode workers of
@@ -46,19 +53,23 @@
  */
 import { DOCUMENTED_LIMITS, DOCUMENTED_WINDOW_MS } from '../../sandbox/rate-limit';
 import type { DocumentedRateLimitConfig, RecordedRequest } from '../../sandbox/types';
+import { earlyInWindow } from '../system/bulk-sms';
 import { int, loadAverage, machine, MESSAGES_PER_REQUEST, n, round, table } from './common';
 import { SandboxProcess } from './sandbox-process';
 import {
 	brokenScaledRun,
 	formatScaledReport,
+	minuteWorkflows,
 	QUIET_CREDENTIAL,
 	QUIET_CREDENTIAL_DATA,
+	quietCredentialData,
 	runScaledQueueMode,
 	runScaledRegular,
 	runTwoAtTheMinute,
 	type ScaledRunFigures,
 	SCALED_CREDENTIAL_DATA,
 	SCALED_TIME_FACTOR,
+	scaledTiming,
 	scaledWorkflows,
 	type ScaledReport,
 } from './rate-limit-scaled';
@@ -77,11 +88,21 @@ import {
 	webhookWorkflowMaker,
 	withRealN8n,
 	type KeyedWorkflow,
+	type NamedCredential,
 } from './sms-workflows';
 
 export const DEFAULT_RATE_LIMIT_ITEMS = 20_000;
 /** The generator's bound (sms-workflows). */
 export const MAX_RATE_LIMIT_ITEMS = MAX_GENERATED_ITEMS;
+/** The service's own minute. */
+export const DEFAULT_RATE_LIMIT_TIME_FACTOR = 1;
+
+/** Why `timeFactor` cannot be the sandbox's (a whole number ≥ 1 that makes the minute whole seconds), or undefined. */
+export function badTimeFactor(timeFactor: number): string | undefined {
+	return Number.isInteger(timeFactor) && timeFactor >= 1 && Number.isInteger(DOCUMENTED_WINDOW_MS / 1000 / timeFactor)
+		? undefined
+		: `the rate-limit time factor must be a whole number >= 1 that divides 60 (windows of whole seconds: 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60; got ${timeFactor})`;
+}
 
 export const RATE_LIMIT_TARGETS = {
 	/** with counters: no 429 at all, and first-to-last accepted at most this × the windows' floor */
@@ -91,14 +112,20 @@ export const RATE_LIMIT_TARGETS = {
 };
 
 const EXOTEL_CREDENTIAL = { id: 'benchRateExotelApi', name: 'Exotel Sandbox (documented limits)' };
+/** At a time factor, the runs without counters' credential: its Custom Rate Limits say the scaled window. */
+const quietCredential = (timeFactor: number) => ({ id: 'benchRateQuietApi', name: `Exotel Sandbox (documented limits, ×${timeFactor}, no counters)` });
 const BASIC_CREDENTIAL = { id: 'benchRateHttpBasic', name: 'Exotel Sandbox (HTTP Basic)' };
 
 export interface RateLimitBenchOptions {
 	items: number;
 	latencyMs: number;
+	/** runs 1, 2, 2b and 3 at time ×timeFactor (1: the service's minute) */
+	timeFactor: number;
 	skipHandBuilt: boolean;
 	/** the scaled part without its queue-mode run (which needs redis-server and postgresql) */
 	skipQueueMode: boolean;
+	/** no scaled part at all (the system stage runs the same runs as tests) */
+	skipScaled: boolean;
 	log: (line: string) => void;
 }
 
@@ -115,13 +142,17 @@ const GENERATE_JS = generateJs({ orderId: false });
 /** As an expert builds it (sms-real-n8n): one urlencoded dynamic-bulk body per 100 items. */
 const BUILD_BULK_JS = buildBulkJs('phone, name', "'Hello ' + name + ', your order has shipped'");
 
-type RateWorkflow = KeyedWorkflow<'exotel' | 'handBuilt'>;
+type RateWorkflow = KeyedWorkflow<'exotel' | 'exotelQuiet' | 'handBuilt'>;
 
-function rateWorkflows(origin: string): Record<RateWorkflow['key'], RateWorkflow> {
-	const exotel = exotelSmsNode(EXOTEL_CREDENTIAL, '=Hello {{ $json.name }}, your order has shipped', { onError: 'continueRegularOutput' });
+/** The runs' workflows; `exotelQuiet` (the runs without counters) is `exotel` unless a credential of its own is given. */
+function rateWorkflows(origin: string, quiet?: NamedCredential): Record<RateWorkflow['key'], RateWorkflow> {
+	const exotelNode = (credential: NamedCredential) =>
+		exotelSmsNode(credential, '=Hello {{ $json.name }}, your order has shipped', { onError: 'continueRegularOutput' });
 	const make = webhookWorkflowMaker<RateWorkflow['key']>('bench-rate-limit', 'Rate-limit bench');
+	const exotel = make('exotel', 'Exotel node', [codeNode(GENERATE, GENERATE_JS), exotelNode(EXOTEL_CREDENTIAL)]);
 	return {
-		exotel: make('exotel', 'Exotel node', [codeNode(GENERATE, GENERATE_JS), exotel]),
+		exotel,
+		exotelQuiet: quiet ? make('exotelQuiet', 'Exotel node, no counters', [codeNode(GENERATE, GENERATE_JS), exotelNode(quiet)]) : exotel,
 		handBuilt: make('handBuilt', 'hand-built bulk', [codeNode(GENERATE, GENERATE_JS), codeNode(BUILD_BULK, BUILD_BULK_JS), bulkHttpNode(origin, BASIC_CREDENTIAL)]),
 	};
 }
@@ -133,7 +164,13 @@ function rateWorkflows(origin: string): Record<RateWorkflow['key'], RateWorkflow
 /** Bulk requests the Exotel node makes for N personalised messages (a message alone in its request goes to Sms/send). */
 export const bulkRequestsFor = (items: number) => Math.floor(items / MESSAGES_PER_REQUEST) + (items % MESSAGES_PER_REQUEST > 1 ? 1 : 0);
 
-/** From the first accepted request to the start of the window in which the last of `requests` can fall, at `perWindow` a window. */
+/** "2 windows of 10 s": the windows `requests` need at `perWindow` a window. */
+function windowsOf(requests: number, perWindow: number, windowMs: number): string {
+	const k = Math.ceil(requests / perWindow);
+	return `${k} window${k === 1 ? '' : 's'} of ${windowMs / 1000} s`;
+}
+
+/** From the first accepted request to the start of the window in which the last of `requests` can fall, at `perWindow` a window of `windowMs`. */
 export function windowsFloorMs(firstAccepted: number, requests: number, perWindow: number, windowMs = DOCUMENTED_WINDOW_MS): number {
 	const windows = Math.ceil(requests / perWindow);
 	return Math.floor(firstAccepted / windowMs) * windowMs + (windows - 1) * windowMs - firstAccepted;
@@ -159,8 +196,10 @@ export interface RateRunFigures {
 	http429: number;
 	/** 429s in a later window than the run's first request's */
 	http429AfterFirstWindow: number;
-	/** accepted requests in each minute window the run touched, the first window first */
+	/** accepted requests in each window the run touched, the first window first */
 	acceptedPerWindow: number[];
+	/** the longest time between two of the run's requests (sandbox log times): a paced wait for a window shows here */
+	longestPauseMs: number | null;
 	firstAcceptedAt: number | null;
 	/** first to last accepted request (sandbox log times) */
 	firstToLastAcceptedMs: number | null;
@@ -186,25 +225,31 @@ export interface RateRunFigures {
 
 interface RateCtx extends Ctx {
 	bulkLimit: number;
+	/** the sandbox's time factor, and its window */
+	timeFactor: number;
+	windowMs: number;
 }
 
-async function rateRun(ctx: RateCtx, wf: RateWorkflow, label: string, count: number, limiter: DocumentedRateLimitConfig, sendingNode: string): Promise<RateRunFigures> {
-	// A new empty window and a clean log: the account as nobody has used it this minute.
+async function rateRun(ctx: RateCtx, wf: RateWorkflow, label: string, count: number, counters: boolean, sendingNode: string): Promise<RateRunFigures> {
+	const bulkRequests = bulkRequestsFor(count);
+	// A new empty window and a clean log: the account as nobody has used it this window.
+	const limiter: DocumentedRateLimitConfig = { mode: 'documented', timeFactor: ctx.timeFactor, ...(counters ? {} : { headers: false }) };
 	await ctx.sandbox.setRateLimit(limiter);
 	await ctx.sandbox.reset();
 	await ctx.sandbox.setLatency(ctx.latencyMs);
+	// at a time factor a run of few windows starts early in one, so that it fills it and waits for the next
+	if (ctx.timeFactor > 1 && bulkRequests > ctx.bulkLimit) await earlyInWindow(ctx.windowMs);
 	const run = await execute(ctx, wf, count, () => {}, { allowError: true });
 	const log: RecordedRequest[] = (await ctx.sandbox.requests()).filter((r) => r.path.includes('/Sms/')).sort((a, b) => a.time - b.time || a.id - b.id);
 	const acceptedLog = log.filter((r) => r.status === 200);
 	const refused = log.filter((r) => r.status === 429 || r.rateLimited);
-	const windowOf = (time: number) => Math.floor(time / DOCUMENTED_WINDOW_MS);
+	const windowOf = (time: number) => Math.floor(time / ctx.windowMs);
 	const firstWindow = log.length ? windowOf(log[0].time) : 0;
 	const lastWindow = log.length ? windowOf(log[log.length - 1].time) : -1;
 	const acceptedPerWindow = Array.from({ length: lastWindow - firstWindow + 1 }, (_, k) => acceptedLog.filter((r) => windowOf(r.time) === firstWindow + k).length);
 	const firstAcceptedAt = acceptedLog.length ? acceptedLog[0].time : null;
 	const firstToLast = firstAcceptedAt === null ? null : acceptedLog[acceptedLog.length - 1].time - firstAcceptedAt;
-	const bulkRequests = bulkRequestsFor(count);
-	const floorMs = firstAcceptedAt === null || bulkRequests <= ctx.bulkLimit ? null : windowsFloorMs(firstAcceptedAt, bulkRequests, ctx.bulkLimit);
+	const floorMs = firstAcceptedAt === null || bulkRequests <= ctx.bulkLimit ? null : windowsFloorMs(firstAcceptedAt, bulkRequests, ctx.bulkLimit, ctx.windowMs);
 
 	const messages = await ctx.sandbox.smsMessages();
 	const got = new Uint32Array(count);
@@ -230,7 +275,7 @@ async function rateRun(ctx: RateCtx, wf: RateWorkflow, label: string, count: num
 	const runError = run.error as { message?: string; description?: string } | undefined;
 	return {
 		label,
-		counters: limiter.headers !== false,
+		counters,
 		items: count,
 		executionId: run.id,
 		executionStatus: run.status,
@@ -245,6 +290,7 @@ async function rateRun(ctx: RateCtx, wf: RateWorkflow, label: string, count: num
 		http429: refused.length,
 		http429AfterFirstWindow: refused.filter((r) => windowOf(r.time) > firstWindow).length,
 		acceptedPerWindow,
+		longestPauseMs: log.length > 1 ? Math.max(...log.slice(1).map((r, i) => r.time - log[i].time)) : null,
 		firstAcceptedAt,
 		firstToLastAcceptedMs: firstToLast,
 		floorMs,
@@ -281,7 +327,12 @@ export interface RateLimitReport {
 	config: {
 		items: number;
 		bulkRequests: number;
-		bulkSmsPerMinute: number;
+		/** Bulk SMS requests a window */
+		bulkSmsPerWindow: number;
+		/** the first part's time factor, window and Retry-After */
+		timeFactor: number;
+		windowMs: number;
+		retryAfterMs: number;
 		latencyMs: number;
 		n8nVersion: string;
 		n8nSettings: string;
@@ -296,9 +347,9 @@ export interface RateLimitReport {
 	withCounters: RateRunFigures;
 	withoutCounters: RateRunFigures;
 	handBuilt: RateRunFigures | null;
-	/** two executions at once without the counters, at the service's own minute */
+	/** two executions at once without the counters, at the first part's windows */
 	twoWithoutCounters: ScaledRunFigures;
-	/** the system stage's runs at time ×6, measured */
+	/** the system stage's runs at time ×6, measured (none, with `skipped`, under --skip-scaled) */
 	scaled: ScaledReport;
 	met: { withCounters: boolean; withoutCounters: boolean };
 	/** why the bench is broken (an Exotel run lost or duplicated a message); empty when not */
@@ -311,41 +362,47 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 	const started = Date.now();
 	const { log } = options;
 	const N = options.items;
+	const F = options.timeFactor;
 	if (N > MAX_RATE_LIMIT_ITEMS) throw new Error(`rate-limit: at most ${MAX_RATE_LIMIT_ITEMS} items (the generated numbers are +9198765 and 5 digits)`);
+	const badFactor = badTimeFactor(F);
+	if (badFactor) throw new Error(`rate-limit: ${badFactor}`);
 	const bulkLimit = DOCUMENTED_LIMITS.bulkSms;
+	const { windowMs, retryAfterMs } = scaledTiming(F);
 	const loadAverageStart = loadAverage();
 
-	log(`rate-limit: starting the sandbox in a child process (latency ${options.latencyMs} ms, the documented limits at one-minute windows)...`);
-	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { timeFactor: 1 } });
-	const wf = rateWorkflows(sandbox.origin);
-	const scaledWf = scaledWorkflows(EXOTEL_CREDENTIAL, N);
+	log(`rate-limit: starting the sandbox in a child process (latency ${options.latencyMs} ms, the documented limits at time ×${F}: windows of ${windowMs / 1000} s)...`);
+	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { timeFactor: F } });
+	// at the service's minute the runs without counters keep the credential as a user has it; at a time factor one that says the window
+	const quiet = F === 1 ? undefined : { credential: quietCredential(F), data: quietCredentialData(F) };
+	const wf = rateWorkflows(sandbox.origin, quiet?.credential);
+	const minuteWf = minuteWorkflows(quiet?.credential ?? EXOTEL_CREDENTIAL, N);
+	const scaledWf = options.skipScaled ? [] : scaledWorkflows(EXOTEL_CREDENTIAL, N);
 	const setup = {
 		bench: 'rate-limit',
 		sandbox,
 		log,
 		exotelCredential: EXOTEL_CREDENTIAL,
 		exotelData: SCALED_CREDENTIAL_DATA,
-		moreExotelCredentials: [{ credential: QUIET_CREDENTIAL, data: QUIET_CREDENTIAL_DATA }],
+		moreExotelCredentials: [...(quiet ? [quiet] : []), ...(options.skipScaled ? [] : [{ credential: QUIET_CREDENTIAL, data: QUIET_CREDENTIAL_DATA }])],
 		basicCredential: BASIC_CREDENTIAL,
-		workflows: [wf.exotel, wf.handBuilt, ...scaledWf],
+		workflows: [...new Set([wf.exotel, wf.exotelQuiet, wf.handBuilt]), ...minuteWf, ...scaledWf],
 	};
 	const report = await withRealN8n<RateLimitReport>(setup, async (instance, apiKey) => {
-		const ctx: RateCtx = { instance, apiKey, sandbox, latencyMs: options.latencyMs, log, bulkLimit };
+		const ctx: RateCtx = { instance, apiKey, sandbox, latencyMs: options.latencyMs, log, bulkLimit, timeFactor: F, windowMs };
 		const setupMs = Date.now() - started;
 
-		const minutes = Math.ceil(bulkRequestsFor(N) / bulkLimit);
-		log(`rate-limit: 1. Exotel node, ${int(N)} items, with counters (about ${minutes} minute windows)...`);
-		const withCounters = await rateRun(ctx, wf.exotel, 'Exotel node, with counters', N, { mode: 'documented', timeFactor: 1 }, EXOTEL);
+		log(`rate-limit: 1. Exotel node, ${int(N)} items, with counters (about ${windowsOf(bulkRequestsFor(N), bulkLimit, windowMs)})...`);
+		const withCounters = await rateRun(ctx, wf.exotel, 'Exotel node, with counters', N, true, EXOTEL);
 		log(`rate-limit: 2. Exotel node, ${int(N)} items, without counters (no X-RateLimit-* headers)...`);
-		const withoutCounters = await rateRun(ctx, wf.exotel, 'Exotel node, without counters', N, { mode: 'documented', timeFactor: 1, headers: false }, EXOTEL);
+		const withoutCounters = await rateRun(ctx, wf.exotelQuiet, 'Exotel node, without counters', N, false, EXOTEL);
 		log(`rate-limit: 2b. two executions of ${int(N)} items at once, without counters...`);
-		const twoWithoutCounters = await runTwoAtTheMinute({ instance, sandbox, log }, scaledWf, N);
+		const twoWithoutCounters = await runTwoAtTheMinute({ instance, sandbox, log }, minuteWf, N, F);
 		let handBuilt: RateRunFigures | null = null;
 		if (!options.skipHandBuilt) {
 			log(`rate-limit: 3. hand-built bulk (Code + HTTP Request, default settings), ${int(N)} items, with counters...`);
-			handBuilt = await rateRun(ctx, wf.handBuilt, 'hand-built bulk (Code + HTTP Request)', N, { mode: 'documented', timeFactor: 1 }, HTTP_BULK);
+			handBuilt = await rateRun(ctx, wf.handBuilt, 'hand-built bulk (Code + HTTP Request)', N, true, HTTP_BULK);
 		}
-		const scaledRuns = await runScaledRegular({ instance, sandbox, log }, scaledWf, N);
+		const scaledRuns = options.skipScaled ? [] : await runScaledRegular({ instance, sandbox, log }, scaledWf, N);
 
 		const t = RATE_LIMIT_TARGETS;
 		const broken = [withCounters, withoutCounters].map(brokenExotelRun).filter((b): b is string => b !== undefined);
@@ -354,7 +411,10 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 			config: {
 				items: N,
 				bulkRequests: bulkRequestsFor(N),
-				bulkSmsPerMinute: bulkLimit,
+				bulkSmsPerWindow: bulkLimit,
+				timeFactor: F,
+				windowMs,
+				retryAfterMs,
 				latencyMs: options.latencyMs,
 				n8nVersion: instance.n8n.version,
 				n8nSettings:
@@ -364,8 +424,9 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 				loadAverageStart,
 				loadAverageEnd: loadAverage(),
 				sandbox:
-					`child process pid ${sandbox.pid} at ${sandbox.origin}, latency ${options.latencyMs} ms; the documented limits ` +
-					`(Bulk SMS ${bulkLimit} a minute, fixed one-minute windows on the clock's minutes, 429 + Retry-After 30 past them), set again before each run`,
+					`child process pid ${sandbox.pid} at ${sandbox.origin}, latency ${options.latencyMs} ms; the documented limits at time ×${F} ` +
+					`(Bulk SMS ${bulkLimit} a window, fixed windows of ${windowMs / 1000} s on the clock, 429 + Retry-After ${retryAfterMs / 1000} s past them), set again before each run` +
+					(quiet ? `; the runs without counters' credential says ${quiet.data.rateLimits} (Custom Rate Limits)` : ''),
 			},
 			targets: t,
 			withCounters,
@@ -373,9 +434,9 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 			handBuilt,
 			twoWithoutCounters,
 			scaled: {
+				...(options.skipScaled ? { skipped: '--skip-scaled: the system stage runs the same runs as tests' } : {}),
 				timeFactor: SCALED_TIME_FACTOR,
-				windowMs: DOCUMENTED_WINDOW_MS / SCALED_TIME_FACTOR,
-				retryAfterMs: Math.ceil(30 / SCALED_TIME_FACTOR) * 1000,
+				...scaledTiming(SCALED_TIME_FACTOR),
 				items: N,
 				runs: scaledRuns,
 				broken: [],
@@ -393,7 +454,9 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 		};
 	});
 	const { scaled } = report;
-	if (options.skipQueueMode) {
+	if (options.skipScaled) {
+		scaled.queueModeSkipped = '--skip-scaled';
+	} else if (options.skipQueueMode) {
 		scaled.queueModeSkipped = '--skip-queue-mode';
 	} else {
 		try {
@@ -403,8 +466,8 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 			scaled.broken.push(`queue mode: ${scaled.queueModeSkipped}`);
 		}
 	}
-	scaled.broken.push(...[report.twoWithoutCounters, ...scaled.runs].map(brokenScaledRun).filter((b): b is string => b !== undefined));
-	report.broken.push(...scaled.broken);
+	scaled.broken.push(...scaled.runs.map((f) => brokenScaledRun(f)).filter((b): b is string => b !== undefined));
+	report.broken.push(...[brokenScaledRun(report.twoWithoutCounters, F), ...scaled.broken].filter((b): b is string => b !== undefined));
 	report.totalBenchMs = Date.now() - started;
 	return report;
 }
@@ -421,9 +484,14 @@ export function formatRateLimitReport(r: RateLimitReport): string {
 	const mark = (pass: boolean) => (pass ? 'met' : 'MISSED');
 	const out: string[] = [];
 	out.push('');
-	out.push(`=== Rate limits on a real n8n: ${int(c.items)} personalised SMS in one execution, Bulk SMS ${c.bulkSmsPerMinute} a minute ===`);
+	const w = c.windowMs / 1000;
 	out.push(
-		`${int(c.items)} items → ${int(c.bulkRequests)} dynamic-bulk requests to Sms/bulksend at ${c.bulkSmsPerMinute} a window; sandbox latency ${c.latencyMs} ms; ` +
+		`=== Rate limits on a real n8n: ${int(c.items)} personalised SMS in one execution, Bulk SMS ${c.bulkSmsPerWindow} a window of ${w} s ` +
+			`(time ×${c.timeFactor}${c.timeFactor === 1 ? ": the service's minute" : ''}) ===`,
+	);
+	out.push(
+		`${int(c.items)} items → ${int(c.bulkRequests)} dynamic-bulk requests to Sms/bulksend at ${c.bulkSmsPerWindow} a window ` +
+			`(${windowsOf(c.bulkRequests, c.bulkSmsPerWindow, c.windowMs)} at the least, Retry-After ${c.retryAfterMs / 1000} s); sandbox latency ${c.latencyMs} ms; ` +
 			`n8n ${c.n8nVersion}, node ${c.node}, ${c.cpus} CPU (${c.cpuModel})`,
 	);
 	out.push(`n8n: ${c.n8nSettings}`);
@@ -438,7 +506,8 @@ export function formatRateLimitReport(r: RateLimitReport): string {
 			row('accepted', (f) => int(f.accepted)),
 			row('429s in all', (f) => int(f.http429)),
 			row('429s after the first window', (f) => int(f.http429AfterFirstWindow)),
-			row('accepted per minute window', (f) => f.acceptedPerWindow.join(' / ') || 'none'),
+			row(`accepted per window of ${w} s`, (f) => f.acceptedPerWindow.join(' / ') || 'none'),
+			row('longest pause between requests (s)', (f) => s(f.longestPauseMs)),
 			row('first → last accepted (s, wall)', (f) => s(f.firstToLastAcceptedMs)),
 			row("the windows' floor (s)", (f) => s(f.floorMs)),
 			row('ratio (first → last ÷ floor)', (f) => (f.ratio !== null ? `${n(f.ratio, 3)}×` : f.accepted < c.bulkRequests ? 'n/a (not all accepted)' : 'n/a')),
@@ -466,8 +535,8 @@ export function formatRateLimitReport(r: RateLimitReport): string {
 		);
 	}
 	out.push(
-		`the windows' floor: from the first accepted request to the start of the minute window in which the ${int(c.bulkRequests)}th request can fall ` +
-			`(floor(first / 60000) × 60000 + ${Math.ceil(c.bulkRequests / c.bulkSmsPerMinute) - 1} × 60000 − first); targets are reported, not failed`,
+		`the windows' floor: from the first accepted request to the start of the window in which the ${int(c.bulkRequests)}th request can fall ` +
+			`(floor(first / ${c.windowMs}) × ${c.windowMs} + ${Math.ceil(c.bulkRequests / c.bulkSmsPerWindow) - 1} × ${c.windowMs} − first); targets are reported, not failed`,
 	);
 	if (r.handBuilt) {
 		const h = r.handBuilt;
@@ -479,8 +548,8 @@ export function formatRateLimitReport(r: RateLimitReport): string {
 	}
 	const two = r.twoWithoutCounters;
 	out.push(
-		`two executions at once without counters, at the service's minute: ${int(two.accepted)} / ${int(two.expected)} requests accepted, ${int(two.limited)} × 429, ` +
-			`first → last accepted ${s(two.wallMs)} s against a floor of ${s(two.floorMs)} s (${n(two.ratio, 3)}×; target ≤ 6 × 429, ≤ 1.25×: ${mark(two.met)}); ` +
+		`two executions at once without counters, ${c.timeFactor === 1 ? "at the service's minute" : `at time ×${c.timeFactor} (windows of ${w} s)`}: ${int(two.accepted)} / ${int(two.expected)} requests accepted, ${int(two.limited)} × 429, ` +
+			`first → last accepted ${s(two.wallMs)} s ${two.floorMs > 0 ? `against a floor of ${s(two.floorMs)} s (${n(two.ratio, 3)}×` : '(one window, no floor'}; target ≤ 6 × 429, ≤ 1.25×: ${mark(two.met)}); ` +
 			`messages got / lost / twice ${int(two.got)} / ${int(two.lost)} / ${int(two.twice)}; accepted per window by run: ${two.windows}`,
 	);
 	out.push(formatScaledReport(r.scaled));

@@ -5,7 +5,8 @@
  *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--rcs-baseline-items N]
  *                    [--skip-baseline] [--skip-breakdown] [--callbacks N] [--concurrency C]
  *                    [--forged F] [--memory-items M] [--skip-memory] [--rate-limit-items N]
- *                    [--skip-hand-built] [--skip-queue-mode] [--flood N] [--runs R] [--only NAME]
+ *                    [--rate-limit-time-factor F] [--skip-hand-built] [--skip-queue-mode] [--skip-scaled]
+ *                    [--flood N] [--runs R] [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
  *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
@@ -28,9 +29,16 @@
  *   --rate-limit-items N    rate-limit: personalised SMS in each run's one execution (env
  *                           BENCH_RATE_LIMIT_ITEMS, default 20000 = 200 Sms/bulksend requests, four
  *                           one-minute windows at Bulk SMS 50; at most 100000); the sandbox latency is --latency
+ *   --rate-limit-time-factor F
+ *                           rate-limit: its first part (runs 1, 2, 2b, 3) at time ×F: windows of 60 / F s,
+ *                           Retry-After ceil(30 / F) s, the runs without counters on a credential whose
+ *                           Custom Rate Limits say Bulk SMS=50/<60 / F>s (env BENCH_RATE_LIMIT_TIME_FACTOR,
+ *                           default 1 = the service's minute; a whole number dividing 60)
  *   --skip-hand-built       rate-limit: no hand-built Code + HTTP Request run
  *   --skip-queue-mode       rate-limit: no queue-mode run in its scaled part (it needs the Debian
  *                           packages redis-server and postgresql)
+ *   --skip-scaled           rate-limit: no scaled part at all, queue mode included (the system stage
+ *                           runs the same runs as tests)
  *   --flood N               status-flood: SMS status callbacks a flood (env BENCH_FLOOD, default 20000)
  *   --runs R                status-flood: floods into each of the two workflows (env BENCH_RUNS, default 3)
  *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n, dlt, rate-limit,
@@ -46,12 +54,15 @@
  *
  * rate-limit sends --rate-limit-items SMS in one execution of a real n8n 2.8.4 through the Exotel
  * node against the sandbox's documented limits at the service's real one-minute windows (Bulk SMS 50
- * a minute), once with the X-RateLimit-* counters and once without, then through the hand-built
- * Code + HTTP Request bulk (default settings) with them: 429s, first-to-last accepted against the
- * windows' floor, messages lost. Then its scaled part, the system stage's rate-limit runs at time ×6
+ * a minute; at time ×F with --rate-limit-time-factor), once with the X-RateLimit-* counters and once
+ * without, two executions at once without, then through the hand-built Code + HTTP Request bulk
+ * (default settings) with them: 429s, first-to-last accepted against the windows' floor, messages
+ * lost. Then its scaled part (not with --skip-scaled), the system stage's rate-limit runs at time ×6
  * measured the same way: one execution, two at once, a campaign burst, Return All over many pages,
  * and two queue-mode workers (Redis, PostgreSQL). About 20 minutes. It fails (exit 1) only when the
- * Exotel node lost, duplicated or failed something (the tables are printed first).
+ * Exotel node lost, duplicated or failed something (the tables are printed first). `npm run
+ * bench:small` sizes it to pace in under two minutes: 6,000 SMS (60 requests) at time ×6, two
+ * 10 s windows a run, --skip-scaled.
  *
  * callback-burst starts a real n8n 2.8.4 (test/harness; installed into its cache folder on
  * first use) with the packed package; it fails (exit 1) when a callback is lost or duplicated.
@@ -76,7 +87,14 @@ import { spawn } from 'node:child_process';
 import { DEFAULT_CALLBACKS, DEFAULT_CONCURRENCY, DEFAULT_FORGED, formatCallbackBurstReport, runCallbackBurstBench } from './callback-burst.bench';
 import { BenchFailure } from './common';
 import { formatDltReport, runDltBench } from './dlt.bench';
-import { DEFAULT_RATE_LIMIT_ITEMS, formatRateLimitReport, MAX_RATE_LIMIT_ITEMS, runRateLimitBench } from './rate-limit.bench';
+import {
+	badTimeFactor,
+	DEFAULT_RATE_LIMIT_ITEMS,
+	DEFAULT_RATE_LIMIT_TIME_FACTOR,
+	formatRateLimitReport,
+	MAX_RATE_LIMIT_ITEMS,
+	runRateLimitBench,
+} from './rate-limit.bench';
 import { DEFAULT_RCS_BASELINE_ITEMS, formatRcsBulkReport, runRcsBulkBench } from './rcs-bulk.bench';
 import { formatSmsBulkReport, runSmsBulkBench } from './sms-bulk.bench';
 import { DEFAULT_FLOOD, DEFAULT_RUNS, formatStatusFloodReport, runStatusFloodBench } from './status-flood.bench';
@@ -95,8 +113,10 @@ interface BenchOptions {
 	memoryItems: number;
 	skipMemory: boolean;
 	rateLimitItems: number;
+	rateLimitTimeFactor: number;
 	skipHandBuilt: boolean;
 	skipQueueMode: boolean;
+	skipScaled: boolean;
 	flood: number;
 	runs: number;
 	only?: string;
@@ -156,8 +176,10 @@ const BENCHES: Bench[] = [
 			const report = await runRateLimitBench({
 				items: options.rateLimitItems,
 				latencyMs: options.latencyMs,
+				timeFactor: options.rateLimitTimeFactor,
 				skipHandBuilt: options.skipHandBuilt,
 				skipQueueMode: options.skipQueueMode,
+				skipScaled: options.skipScaled,
 				log,
 			});
 			return { text: formatRateLimitReport(report), json: report, broken: report.broken.length ? report.broken.join(' | ') : undefined };
@@ -202,8 +224,10 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		'--memory-items',
 		'--skip-memory',
 		'--rate-limit-items',
+		'--rate-limit-time-factor',
 		'--skip-hand-built',
 		'--skip-queue-mode',
+		'--skip-scaled',
 		'--flood',
 		'--runs',
 		'--only',
@@ -228,6 +252,14 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		min: 1,
 	});
 	if (rateLimitItems > MAX_RATE_LIMIT_ITEMS) throw new Error(`rate-limit items must be at most ${MAX_RATE_LIMIT_ITEMS} (got ${rateLimitItems})`);
+	const rateLimitTimeFactor = numberOption(
+		argValue(args, '--rate-limit-time-factor') ?? env.BENCH_RATE_LIMIT_TIME_FACTOR,
+		'rate-limit time factor',
+		DEFAULT_RATE_LIMIT_TIME_FACTOR,
+		{ integer: true, min: 1 },
+	);
+	const badFactor = badTimeFactor(rateLimitTimeFactor);
+	if (badFactor) throw new Error(badFactor);
 	return {
 		items: numberOption(argValue(args, '--items') ?? env.BENCH_ITEMS, 'items', 10_000, { integer: true, min: 1 }),
 		latencyMs,
@@ -246,8 +278,10 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		memoryItems,
 		skipMemory: args.includes('--skip-memory'),
 		rateLimitItems,
+		rateLimitTimeFactor,
 		skipHandBuilt: args.includes('--skip-hand-built'),
 		skipQueueMode: args.includes('--skip-queue-mode'),
+		skipScaled: args.includes('--skip-scaled'),
 		flood: numberOption(argValue(args, '--flood') ?? env.BENCH_FLOOD, 'flood', DEFAULT_FLOOD, { integer: true, min: 1 }),
 		runs: numberOption(argValue(args, '--runs') ?? env.BENCH_RUNS, 'runs', DEFAULT_RUNS, { integer: true, min: 1 }),
 		only,
