@@ -279,9 +279,10 @@ export function apiError(style: ErrorStyle, status: number, message: string, det
 	const { code, headers } = details;
 	switch (style) {
 		case 'v1': {
-			const exception: Record<string, unknown> = { Status: status };
+			// Status, Message, then Code when there is one: the order of the live service's recorded errors
+			// (live-service.md) and of its documented 429 (service-facts.md)
+			const exception: Record<string, unknown> = { Status: status, Message: message };
 			if (code !== undefined) exception.Code = code;
-			exception.Message = message;
 			return json(status, { RestException: exception }, headers);
 		}
 		case 'v2': {

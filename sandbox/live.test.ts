@@ -209,8 +209,8 @@ describe('v1 answers XML on paths without .json', () => {
 				`<SMSMessage><Sid>${m.sid}</Sid><AccountSid>${SID}</AccountSid><From>08047090000/EXOSBX</From><To>08884733565</To>` +
 				`<DateCreated>${ist}</DateCreated><DateUpdated>${ist}</DateUpdated><DateSent>1970-01-01 05:30:00</DateSent>` +
 				'<Body>Total &lt; 5 &amp; &gt; 2&#xA;Thanks</Body><Direction>outbound-api</Direction>' +
-				`<Uri>/v1/Accounts/${SID}/SMS/Messages/${m.sid}.json</Uri><ApiVersion/><Price/><Status>queued</Status>` +
-				'<DetailedStatusCode>21010</DetailedStatusCode><DetailedStatus>PENDING_TO_OPERATOR</DetailedStatus><SmsUnits/></SMSMessage>' +
+				`<Uri>/v1/Accounts/${SID}/SMS/Messages/${m.sid}.json</Uri><ApiVersion/><Price/><Status>queued</Status><SmsUnits/>` +
+				'<DetailedStatusCode>21010</DetailedStatusCode><DetailedStatus>PENDING_TO_OPERATOR</DetailedStatus></SMSMessage>' +
 				XML_TAIL,
 		);
 		// the store keeps the spec's forms
@@ -237,12 +237,12 @@ describe('v1 answers XML on paths without .json', () => {
 				`<SMSMessage><Sid>${m.sid}</Sid><AccountSid>${SID}</AccountSid><From>/EXOSMS</From><To>09812340001</To>` +
 				`<DateCreated>${ist}</DateCreated><DateUpdated>${ist}</DateUpdated><DateSent>1970-01-01 05:30:00</DateSent>` +
 				`<Body>one</Body><Direction>outbound-api</Direction><Uri>/v1/Accounts/${SID}/SMS/Messages/${m.sid}.json</Uri>` +
-				'<ApiVersion/><Price/><Status>queued</Status><DetailedStatusCode>21010</DetailedStatusCode>' +
-				'<DetailedStatus>PENDING_TO_OPERATOR</DetailedStatus><SmsUnits/></SMSMessage>' +
+				'<ApiVersion/><Price/><Status>queued</Status><SmsUnits/><DetailedStatusCode>21010</DetailedStatusCode>' +
+				'<DetailedStatus>PENDING_TO_OPERATOR</DetailedStatus></SMSMessage>' +
 				`<SMSMessage><Sid/><AccountSid>${SID}</AccountSid><From>EXOSMS</From><To>09812340002</To>` +
 				`<DateCreated>${ist}</DateCreated><DateUpdated>${ist}</DateUpdated><DateSent>1970-01-01 05:30:00</DateSent>` +
-				'<Body></Body><Direction/><Uri/><ApiVersion/><Price/><Status>failed</Status><DetailedStatusCode>23000</DetailedStatusCode>' +
-				'<DetailedStatus>FAILED_MISSING_BODY</DetailedStatus><SmsUnits/></SMSMessage>' +
+				'<Body></Body><Direction/><Uri/><ApiVersion/><Price/><Status>failed</Status><SmsUnits/><DetailedStatusCode>23000</DetailedStatusCode>' +
+				'<DetailedStatus>FAILED_MISSING_BODY</DetailedStatus></SMSMessage>' +
 				XML_TAIL,
 		);
 	});

@@ -798,7 +798,7 @@ export class ExotelSandbox {
 		if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
 		if (fault.body !== undefined) {
 			return typeof fault.body === 'string'
-				? { status: fault.status, body: fault.body, contentType: 'text/plain; charset=utf-8', headers }
+				? { status: fault.status, body: fault.body, contentType: faultContentType(fault.body), headers }
 				: { status: fault.status, json: fault.body, headers };
 		}
 		return apiError(style, fault.status, `${statusText(fault.status)} (injected by the sandbox)`, { method, headers });
@@ -833,4 +833,9 @@ export class ExotelSandbox {
 		res.writeHead(reply.status, headers);
 		res.end(payload);
 	}
+}
+
+/** An injected text body is served as the service would serve it: a recorded XML answer as XML. */
+function faultContentType(body: string): string {
+	return body.trimStart().startsWith('<?xml') || /^\s*<[A-Za-z]/.test(body) ? 'application/xml' : 'text/plain; charset=utf-8';
 }

@@ -71,6 +71,16 @@ export function answeredSender(from: string, live: boolean): string {
 	return /[A-Za-z]/.test(from) ? `/${from}` : `${nationalForm(from)}/${SMS_FROM_SUFFIX}`;
 }
 
+/**
+ * Live mode: an SMSMessage in the order of the live service's recorded XML answer (live-service.md),
+ * `SmsUnits` after `Status` and before `DetailedStatusCode`, `DetailedStatus`; spec mode keeps the
+ * spec's order (`SmsUnits` last). The XML writer writes the keys in this order (xml.ts).
+ */
+export function liveSmsOrder<T extends { Status: unknown; SmsUnits: unknown; DetailedStatusCode: unknown; DetailedStatus: unknown }>(message: T) {
+	const { SmsUnits, DetailedStatusCode, DetailedStatus, ...head } = message;
+	return { ...head, SmsUnits, DetailedStatusCode, DetailedStatus };
+}
+
 /** Characters as the service counts them: code points (an emoji is one character). */
 export function bodyLength(body: string): number {
 	if (body.length <= SMS_LIMITS.bodyChars) return body.length;
@@ -194,6 +204,7 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 	const answeredAt = v1DateTime(at, live);
 	const dateSent = live ? LIVE_DATE_SENT_PLACEHOLDER : null;
 	const answeredTo = (to: string) => (live ? nationalForm(to) : to);
+	const inOrder = <T extends Parameters<typeof liveSmsOrder>[0]>(message: T) => (live ? liveSmsOrder(message) : message);
 	const accountSid = ctx.params.sid;
 	const sids = randomBytes(16 * entries.length).toString('hex');
 	let anyFailed = false;
@@ -203,7 +214,7 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 			anyFailed = true;
 			const detail = SMS_DETAILED_STATUS[entry.failure];
 			return {
-				SMSMessage: {
+				SMSMessage: inOrder({
 					Sid: null,
 					AccountSid: accountSid,
 					From: entry.from ?? null,
@@ -220,7 +231,7 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 					DetailedStatusCode: detail.code,
 					DetailedStatus: detail.name,
 					SmsUnits: null,
-				},
+				}),
 			};
 		}
 		const sid = sids.slice(i * 32, i * 32 + 32);
@@ -255,7 +266,7 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 		ctx.state.smsMessages.set(sid, stored);
 		if (stored.statusCallback) accepted.push(stored);
 		return {
-			SMSMessage: {
+			SMSMessage: inOrder({
 				Sid: sid,
 				AccountSid: accountSid,
 				From: answeredSender(from, live),
@@ -272,7 +283,7 @@ function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Ent
 				DetailedStatusCode: SMS_DETAILED_STATUS.queued.code,
 				DetailedStatus: SMS_DETAILED_STATUS.queued.name,
 				SmsUnits: null,
-			},
+			}),
 		};
 	});
 	// Delivery reports only when a StatusCallback was given: nothing is scheduled otherwise.
