@@ -5,7 +5,9 @@
  *   node scripts/test-matrix.js                                  (npm test)
  *   node scripts/test-matrix.js --config jest.system.config.js  (npm run test:system)
  *
- * `npm test`: build, lint, unit, in-process (n8n-core), sandbox, then the real-n8n tests on n8n 2.8.4
+ * `npm test`: build, lint beside packing the built package once (the run's one tarball, installed once into a
+ * folder every later stage, bench and n8n copies: `N8N_E2E_PACKAGE`, test/harness/install.ts), unit,
+ * in-process (n8n-core), sandbox, then the real-n8n tests on n8n 2.8.4
  * and on the newest n8n (test/harness/targets.ts) side by side, each a jest run of its own with one
  * long-lived n8n (jest.e2e.config.js). The first stage that fails ends the run, so a lint error or a
  * broken unit test costs a minute, not the whole suite. Both n8n releases (and Node 24 for the newest)
