@@ -104,15 +104,39 @@ export const firstRecipient = (request: RecordedRequest) => request.form?.find((
  * clock, and n8n reads the 429 after the sandbox recorded it). Requests already in flight when the
  * 429 was answered may arrive within it, so only the refused request's own next attempt is
  * compared. Empty when none does.
+ *
+ * With `windowMs` (runs without the counters, the pacer told the sandbox's windows by the
+ * credential's Custom Rate Limits), the refused request must also come back in a later window than
+ * the one that refused it: without counters a refusal waits for the next window's opening even when
+ * its Retry-After ends sooner (docs/rate-limits.md; CategoryPacer.limited). That holds on any
+ * machine: the pacer sets the pause when it reads the 429, after the sandbox recorded it, so in the
+ * refusing window or a later one, and the pause runs to the opening of the window after the one it
+ * was read in (cut short only by Max Wait, 15 minutes with nothing accepted); the next attempt goes
+ * out after the pause and reaches the sandbox later still. Both clocks are the machine's, and the
+ * windows start on its multiples of `windowMs` for both.
  */
-export function retryAfterBroken(log: RecordedRequest[], keyOf: (request: RecordedRequest) => string, retryAfterMs: number): string[] {
+export function retryAfterBroken(log: RecordedRequest[], keyOf: (request: RecordedRequest) => string, retryAfterMs: number, windowMs?: number): string[] {
 	const broken: string[] = [];
+	const windowOf = (request: RecordedRequest) => Math.floor(request.time / (windowMs ?? 1));
 	for (const refused of log.filter((r) => r.rateLimited)) {
 		const next = log.find((r) => r.id > refused.id && keyOf(r) === keyOf(refused));
 		if (!next) broken.push(`request ${refused.id} (${keyOf(refused)}), refused at ${refused.time}, never sent again`);
 		else if (next.time - refused.time < retryAfterMs - 1) broken.push(`request ${refused.id} (${keyOf(refused)}) sent again ${next.time - refused.time} ms after its 429 (Retry-After ${retryAfterMs} ms)`);
+		else if (windowMs !== undefined && windowOf(next) === windowOf(refused)) {
+			broken.push(`request ${refused.id} (${keyOf(refused)}), refused ${refused.time % windowMs} ms into its window, sent again ${next.time - refused.time} ms later in the same window (windows of ${windowMs} ms)`);
+		}
 	}
 	return broken;
+}
+
+/**
+ * The refused requests of a category's log by window and run, as acceptedByWindow below
+ * ("w0 +9196:1 +9197:1 | w1 ..."): each run's refusals in a window are the one collision it met
+ * there, one request for each it had in flight when it read the 429 (docs/rate-limits.md).
+ */
+export function refusedByWindow(log: RecordedRequest[], windowMs: number): string {
+	const first = log.length > 0 ? Math.floor(log[0].time / windowMs) : 0;
+	return countsByWindow(log.filter((r) => r.rateLimited), windowMs, first);
 }
 
 export interface WindowFigures {
@@ -165,8 +189,13 @@ export function sendOutputOf(execution: RunJson): IDataObject[] {
 
 /** "w0 +9191:50 | w1 ..." : accepted requests per window and run, to see where a window went unused. */
 function acceptedByWindow(accepted: RecordedRequest[], windowMs: number): string {
+	return countsByWindow(accepted, windowMs);
+}
+
+/** Requests per window and run (the first digits of the first recipient), windows counted from `first` (else the first request's). */
+function countsByWindow(requests: RecordedRequest[], windowMs: number, first?: number): string {
 	const counts = new Map<number, Map<string, number>>();
-	for (const request of accepted) {
+	for (const request of requests) {
 		const window = Math.floor(request.time / windowMs);
 		const to = firstRecipient(request);
 		const run = to.slice(0, 5) || request.method;
@@ -174,8 +203,8 @@ function acceptedByWindow(accepted: RecordedRequest[], windowMs: number): string
 		byRun.set(run, (byRun.get(run) ?? 0) + 1);
 		counts.set(window, byRun);
 	}
-	const first = Math.min(...counts.keys());
-	return [...counts.entries()].map(([window, byRun]) => `w${window - first} ${[...byRun].map(([run, n]) => `${run}:${n}`).join(' ')}`).join(' | ');
+	const from = first ?? Math.min(...counts.keys());
+	return [...counts.entries()].map(([window, byRun]) => `w${window - from} ${[...byRun].map(([run, n]) => `${run}:${n}`).join(' ')}`).join(' | ');
 }
 
 function unusedBetween(accepted: RecordedRequest[], perWindow: number, windowMs: number): number {

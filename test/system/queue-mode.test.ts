@@ -17,8 +17,10 @@
  * - Two workers each sending 20,000 SMS at once at the service's documented limits share the
  *   account's counters and nothing else: 0 lost, none sent twice, ≤ 2 × 429, and a refused request
  *   sent again only once its Retry-After has passed. Without the counters they share it through its
- *   refusals alone: 0 lost, none sent twice, ≤ 6 × 429. How long they take against the windows' floor
- *   is measured by the rate-limit bench's queue-mode run (test/bench/rate-limit.bench.ts).
+ *   refusals alone: 0 lost, none sent twice, a refused request sent again only after its Retry-After
+ *   and in a later window; the 429s are printed, not bounded (the round trip through n8n sets them:
+ *   rate-limit.test.ts). How long they take against the windows' floor is measured by the rate-limit
+ *   bench's queue-mode run (test/bench/rate-limit.bench.ts).
  */
 import fs from 'fs';
 import path from 'path';
@@ -41,7 +43,7 @@ import {
 	targetName,
 	type WorkflowNode,
 } from '../harness';
-import { bulkSmsWorkflow, earlyInWindow, firstRecipient, MESSAGES, REQUESTS_PER_RUN, retryAfterBroken, sendOutputOf, windowFigures } from './bulk-sms';
+import { bulkSmsWorkflow, earlyInWindow, firstRecipient, MESSAGES, refusedByWindow, REQUESTS_PER_RUN, retryAfterBroken, sendOutputOf, windowFigures } from './bulk-sms';
 import { type LoopbackService, queueModeEnv, startPostgres, startRedis } from './services';
 
 const PACKAGE = 'n8n-nodes-exotel';
@@ -334,7 +336,8 @@ const onNewest = targetName() === 'newest' ? test : test.skip;
 /**
  * Two executions of 20,000 SMS started at once through the webhook processor, one on each worker,
  * at the documented limits (time ×6): every message sent once and paired, none failed, every bulk
- * request accepted once and a refused one sent again only after its Retry-After. The figures.
+ * request accepted once and a refused one sent again only after its Retry-After (without the
+ * counters, also in a later window than the one that refused it). The figures.
  */
 async function twoWorkersSend(workflows: Array<{ id: string }>, paths: string[], headers: boolean, label: string) {
 	sandbox.reset();
@@ -361,11 +364,11 @@ async function twoWorkersSend(workflows: Array<{ id: string }>, paths: string[],
 
 		const log = sandbox.requests({ pathIncludes: 'Sms/bulksend' });
 		const figures = windowFigures(log, 2 * REQUESTS_PER_RUN, 50, RATE_WINDOW_MS);
-		process.stdout.write(`RATE_LIMIT ${label}: ${JSON.stringify(figures)}\n`);
+		process.stdout.write(`RATE_LIMIT ${label}: ${JSON.stringify({ ...figures, refused: refusedByWindow(log, RATE_WINDOW_MS) })}\n`);
 		expect(figures.accepted).toBe(2 * REQUESTS_PER_RUN);
 		// every request accepted once (its recipients are its key), a refused one only after its Retry-After
 		expect(new Set(log.filter((r) => !r.rateLimited).map(firstRecipient)).size).toBe(2 * REQUESTS_PER_RUN);
-		expect(retryAfterBroken(log, firstRecipient, Math.ceil(DOCUMENTED_RETRY_AFTER_SECONDS / RATE_TIME_FACTOR) * 1000)).toEqual([]);
+		expect(retryAfterBroken(log, firstRecipient, Math.ceil(DOCUMENTED_RETRY_AFTER_SECONDS / RATE_TIME_FACTOR) * 1000, headers ? undefined : RATE_WINDOW_MS)).toEqual([]);
 		return figures;
 	} finally {
 		sandbox.setRateLimit(null);
@@ -382,11 +385,11 @@ onNewest(
 	12 * 60_000,
 );
 
+/** The 429s without the counters are printed, not bounded: no bound holds whatever the machine's speed (rate-limit.test.ts, before its runs without counters). */
 onNewest(
-	'two workers send 20,000 SMS each at once without the counters (Custom Rate Limits: Bulk SMS=50/10s): 0 lost, none sent twice, ≤ 6 × 429, each refused request sent again after its Retry-After',
+	'two workers send 20,000 SMS each at once without the counters (Custom Rate Limits: Bulk SMS=50/10s): 0 lost, none sent twice, each refused request sent again after its Retry-After, in a later window',
 	async () => {
-		const figures = await twoWorkersSend([QUIET_A, QUIET_B], ['queue-quiet-a', 'queue-quiet-b'], false, 'two queue-mode workers, no counters');
-		expect(figures.limited).toBeLessThanOrEqual(6);
+		await twoWorkersSend([QUIET_A, QUIET_B], ['queue-quiet-a', 'queue-quiet-b'], false, 'two queue-mode workers, no counters');
 	},
 	12 * 60_000,
 );
