@@ -24,6 +24,7 @@
  * Exits non-zero when a stage fails.
  */
 const { spawn, spawnSync } = require('child_process');
+const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -37,9 +38,31 @@ const jest = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 
 /** Packs the built package once into the folder `N8N_E2E_PACKAGE` names and installs it there (sharedPackage). */
 const PACK = [process.execPath, '-r', 'ts-node/register/transpile-only', '-e', "require('./test/harness').prepareSharedPackage(process.env.N8N_E2E_PACKAGE)"];
-const sharedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-exotel-package-'));
-process.env.N8N_E2E_PACKAGE = sharedDir;
-process.on('exit', () => fs.rmSync(sharedDir, { recursive: true, force: true }));
+const PACKAGE_PREFIX = 'n8n-exotel-package-';
+
+/**
+ * The run's package folder, named by a hash of what is packed (dist/, package.json, README, LICENSE): `npm run
+ * test:system` right after `npm test` finds the folder `npm test` packed and installed, the same bytes, and packs
+ * nothing. A folder of a build older than a day is removed.
+ */
+function choosePackageDir() {
+	const hash = crypto.createHash('sha256');
+	const add = (file) => hash.update(path.relative(ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+	const walk = (dir) =>
+		fs.readdirSync(dir, { withFileTypes: true })
+			.sort((a, b) => a.name.localeCompare(b.name))
+			.forEach((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : add(path.join(dir, entry.name))));
+	walk(path.join(ROOT, 'dist'));
+	['package.json', 'README.md', 'LICENSE'].forEach((file) => add(path.join(ROOT, file)));
+	const dir = path.join(os.tmpdir(), `${PACKAGE_PREFIX}${hash.digest('hex').slice(0, 16)}`);
+	const dayAgo = Date.now() - 24 * 3600_000;
+	for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(PACKAGE_PREFIX))) {
+		const old = path.join(os.tmpdir(), name);
+		if (old !== dir && fs.statSync(old).mtimeMs < dayAgo) fs.rmSync(old, { recursive: true, force: true });
+	}
+	fs.mkdirSync(dir, { recursive: true });
+	process.env.N8N_E2E_PACKAGE = dir;
+}
 
 /** System files that run on one release only, and which. */
 const SYSTEM_FILES_OF = { 'rate-limit.test.ts': '2.8.4' };
@@ -163,6 +186,7 @@ async function main() {
 	if (config.length) {
 		// The system stage: both releases at once, the newest once it is installed.
 		const prepared = installBoth();
+		choosePackageDir();
 		if (!(await run('pack', PACK[0], PACK.slice(1), { TS_NODE_TRANSPILE_ONLY: 'true' }).done)) {
 			prepared.kill();
 			printTable(['system 2.8.4', 'system newest']);
@@ -187,6 +211,7 @@ async function main() {
 	let failed = false;
 	const children = new Set();
 	for (const [index, step] of steps.entries()) {
+		if (step.some((stage) => stage.command === PACK)) choosePackageDir();
 		const outcomes = await Promise.all(
 			step.map(async (stage) => {
 				if (stage.real && !(await prepared.ready(stage.target))) failed = true;

@@ -508,13 +508,25 @@ async function ensureN8nOnce(): Promise<EnsureN8nResult> {
 export const SHARED_PACKAGE_VARIABLE = 'N8N_E2E_PACKAGE';
 const SHARED_TARBALL = 'package.tgz';
 const SHARED_INSTALLED = 'installed';
+/** Written last: a folder without it was left half made (a run stopped) and is made again. */
+const SHARED_COMPLETE = 'complete';
 
-/** Packs this repository into `dir` and installs it into `dir/installed`, as `sharedPackage()` finds them. */
+/**
+ * Packs this repository into `dir` and installs it into `dir/installed`, as `sharedPackage()` finds them; a folder
+ * that holds them already (the matrix names it by a hash of what is packed) is this build's, and kept.
+ */
 export async function prepareSharedPackage(dir: string): Promise<void> {
+	if (fs.existsSync(path.join(dir, SHARED_COMPLETE))) {
+		harnessLog(`the package in ${dir} is this build's, packed and installed by an earlier run: nothing to pack`);
+		return;
+	}
+	await fsp.rm(dir, { recursive: true, force: true });
+	await fsp.mkdir(dir, { recursive: true });
 	const packed = await packPackage(REPO_ROOT, { shared: false });
 	await fsp.copyFile(packed, path.join(dir, SHARED_TARBALL));
 	await fsp.rm(path.dirname(packed), { recursive: true, force: true });
 	await npmInstallPackage(path.join(dir, SHARED_TARBALL), path.join(dir, SHARED_INSTALLED), path.join(dir, 'npm-install.log'));
+	await fsp.writeFile(path.join(dir, SHARED_COMPLETE), new Date().toISOString());
 }
 
 /** The run's shared package, when the matrix made one and it is complete. */
@@ -523,7 +535,7 @@ export function sharedPackage(): { tarball: string; installed: string } | undefi
 	if (!dir) return undefined;
 	const tarball = path.join(dir, SHARED_TARBALL);
 	const installed = path.join(dir, SHARED_INSTALLED);
-	if (!fs.existsSync(tarball) || !fs.existsSync(path.join(installed, 'node_modules'))) {
+	if (!fs.existsSync(path.join(dir, SHARED_COMPLETE))) {
 		throw new Error(`${SHARED_PACKAGE_VARIABLE}=${dir} holds no packed and installed package (scripts/test-matrix.js makes it after the build)`);
 	}
 	return { tarball, installed };
