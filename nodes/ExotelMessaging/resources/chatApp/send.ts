@@ -297,38 +297,49 @@ function contentFromFields(param: ItemParameters): IDataObject {
 		if (param('previewUrl', false) === true) text.preview_url = true;
 		return { type, text };
 	}
-	if (MEDIA_TYPES.includes(type)) {
-		const media: IDataObject = { link: trimmed(param('mediaUrl')) };
-		if (CAPTIONED_MEDIA_TYPES.includes(type) && trimmed(param('caption'))) media.caption = trimmed(param('caption'));
-		if (type === 'document' && trimmed(param('filename'))) media.filename = trimmed(param('filename'));
-		return { type, [type]: media };
+	if (MEDIA_TYPES.includes(type)) return { type, [type]: mediaOf(param, type) };
+	if (type === 'location') return { type, location: locationOf(param) };
+	if (type === 'contacts') return { type, contacts: entries(param('contacts', {}), 'contact').map(contactOf) };
+	return { type: 'interactive', interactive: interactiveOf(param, type) };
+}
+
+/** A file at a link, with its caption (document, image, video) and a document's file name. */
+function mediaOf(param: ItemParameters, type: string): IDataObject {
+	const media: IDataObject = { link: trimmed(param('mediaUrl')) };
+	if (CAPTIONED_MEDIA_TYPES.includes(type) && trimmed(param('caption'))) media.caption = trimmed(param('caption'));
+	if (type === 'document' && trimmed(param('filename'))) media.filename = trimmed(param('filename'));
+	return media;
+}
+
+/** A point on the map, with its name and address when they are given. */
+function locationOf(param: ItemParameters): IDataObject {
+	const location: IDataObject = { latitude: Number(param('latitude')), longitude: Number(param('longitude')) };
+	if (trimmed(param('locationName'))) location.name = trimmed(param('locationName'));
+	if (trimmed(param('locationAddress'))) location.address = trimmed(param('locationAddress'));
+	return location;
+}
+
+/** One contact card: its name (formatted from first and last when not given), phone, email and organisation. */
+function contactOf(contact: IDataObject): IDataObject {
+	const entry: IDataObject = {
+		name: Object.fromEntries(
+			[
+				['formatted_name', trimmed(contact.formattedName) || `${trimmed(contact.firstName)} ${trimmed(contact.lastName)}`.trim()],
+				['first_name', trimmed(contact.firstName)],
+				['last_name', trimmed(contact.lastName)],
+			].filter(([, value]) => value),
+		),
+	};
+	if (trimmed(contact.phone)) entry.phones = [{ phone: trimmed(contact.phone), type: trimmed(contact.phoneType) || 'CELL' }];
+	if (trimmed(contact.email)) entry.emails = [{ email: trimmed(contact.email), type: trimmed(contact.emailType) || 'WORK' }];
+	if (trimmed(contact.company) || trimmed(contact.title)) {
+		entry.org = Object.fromEntries([['company', trimmed(contact.company)], ['title', trimmed(contact.title)]].filter(([, v]) => v));
 	}
-	if (type === 'location') {
-		const location: IDataObject = { latitude: Number(param('latitude')), longitude: Number(param('longitude')) };
-		if (trimmed(param('locationName'))) location.name = trimmed(param('locationName'));
-		if (trimmed(param('locationAddress'))) location.address = trimmed(param('locationAddress'));
-		return { type, location };
-	}
-	if (type === 'contacts') {
-		const contacts = entries(param('contacts', {}), 'contact').map((contact) => {
-			const entry: IDataObject = {
-				name: Object.fromEntries(
-					[
-						['formatted_name', trimmed(contact.formattedName) || `${trimmed(contact.firstName)} ${trimmed(contact.lastName)}`.trim()],
-						['first_name', trimmed(contact.firstName)],
-						['last_name', trimmed(contact.lastName)],
-					].filter(([, value]) => value),
-				),
-			};
-			if (trimmed(contact.phone)) entry.phones = [{ phone: trimmed(contact.phone), type: trimmed(contact.phoneType) || 'CELL' }];
-			if (trimmed(contact.email)) entry.emails = [{ email: trimmed(contact.email), type: trimmed(contact.emailType) || 'WORK' }];
-			if (trimmed(contact.company) || trimmed(contact.title)) {
-				entry.org = Object.fromEntries([['company', trimmed(contact.company)], ['title', trimmed(contact.title)]].filter(([, v]) => v));
-			}
-			return entry;
-		});
-		return { type, contacts };
-	}
+	return entry;
+}
+
+/** An interactive message: its body, header and footer, and reply buttons (`button`) or a list (`list`). */
+function interactiveOf(param: ItemParameters, type: string): IDataObject {
 	const interactive: IDataObject = { type, body: { text: String(param('bodyText', '')) } };
 	const headerType = String(param('headerType', 'none'));
 	if (headerType === 'text') interactive.header = { type: 'text', text: String(param('headerText', '')) };
@@ -342,23 +353,28 @@ function contentFromFields(param: ItemParameters): IDataObject {
 			})),
 		};
 	} else {
-		// Consecutive rows with the same section title form one section.
-		const sections: IDataObject[] = [];
-		for (const row of entries(param('rows', {}), 'row')) {
-			const title = trimmed(row.sectionTitle);
-			let section = sections[sections.length - 1];
-			if (!section || section.title !== title) {
-				section = { title, rows: [] };
-				sections.push(section);
-			}
-			const entry: IDataObject = { id: trimmed(row.id), title: trimmed(row.title) };
-			if (trimmed(row.description)) entry.description = trimmed(row.description);
-			(section.rows as IDataObject[]).push(entry);
-		}
-		for (const section of sections) if (!section.title) delete section.title;
+		const sections = listSections(entries(param('rows', {}), 'row'));
 		interactive.action = { button: trimmed(param('listButton')), sections };
 	}
-	return { type: 'interactive', interactive };
+	return interactive;
+}
+
+/** A list's sections: consecutive rows with the same section title form one section; an untitled one has no `title`. */
+function listSections(rows: IDataObject[]): IDataObject[] {
+	const sections: IDataObject[] = [];
+	for (const row of rows) {
+		const title = trimmed(row.sectionTitle);
+		let section = sections[sections.length - 1];
+		if (!section || section.title !== title) {
+			section = { title, rows: [] };
+			sections.push(section);
+		}
+		const entry: IDataObject = { id: trimmed(row.id), title: trimmed(row.title) };
+		if (trimmed(row.description)) entry.description = trimmed(row.description);
+		(section.rows as IDataObject[]).push(entry);
+	}
+	for (const section of sections) if (!section.title) delete section.title;
+	return sections;
 }
 
 interface PreparedChatApp {

@@ -208,11 +208,11 @@ function putTrimmed(target: IDataObject, options: IDataObject, wire: Record<stri
 	}
 }
 
+/** One item's template message, its SMS fallback and the request-level values, or the first problem with them. */
 function prepare(node: INode, read: ParameterReader, itemIndex: number, templates: (text: string) => CompiledTemplate): PreparedRcs | NodeOperationError {
 	const param = (name: string, fallback: unknown = '') => read(name, itemIndex, fallback);
 	const botId = trimmed(param('botId'));
 	const typedTo = trimmed(param('to'));
-	const to = normalizePhone(typedTo);
 	const templateName = trimmed(param('templateName'));
 	const variables = param('templateVariables', {}) as IDataObject;
 	const statusCallback = trimmed(param('statusCallback'));
@@ -227,13 +227,33 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number, template
 		[trimmed(options.requestStatusCallback), { label: 'Request Status Callback URL', format: 'url' }],
 		[trimmed(options.channelStatusCallback), { label: 'Channel Status Callback URL', format: 'url' }],
 	];
-	const message: IDataObject = {
-		from: botId,
+	const message = templateMessage(botId, normalizePhone(typedTo), templateName, variables);
+	putTrimmed(message, options, { customData: 'custom_data' });
+	if (statusCallback) message.status_callback = statusCallback;
+
+	let fallbackRefused: NodeOperationError | undefined;
+	if (withFallback) {
+		const fallback = smsFallbackOf(node, param, itemIndex, templates);
+		if (fallback instanceof NodeOperationError) return fallback;
+		checks.push(...fallback.checks);
+		message.fallback = fallback.fallback;
+		fallbackRefused = fallback.refused;
+	}
+	const invalid = fieldsError(node, itemIndex, checks);
+	if (invalid) return invalid;
+	if (fallbackRefused) return fallbackRefused;
+	return { itemIndex, message, requestLevel: requestLevelOf(options) };
+}
+
+/** The message from the bot: the template by its name, with the variables that were given, as text. */
+function templateMessage(from: string, to: string, name: string, variables: IDataObject): IDataObject {
+	return {
+		from,
 		to,
 		content: {
 			type: 'template',
 			template: {
-				name: templateName,
+				name,
 				variables: Object.fromEntries(
 					Object.entries(variables)
 						.filter(([, value]) => value !== undefined && value !== '')
@@ -242,50 +262,55 @@ function prepare(node: INode, read: ParameterReader, itemIndex: number, template
 			},
 		},
 	};
-	putTrimmed(message, options, { customData: 'custom_data' });
-	if (statusCallback) message.status_callback = statusCallback;
+}
 
-	let fallbackRefused: NodeOperationError | undefined;
-	if (withFallback) {
-		const fallbackText = String(param('fallbackText'));
-		const fallbackOptions = param('fallbackOptions', {}) as IDataObject;
-		const content: IDataObject = { text: fallbackText, sms_type: String(param('fallbackSmsType')) };
-		// parameters in camelCase, the fallback table's fields on the wire
-		putTrimmed(content, fallbackOptions, { dltEntityId: 'dlt_entity_id', dltTemplateId: 'dlt_template_id', encodingType: 'encoding_type', priority: 'priority' });
-		if (fallbackOptions.shortenUrl === true) {
-			content.shorten_url = true;
-			const shortenParams: IDataObject = {};
-			putTrimmed(shortenParams, fallbackOptions, { customDomain: 'custom_domain' });
-			if (fallbackOptions.tracking === true) shortenParams.tracking = true;
-			putTrimmed(shortenParams, fallbackOptions, { clickTrackingCallbackUrl: 'click_tracking_callback_url' });
-			if (Object.keys(shortenParams).length > 0) content.shorten_url_params = shortenParams;
-		} else if (fallbackOptions.tracking === true) {
-			return new NodeOperationError(node, `Fallback Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
-		}
-		const fallbackFrom = trimmed(param('fallbackFrom'));
-		checks.push(
-			[fallbackFrom, { label: 'Fallback From', required: true }],
-			[fallbackText.trim(), { label: 'Fallback Text', required: true, maxLength: LIMITS.sms.bodyLength }],
-			[content.sms_type, { label: 'Fallback SMS Type', required: true }],
-			...smsChoiceChecks({ smsType: content.sms_type, encodingType: content.encoding_type, priority: content.priority }, 'Fallback '),
-			[trimmed(fallbackOptions.clickTrackingCallbackUrl), { label: 'Click Tracking Callback URL', format: 'url' }],
-		);
-		message.fallback = { from: fallbackFrom, content };
-		// told after the fields' problems, as the SMS sends tell it
-		fallbackRefused = dltRefusal(node, itemIndex, fallbackText, fallbackOptions.dltTemplateText, {
-			templates,
-			shortened: fallbackOptions.shortenUrl === true,
-			label: 'Fallback Text',
-		});
+/**
+ * The SMS sent when RCS delivery fails (`fallback`: its sender and content), the checks of its
+ * fields, and its DLT refusal, which is told after the fields' problems as the SMS sends tell it.
+ */
+function smsFallbackOf(
+	node: INode,
+	param: (name: string, fallback?: unknown) => unknown,
+	itemIndex: number,
+	templates: (text: string) => CompiledTemplate,
+): { fallback: IDataObject; checks: FieldCheck[]; refused?: NodeOperationError } | NodeOperationError {
+	const fallbackText = String(param('fallbackText'));
+	const fallbackOptions = param('fallbackOptions', {}) as IDataObject;
+	const content: IDataObject = { text: fallbackText, sms_type: String(param('fallbackSmsType')) };
+	// parameters in camelCase, the fallback table's fields on the wire
+	putTrimmed(content, fallbackOptions, { dltEntityId: 'dlt_entity_id', dltTemplateId: 'dlt_template_id', encodingType: 'encoding_type', priority: 'priority' });
+	if (fallbackOptions.shortenUrl === true) {
+		content.shorten_url = true;
+		const shortenParams: IDataObject = {};
+		putTrimmed(shortenParams, fallbackOptions, { customDomain: 'custom_domain' });
+		if (fallbackOptions.tracking === true) shortenParams.tracking = true;
+		putTrimmed(shortenParams, fallbackOptions, { clickTrackingCallbackUrl: 'click_tracking_callback_url' });
+		if (Object.keys(shortenParams).length > 0) content.shorten_url_params = shortenParams;
+	} else if (fallbackOptions.tracking === true) {
+		return new NodeOperationError(node, `Fallback Track Clicks needs Shorten URL turned on (item ${itemIndex})`, { itemIndex });
 	}
-	const invalid = fieldsError(node, itemIndex, checks);
-	if (invalid) return invalid;
-	if (fallbackRefused) return fallbackRefused;
+	const fallbackFrom = trimmed(param('fallbackFrom'));
+	const checks: FieldCheck[] = [
+		[fallbackFrom, { label: 'Fallback From', required: true }],
+		[fallbackText.trim(), { label: 'Fallback Text', required: true, maxLength: LIMITS.sms.bodyLength }],
+		[content.sms_type, { label: 'Fallback SMS Type', required: true }],
+		...smsChoiceChecks({ smsType: content.sms_type, encodingType: content.encoding_type, priority: content.priority }, 'Fallback '),
+		[trimmed(fallbackOptions.clickTrackingCallbackUrl), { label: 'Click Tracking Callback URL', format: 'url' }],
+	];
+	const refused = dltRefusal(node, itemIndex, fallbackText, fallbackOptions.dltTemplateText, {
+		templates,
+		shortened: fallbackOptions.shortenUrl === true,
+		label: 'Fallback Text',
+	});
+	return { fallback: { from: fallbackFrom, content }, checks, refused };
+}
 
+/** The request's own `custom_data` and `status_callback`, and the RCS channel's (`rcs.custom_data`, `rcs.status_callback`). */
+function requestLevelOf(options: IDataObject): PreparedRcs['requestLevel'] {
 	const requestLevel: PreparedRcs['requestLevel'] = { channel: {} };
 	putTrimmed(requestLevel, options, { requestCustomData: 'custom_data', requestStatusCallback: 'status_callback' });
 	putTrimmed(requestLevel.channel, options, { channelCustomData: 'custom_data', channelStatusCallback: 'status_callback' });
-	return { itemIndex, message, requestLevel };
+	return requestLevel;
 }
 
 function request(node: INode, batch: PreparedRcs[]): MessageRequest {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { LIMITS } from '../../../shared/rules/limits';
-import { fieldsError, normalizePhone, trimmed, type FieldCheck } from '../../../shared/rules/validation';
+import { fieldsError, normalizePhone, trimmed, type FieldCheck, type FieldRule } from '../../../shared/rules/validation';
 import { toRfc3339 } from './dates';
 import { CAMPAIGN_TYPE_OPTIONS, FLOW_TYPE_OPTIONS, MODE_OPTIONS } from './fields';
 
@@ -49,6 +49,18 @@ export function entriesOf(value: unknown): string[] {
 	return entries.map((entry) => String(entry).trim()).filter(Boolean);
 }
 
+/** A part of the body (its fields in the spec's order) and the checks of its values. */
+interface BodyPart {
+	body: IDataObject;
+	checks: FieldCheck[];
+}
+
+/** The list limit of a campaign's type: 5 lists for a static campaign, 1 for a dynamic one. */
+const listsRule = (dynamic: boolean): FieldRule => ({
+	label: `List IDs (${dynamic ? 'dynamic' : 'static'} campaign)`,
+	maxItems: dynamic ? C.listsDynamic : C.listsStatic,
+});
+
 /**
  * The JSON body of a create or an update from the node's values, in the spec's field names, and the
  * first problem with them (named by the node's labels). Only fields that were given are sent; empty
@@ -62,43 +74,62 @@ export function campaignBody(
 	kind: 'create' | 'update',
 ): { body: IDataObject } | NodeOperationError {
 	const node = context.getNode();
-	const body: IDataObject = {};
-	const checks: FieldCheck[] = [];
-	const has = (name: string) => values[name] !== undefined;
-	const campaignType = trimmed(values.campaignType) || undefined;
-	if (has('from') && has('lists')) {
+	if (values.from !== undefined && values.lists !== undefined) {
 		// The service calls numbers or lists, never both.
 		return new NodeOperationError(node, `Give Numbers or List IDs, not both (item ${itemIndex})`, { itemIndex });
 	}
+	// a date that is not one is told before the other fields' problems
+	const schedule = scheduleOf(values, context.getTimezone());
+	if (typeof schedule === 'string') return new NodeOperationError(node, `${schedule} (item ${itemIndex})`, { itemIndex });
 
-	if (has('from')) {
+	const parts = [
+		recipientsOf(values),
+		campaignOf(values, kind),
+		retriesOf(values),
+		schedule,
+		callbacksOf(values),
+		pacingOf(values),
+	];
+	const body: IDataObject = {};
+	for (const part of parts) Object.assign(body, part.body);
+	const invalid = fieldsError(node, itemIndex, parts.flatMap((part) => part.checks));
+	if (invalid) return invalid;
+	if (kind === 'create') {
+		const problem = crossCheck(context, itemIndex, body, {});
+		if (problem) return problem;
+	}
+	return { body };
+}
+
+/** `from` (the numbers called, sent as digits) or `lists` (the lists called, at most the limit of the campaign's type). */
+function recipientsOf(values: IDataObject): BodyPart {
+	const part: BodyPart = { body: {}, checks: [] };
+	if (values.from !== undefined) {
 		const typed = entriesOf(values.from);
-		const numbers = typed.map(normalizePhone);
-		checks.push([typed, { label: 'Numbers', required: true, maxItems: C.fromNumbers, format: 'phone' }]);
-		body.from = numbers.join(',');
+		part.checks.push([typed, { label: 'Numbers', required: true, maxItems: C.fromNumbers, format: 'phone' }]);
+		part.body.from = typed.map(normalizePhone).join(',');
 	}
-	if (has('lists')) {
+	if (values.lists !== undefined) {
 		const lists = entriesOf(values.lists);
-		const dynamic = campaignType === 'dynamic';
-		checks.push([
-			lists,
-			{
-				label: `List IDs (${dynamic ? 'dynamic' : 'static'} campaign)`,
-				required: true,
-				maxItems: dynamic ? C.listsDynamic : C.listsStatic,
-			},
-		]);
-		body.lists = lists;
+		part.checks.push([lists, { ...listsRule(trimmed(values.campaignType) === 'dynamic'), required: true }]);
+		part.body.lists = lists;
 	}
+	return part;
+}
+
+/** The campaign's own fields: `caller_id` (always on a create), `campaign_type`, the flow, `name`, `type`, `call_duplicate_numbers`. */
+function campaignOf(values: IDataObject, kind: 'create' | 'update'): BodyPart {
+	const body: IDataObject = {};
+	const checks: FieldCheck[] = [];
 	if (kind === 'create' || trimmed(values.callerId)) {
 		body.caller_id = normalizePhone(trimmed(values.callerId));
 		checks.push([body.caller_id, { label: 'Caller ID', required: true }]);
 	}
-	if (campaignType) {
-		body.campaign_type = campaignType;
-		checks.push([campaignType, { label: 'Campaign Type', choices: CAMPAIGN_TYPE_OPTIONS }]);
+	if (trimmed(values.campaignType)) {
+		body.campaign_type = trimmed(values.campaignType);
+		checks.push([body.campaign_type, { label: 'Campaign Type', choices: CAMPAIGN_TYPE_OPTIONS }]);
 	}
-	if (has('flowType')) {
+	if (values.flowType !== undefined) {
 		body.flow_type = values.flowType;
 		checks.push([values.flowType, { label: 'Flow Type', choices: FLOW_TYPE_OPTIONS }]);
 	}
@@ -111,27 +142,38 @@ export function campaignBody(
 		body.name = trimmed(values.name);
 		checks.push([body.name, { label: 'Name', minLength: C.nameMinLength }]);
 	}
-	if (has('type')) body.type = values.type;
-	if (has('callDuplicateNumbers')) body.call_duplicate_numbers = values.callDuplicateNumbers === true;
+	if (values.type !== undefined) body.type = values.type;
+	if (values.callDuplicateNumbers !== undefined) body.call_duplicate_numbers = values.callDuplicateNumbers === true;
+	return { body, checks };
+}
 
+/** `retries` from the Retries settings: how many, the interval, the mechanism and the call outcomes retried. */
+function retriesOf(values: IDataObject): BodyPart {
 	const retries = (values.retries as IDataObject | undefined)?.settings as IDataObject | undefined;
-	if (retries) {
-		const onStatus = Array.isArray(retries.onStatus) ? (retries.onStatus as string[]) : entriesOf(retries.onStatus);
-		checks.push(
-			[retries.numberOfRetries, { label: 'Number of Retries', required: true, integer: true, min: 0, max: C.retriesMax }],
-			[retries.intervalMins, { label: 'Retry Interval (Minutes)', integer: true, min: 1 }],
-			[retries.mechanism, { label: 'Retry Mechanism', oneOf: ['Linear', 'Exponential'] }],
-			[onStatus, { label: 'Retry On', oneOf: ['busy', 'no-answer', 'failed'] }],
-		);
-		body.retries = {
+	if (!retries) return { body: {}, checks: [] };
+	const onStatus = Array.isArray(retries.onStatus) ? (retries.onStatus as string[]) : entriesOf(retries.onStatus);
+	const checks: FieldCheck[] = [
+		[retries.numberOfRetries, { label: 'Number of Retries', required: true, integer: true, min: 0, max: C.retriesMax }],
+		[retries.intervalMins, { label: 'Retry Interval (Minutes)', integer: true, min: 1 }],
+		[retries.mechanism, { label: 'Retry Mechanism', oneOf: ['Linear', 'Exponential'] }],
+		[onStatus, { label: 'Retry On', oneOf: ['busy', 'no-answer', 'failed'] }],
+	];
+	const body: IDataObject = {
+		retries: {
 			number_of_retries: Number(retries.numberOfRetries),
 			...(retries.intervalMins !== undefined ? { interval_mins: Number(retries.intervalMins) } : {}),
 			...(retries.mechanism !== undefined ? { mechanism: retries.mechanism } : {}),
 			...(onStatus.length ? { on_status: onStatus } : {}),
-		};
-	}
+		},
+	};
+	return { body, checks };
+}
 
-	const timeZone = context.getTimezone();
+/**
+ * `schedule`: Send At and End At in RFC 3339, read in the workflow's time zone unless they carry an
+ * offset; or the problem with them (not a date, or End At not after Send At).
+ */
+function scheduleOf(values: IDataObject, timeZone: string): BodyPart | string {
 	const schedule: IDataObject = {};
 	for (const [name, field, label] of [
 		['sendAt', 'send_at', 'Send At'],
@@ -140,48 +182,49 @@ export function campaignBody(
 		if (!trimmed(values[name])) continue;
 		const at = toRfc3339(values[name], timeZone);
 		if (!at || !Number.isFinite(Date.parse(at))) {
-			return new NodeOperationError(node, `${label} must be a date and time such as 2026-03-01T10:00:00+05:30 (got "${trimmed(values[name])}") (item ${itemIndex})`, {
-				itemIndex,
-			});
+			return `${label} must be a date and time such as 2026-03-01T10:00:00+05:30 (got "${trimmed(values[name])}")`;
 		}
 		schedule[field] = at;
 	}
 	if (schedule.send_at && schedule.end_at && Date.parse(String(schedule.end_at)) <= Date.parse(String(schedule.send_at))) {
-		return new NodeOperationError(node, `End At must be after Send At (item ${itemIndex})`, { itemIndex });
+		return 'End At must be after Send At';
 	}
-	if (Object.keys(schedule).length) body.schedule = schedule;
+	return { body: Object.keys(schedule).length ? { schedule } : {}, checks: [] };
+}
 
+/** The three callback URLs, the fields that stay updatable after `send_at`. */
+function callbacksOf(values: IDataObject): BodyPart {
+	const part: BodyPart = { body: {}, checks: [] };
 	for (const [name, field, label] of [
 		['callStatusCallback', 'call_status_callback', 'Call Status Callback URL'],
 		['callScheduleCallback', 'call_schedule_callback', 'Call Schedule Callback URL'],
 		['statusCallback', 'status_callback', 'Status Callback URL'],
 	] as const) {
 		if (!trimmed(values[name])) continue;
-		body[field] = trimmed(values[name]);
-		checks.push([body[field], { label, format: 'url' }]);
+		part.body[field] = trimmed(values[name]);
+		part.checks.push([part.body[field], { label, format: 'url' }]);
 	}
+	return part;
+}
 
-	if (has('mode')) {
+/** How fast the calls go (`mode`, `throttle` in calls per minute), then `custom_field` and `repeat_menu_attempts`. */
+function pacingOf(values: IDataObject): BodyPart {
+	const body: IDataObject = {};
+	const checks: FieldCheck[] = [];
+	if (values.mode !== undefined) {
 		body.mode = values.mode;
 		checks.push([values.mode, { label: 'Mode', choices: MODE_OPTIONS }]);
 	}
-	if (has('throttle')) {
+	if (values.throttle !== undefined) {
 		checks.push([values.throttle, { label: 'Throttle', integer: true, min: 1 }]);
 		body.throttle = Number(values.throttle);
 	}
 	if (trimmed(values.customField)) body.custom_field = String(values.customField);
-	if (has('repeatMenuAttempts')) {
+	if (values.repeatMenuAttempts !== undefined) {
 		checks.push([values.repeatMenuAttempts, { label: 'Repeat Menu Attempts', integer: true, min: 0 }]);
 		body.repeat_menu_attempts = Number(values.repeatMenuAttempts);
 	}
-
-	const invalid = fieldsError(node, itemIndex, checks);
-	if (invalid) return invalid;
-	if (kind === 'create') {
-		const problem = crossCheck(context, itemIndex, body, {});
-		if (problem) return problem;
-	}
-	return { body };
+	return { body, checks };
 }
 
 /**
@@ -206,9 +249,7 @@ export function crossCheck(
 	}
 	if (Array.isArray(body.lists)) {
 		const dynamic = (body.campaign_type ?? current.campaign_type) === 'dynamic';
-		return fieldsError(node, itemIndex, [
-			[body.lists, { label: `List IDs (${dynamic ? 'dynamic' : 'static'} campaign)`, maxItems: dynamic ? C.listsDynamic : C.listsStatic }],
-		]);
+		return fieldsError(node, itemIndex, [[body.lists, listsRule(dynamic)]]);
 	}
 	return undefined;
 }

@@ -53,168 +53,172 @@ const callbackField = (displayName: string, name: string, callback: string, desc
 	hint: `Paste the Exotel Voice Trigger's URL here with ?callback=${callback} added, so the trigger knows which callback it got`,
 });
 
+/** Fields of Options (create) and of Update Fields (update), in the service's terms. */
+const settingFields: INodeProperties[] = [
+	{
+		displayName: 'Call Duplicate Numbers',
+		name: 'callDuplicateNumbers',
+		type: 'boolean',
+		default: false,
+		description: 'Whether a number given more than once is called more than once',
+	},
+	callbackField('Call Schedule Callback URL', 'callScheduleCallback', 'campaignCallSchedule', 'Webhook called for a number once all its retries are done'),
+	callbackField('Call Status Callback URL', 'callStatusCallback', 'campaignCallStatus', 'Webhook called with the status of each call'),
+	callTypeField('type'),
+	customFieldField('Your own metadata for the application'),
+	{
+		displayName: 'End At',
+		name: 'endAt',
+		type: 'dateTime',
+		default: '',
+		description: 'When the campaign stops calling; read in the workflow time zone unless it carries an offset',
+	},
+	{
+		displayName: 'Flow Type',
+		name: 'flowType',
+		type: 'options',
+		options: FLOW_TYPE_OPTIONS,
+		default: 'ivr',
+	},
+	{
+		displayName: 'Flow URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		placeholder: 'http://my.exotel.com/acme1/exoml/start_voice/926',
+		description: 'URL of the call flow; its app ID is in the dashboard app list',
+	},
+	{
+		displayName: 'Greeting Text',
+		name: 'readViaText',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: 'Text read out to the callee; @@ColumnName inserts a column of a dynamic list',
+	},
+	{
+		displayName: 'Mode',
+		name: 'mode',
+		type: 'options',
+		options: MODE_OPTIONS,
+		default: 'auto',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		description: `At least ${C.nameMinLength} characters; the service makes one up when empty`,
+	},
+	{
+		displayName: 'Repeat Menu Attempts',
+		name: 'repeatMenuAttempts',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: 'How many times the IVR menu is repeated',
+	},
+	{
+		displayName: 'Retries',
+		name: 'retries',
+		type: 'fixedCollection',
+		default: {},
+		placeholder: 'Add Retries',
+		options: [
+			{
+				displayName: 'Settings',
+				name: 'settings',
+				values: [
+					{
+						displayName: 'Number of Retries',
+						name: 'numberOfRetries',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: C.retriesMax },
+						default: 1,
+						description: `From 0 to ${C.retriesMax}`,
+					},
+					{
+						displayName: 'Interval (Minutes)',
+						name: 'intervalMins',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 10,
+						description: 'Minutes between attempts',
+					},
+					{
+						displayName: 'Mechanism',
+						name: 'mechanism',
+						type: 'options',
+						options: [
+							{ name: 'Exponential', value: 'Exponential', description: 'The interval doubles each time' },
+							{ name: 'Linear', value: 'Linear', description: 'The same interval each time' },
+						],
+						default: 'Linear',
+					},
+					{
+						displayName: 'Retry On',
+						name: 'onStatus',
+						type: 'multiOptions',
+						options: [
+							{ name: 'Busy', value: 'busy' },
+							{ name: 'Failed', value: 'failed' },
+							{ name: 'No Answer', value: 'no-answer' },
+						],
+						default: ['busy', 'no-answer'],
+						description: 'Call outcomes that are retried',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Send At',
+		name: 'sendAt',
+		type: 'dateTime',
+		default: '',
+		description: 'When the campaign starts calling (empty: at once); read in the workflow time zone unless it carries an offset',
+		hint: 'After this time only the three callback URLs can be changed',
+	},
+	callbackField('Status Callback URL', 'statusCallback', 'campaignStatus', 'Webhook called when the campaign completes'),
+	{
+		displayName: 'Throttle (Calls per Minute)',
+		name: 'throttle',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 10,
+		description: 'Calls per minute, from 1 to the account limit minus 1; needs Mode set to Custom',
+	},
+];
+
+/** What only Update Fields has: the caller, and whom the campaign calls (Create asks for them as its own fields). */
+const recipientFields: INodeProperties[] = [
+	callerIdField,
+	{
+		displayName: 'Campaign Type',
+		name: 'campaignType',
+		type: 'options',
+		options: CAMPAIGN_TYPE_OPTIONS,
+		default: 'static',
+	},
+	{
+		displayName: 'List IDs',
+		name: 'lists',
+		type: 'string',
+		default: '',
+		description: `Replaces the numbers or lists called: list IDs separated by commas, at most ${C.listsStatic} (static) or ${C.listsDynamic} (dynamic)`,
+	},
+	{
+		displayName: 'Numbers',
+		name: 'from',
+		type: 'string',
+		default: '',
+		description: `Replaces the numbers or lists called: numbers separated by commas or new lines, at most ${C.fromNumbers}`,
+	},
+];
+
 /** Fields of Options (create) and Update Fields (update), in the service's terms. */
 export function campaignOptions(forUpdate: boolean): INodeProperties[] {
-	const options: INodeProperties[] = [
-		{
-			displayName: 'Call Duplicate Numbers',
-			name: 'callDuplicateNumbers',
-			type: 'boolean',
-			default: false,
-			description: 'Whether a number given more than once is called more than once',
-		},
-		callbackField('Call Schedule Callback URL', 'callScheduleCallback', 'campaignCallSchedule', 'Webhook called for a number once all its retries are done'),
-		callbackField('Call Status Callback URL', 'callStatusCallback', 'campaignCallStatus', 'Webhook called with the status of each call'),
-		callTypeField('type'),
-		customFieldField('Your own metadata for the application'),
-		{
-			displayName: 'End At',
-			name: 'endAt',
-			type: 'dateTime',
-			default: '',
-			description: 'When the campaign stops calling; read in the workflow time zone unless it carries an offset',
-		},
-		{
-			displayName: 'Flow Type',
-			name: 'flowType',
-			type: 'options',
-			options: FLOW_TYPE_OPTIONS,
-			default: 'ivr',
-		},
-		{
-			displayName: 'Flow URL',
-			name: 'url',
-			type: 'string',
-			default: '',
-			placeholder: 'http://my.exotel.com/acme1/exoml/start_voice/926',
-			description: 'URL of the call flow; its app ID is in the dashboard app list',
-		},
-		{
-			displayName: 'Greeting Text',
-			name: 'readViaText',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'Text read out to the callee; @@ColumnName inserts a column of a dynamic list',
-		},
-		{
-			displayName: 'Mode',
-			name: 'mode',
-			type: 'options',
-			options: MODE_OPTIONS,
-			default: 'auto',
-		},
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			description: `At least ${C.nameMinLength} characters; the service makes one up when empty`,
-		},
-		{
-			displayName: 'Repeat Menu Attempts',
-			name: 'repeatMenuAttempts',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 0,
-			description: 'How many times the IVR menu is repeated',
-		},
-		{
-			displayName: 'Retries',
-			name: 'retries',
-			type: 'fixedCollection',
-			default: {},
-			placeholder: 'Add Retries',
-			options: [
-				{
-					displayName: 'Settings',
-					name: 'settings',
-					values: [
-						{
-							displayName: 'Number of Retries',
-							name: 'numberOfRetries',
-							type: 'number',
-							typeOptions: { minValue: 0, maxValue: C.retriesMax },
-							default: 1,
-							description: `From 0 to ${C.retriesMax}`,
-						},
-						{
-							displayName: 'Interval (Minutes)',
-							name: 'intervalMins',
-							type: 'number',
-							typeOptions: { minValue: 1 },
-							default: 10,
-							description: 'Minutes between attempts',
-						},
-						{
-							displayName: 'Mechanism',
-							name: 'mechanism',
-							type: 'options',
-							options: [
-								{ name: 'Exponential', value: 'Exponential', description: 'The interval doubles each time' },
-								{ name: 'Linear', value: 'Linear', description: 'The same interval each time' },
-							],
-							default: 'Linear',
-						},
-						{
-							displayName: 'Retry On',
-							name: 'onStatus',
-							type: 'multiOptions',
-							options: [
-								{ name: 'Busy', value: 'busy' },
-								{ name: 'Failed', value: 'failed' },
-								{ name: 'No Answer', value: 'no-answer' },
-							],
-							default: ['busy', 'no-answer'],
-							description: 'Call outcomes that are retried',
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Send At',
-			name: 'sendAt',
-			type: 'dateTime',
-			default: '',
-			description: 'When the campaign starts calling (empty: at once); read in the workflow time zone unless it carries an offset',
-			hint: 'After this time only the three callback URLs can be changed',
-		},
-		callbackField('Status Callback URL', 'statusCallback', 'campaignStatus', 'Webhook called when the campaign completes'),
-		{
-			displayName: 'Throttle (Calls per Minute)',
-			name: 'throttle',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 10,
-			description: 'Calls per minute, from 1 to the account limit minus 1; needs Mode set to Custom',
-		},
-	];
-	if (!forUpdate) return options;
-	const recipients: INodeProperties[] = [
-		callerIdField,
-		{
-			displayName: 'Campaign Type',
-			name: 'campaignType',
-			type: 'options',
-			options: CAMPAIGN_TYPE_OPTIONS,
-			default: 'static',
-		},
-		{
-			displayName: 'List IDs',
-			name: 'lists',
-			type: 'string',
-			default: '',
-			description: `Replaces the numbers or lists called: list IDs separated by commas, at most ${C.listsStatic} (static) or ${C.listsDynamic} (dynamic)`,
-		},
-		{
-			displayName: 'Numbers',
-			name: 'from',
-			type: 'string',
-			default: '',
-			description: `Replaces the numbers or lists called: numbers separated by commas or new lines, at most ${C.fromNumbers}`,
-		},
-	];
-	return [...options, ...recipients].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	if (!forUpdate) return [...settingFields];
+	return [...settingFields, ...recipientFields].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
