@@ -203,61 +203,38 @@ export function parseCliOptions(args: string[], env: NodeJS.ProcessEnv = {}) {
 	};
 }
 
-async function main(): Promise<void> {
-	let options: ReturnType<typeof parseCliOptions>;
-	try {
-		options = parseCliOptions(process.argv.slice(2), process.env);
-	} catch (error) {
-		process.stderr.write(`${(error as Error).message}\n`);
-		process.exit(2);
-	}
-	const sandbox = new ExotelSandbox({
-		port: options.port,
-		latencyMs: options.latencyMs,
-		timeScale: options.timeScale,
-		rateLimit: options.rateLimit,
-		stateFile: options.stateFile,
-		dltTemplates: options.dltTemplates,
-		live: options.live,
-	});
-	let origin: string;
-	try {
-		origin = await sandbox.start();
-	} catch (error) {
-		process.stderr.write(`Could not start the sandbox on 127.0.0.1:${options.port}: ${(error as Error).message}\n`);
-		process.exit(1);
-	}
+type CliOptions = ReturnType<typeof parseCliOptions>;
 
+/** What a person starting the sandbox reads: where it listens, its base URLs, the credentials to paste. */
+function banner(sandbox: ExotelSandbox, origin: string, options: CliOptions): string {
 	const baseUrls = sandboxBaseUrls(origin);
-	const credentials = sandboxCredentialData(origin);
-	if (options.json) {
-		process.stdout.write(`${JSON.stringify({ origin, baseUrls, credentials, rateLimit: options.rateLimit ?? null, live: options.live })}\n`);
-	} else {
-		const lines = [
-			`Exotel sandbox listening on ${origin}`,
-			...(options.live ? [LIVE_MODE_BANNER] : []),
-			...(options.rateLimit ? [`Account rate limit: ${rateLimitBanner(options.rateLimit)}`] : []),
-			...(options.stateFile ? [`Records: ${sandbox.messages().length} SMS kept, since ${new Date(sandbox.records.since).toISOString()} (${sandbox.records.why})`] : []),
-			'',
-			'Base URLs:',
-			...Object.entries(baseUrls).map(([name, url]) => `  ${name.padEnd(13)} ${url}`),
-			'',
-			'Credentials to paste into n8n (sandbox values, not secrets):',
-		];
-		for (const [type, data] of Object.entries(credentials)) {
-			lines.push(`  ${type}:`);
-			for (const [field, value] of Object.entries(data)) lines.push(`    ${field.padEnd(22)} ${JSON.stringify(value)}`);
-		}
-		lines.push(
-			'',
-			`Control API: ${origin}/__sandbox/health, /__sandbox/requests, /__sandbox/faults, /__sandbox/rate-limit, /__sandbox/reset`,
-			`Callbacks (loopback URLs only): ${origin}/__sandbox/callbacks, /__sandbox/chatapp-incoming, /__sandbox/rcs-incoming`,
-			`Acting as the person: ${origin}/__sandbox/reply, /__sandbox/open-link, /__sandbox/end-call`,
-			'Ctrl+C stops it.',
-		);
-		process.stdout.write(`${lines.join('\n')}\n`);
+	const lines = [
+		`Exotel sandbox listening on ${origin}`,
+		...(options.live ? [LIVE_MODE_BANNER] : []),
+		...(options.rateLimit ? [`Account rate limit: ${rateLimitBanner(options.rateLimit)}`] : []),
+		...(options.stateFile ? [`Records: ${sandbox.messages().length} SMS kept, since ${new Date(sandbox.records.since).toISOString()} (${sandbox.records.why})`] : []),
+		'',
+		'Base URLs:',
+		...Object.entries(baseUrls).map(([name, url]) => `  ${name.padEnd(13)} ${url}`),
+		'',
+		'Credentials to paste into n8n (sandbox values, not secrets):',
+	];
+	for (const [type, data] of Object.entries(sandboxCredentialData(origin))) {
+		lines.push(`  ${type}:`);
+		for (const [field, value] of Object.entries(data)) lines.push(`    ${field.padEnd(22)} ${JSON.stringify(value)}`);
 	}
+	lines.push(
+		'',
+		`Control API: ${origin}/__sandbox/health, /__sandbox/requests, /__sandbox/faults, /__sandbox/rate-limit, /__sandbox/reset`,
+		`Callbacks (loopback URLs only): ${origin}/__sandbox/callbacks, /__sandbox/chatapp-incoming, /__sandbox/rcs-incoming`,
+		`Acting as the person: ${origin}/__sandbox/reply, /__sandbox/open-link, /__sandbox/end-call`,
+		'Ctrl+C stops it.',
+	);
+	return `${lines.join('\n')}\n`;
+}
 
+/** Stops the sandbox on SIGINT or SIGTERM, then exits. */
+function stopOnSignals(sandbox: ExotelSandbox, options: CliOptions): void {
 	let stopping = false;
 	const stop = (signal: string) => {
 		if (stopping) return;
@@ -275,6 +252,32 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', () => stop('SIGINT'));
 	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+async function main(): Promise<void> {
+	let options: CliOptions;
+	try {
+		options = parseCliOptions(process.argv.slice(2), process.env);
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n`);
+		process.exit(2);
+	}
+	const { port, latencyMs, timeScale, rateLimit, stateFile, dltTemplates, live } = options;
+	const sandbox = new ExotelSandbox({ port, latencyMs, timeScale, rateLimit, stateFile, dltTemplates, live });
+	let origin: string;
+	try {
+		origin = await sandbox.start();
+	} catch (error) {
+		process.stderr.write(`Could not start the sandbox on 127.0.0.1:${options.port}: ${(error as Error).message}\n`);
+		process.exit(1);
+	}
+	if (options.json) {
+		const credentials = sandboxCredentialData(origin);
+		process.stdout.write(`${JSON.stringify({ origin, baseUrls: sandboxBaseUrls(origin), credentials, rateLimit: options.rateLimit ?? null, live: options.live })}\n`);
+	} else {
+		process.stdout.write(banner(sandbox, origin, options));
+	}
+	stopOnSignals(sandbox, options);
 }
 
 if (require.main === module) {

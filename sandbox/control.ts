@@ -149,6 +149,155 @@ function rateLimitReply(sandbox: ControlledSandbox): ControlReply {
 	return ok({ rateLimit: sandbox.rateLimit, ...sandbox.rateLimitStats() });
 }
 
+/** Runs `apply` with the JSON body; a body that is not JSON, or an Error of `apply`, answers 400 with its message. */
+function withJson(body: Buffer, apply: (value: unknown) => ControlReply): ControlReply {
+	const parsed = parseJson(body);
+	if (parsed.error) return bad(400, parsed.error);
+	try {
+		return apply(parsed.value);
+	} catch (error) {
+		return bad(400, (error as Error).message);
+	}
+}
+
+/** The JSON body's `key` when `valid`, else a 400 saying what the body must be. */
+function jsonField<T>(body: Buffer, key: string, valid: (value: unknown) => value is T, shape: string): { value: T } | { reply: ControlReply } {
+	const parsed = parseJson(body);
+	const value = (parsed.value as Record<string, unknown> | undefined)?.[key];
+	if (parsed.error || !valid(value)) return { reply: bad(400, `body must be JSON ${shape}`) };
+	return { value };
+}
+
+function requestFilterOf(query: URLSearchParams): RequestFilter | string {
+	const filter: RequestFilter = {};
+	const base = query.get('base');
+	if (base !== null) {
+		if (!(base in SANDBOX_BASE_PREFIX)) return `base must be one of ${Object.keys(SANDBOX_BASE_PREFIX).join(', ')}`;
+		filter.base = base as SandboxBase;
+	}
+	const method = query.get('method');
+	if (method !== null) filter.method = method;
+	const pathIncludes = query.get('pathIncludes');
+	if (pathIncludes !== null) filter.pathIncludes = pathIncludes;
+	return filter;
+}
+
+function callbackFilterOf(query: URLSearchParams): CallbackFilter {
+	const filter: CallbackFilter = {};
+	const kind = query.get('kind');
+	if (kind !== null) filter.kind = kind as CallbackKind;
+	const url = query.get('url');
+	if (url !== null) filter.url = url;
+	const outcome = query.get('outcome');
+	if (outcome !== null) filter.outcome = outcome as CallbackOutcome;
+	const messageSid = query.get('messageSid');
+	if (messageSid !== null) filter.messageSid = messageSid;
+	return filter;
+}
+
+const isLatency = (value: unknown): value is number => typeof value === 'number' && value >= 0;
+const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
+
+function setLatency(sandbox: ControlledSandbox, body: Buffer): ControlReply {
+	const field = jsonField(body, 'ms', isLatency, '{ms: number >= 0}');
+	if ('reply' in field) return field.reply;
+	sandbox.setLatency(field.value);
+	return ok({ latencyMs: field.value });
+}
+
+function setLive(sandbox: ControlledSandbox, body: Buffer): ControlReply {
+	const field = jsonField(body, 'live', isBoolean, '{live: true | false}');
+	if ('reply' in field) return field.reply;
+	sandbox.setLive(field.value);
+	return ok({ live: field.value });
+}
+
+type ControlAction = (sandbox: ControlledSandbox, query: URLSearchParams, body: Buffer) => ControlReply | Promise<ControlReply>;
+
+/** The other endpoints, by `METHOD /path` (see the list at the top). */
+const CONTROL_ACTIONS: Record<string, ControlAction> = {
+	// the result's own `ok: true` is the one ok() puts first
+	'POST /open-link': (sandbox, _query, body) => onDemand(body, async (input) => ({ ...(await sandbox.openLink(input)) })),
+	'GET /health': (sandbox) =>
+		ok({
+			origin: sandbox.origin,
+			requests: sandbox.requests().length,
+			messages: sandbox.messages().length,
+			pendingFaults: sandbox.pendingFaults,
+			loginCount: sandbox.loginCount,
+			liveSessions: sandbox.liveSessionCount(),
+			latencyMs: sandbox.latency,
+			rateLimited: sandbox.rateLimitStats().limited,
+		}),
+	'GET /requests': (sandbox, query) => {
+		const filter = requestFilterOf(query);
+		return typeof filter === 'string' ? bad(400, filter) : { status: 200, json: sandbox.requests(filter) };
+	},
+	'DELETE /requests': (sandbox) => {
+		sandbox.clearRequests();
+		return ok();
+	},
+	'POST /faults': (sandbox, _query, body) =>
+		withJson(body, (value) => {
+			const { fault, count, match } = parseFaultRequest(value);
+			sandbox.injectFaults(fault, count, match);
+			return ok({ pendingFaults: sandbox.pendingFaults });
+		}),
+	'DELETE /faults': (sandbox) => {
+		sandbox.clearFaults();
+		return ok();
+	},
+	'POST /sessions/expire': (sandbox) => ok({ expired: sandbox.expireSessions() }),
+	'POST /reset': (sandbox) => {
+		sandbox.reset();
+		return ok();
+	},
+	'GET /messages': (sandbox) => ({ status: 200, json: sandbox.messages() }),
+	'GET /allocations': (sandbox) => ({ status: 200, json: sandbox.allocations() }),
+	'GET /rcs-messages': (sandbox) => ({ status: 200, json: sandbox.rcsMessages() }),
+	'GET /chatapp-messages': (sandbox) => ({ status: 200, json: sandbox.chatAppMessages() }),
+	'GET /chatapp-webhook': (sandbox) => ({ status: 200, json: { webhook: sandbox.chatAppWebhook() } }),
+	'POST /latency': (sandbox, _query, body) => setLatency(sandbox, body),
+	'GET /live': (sandbox) => ok({ live: sandbox.live }),
+	'POST /live': (sandbox, _query, body) => setLive(sandbox, body),
+	'GET /rate-limit': (sandbox) => rateLimitReply(sandbox),
+	'POST /rate-limit': (sandbox, _query, body) =>
+		withJson(body, (value) => {
+			sandbox.setRateLimit(parseRateLimitConfig(value));
+			return rateLimitReply(sandbox);
+		}),
+	'DELETE /rate-limit': (sandbox) => {
+		sandbox.setRateLimit(null);
+		return rateLimitReply(sandbox);
+	},
+	'POST /rate-limit/fill': (sandbox, _query, body) =>
+		withJson(body, (value) => {
+			sandbox.fillRateLimit(value as { category?: RateCategory; count: number });
+			return rateLimitReply(sandbox);
+		}),
+	'GET /callbacks': (sandbox, query) => ({ status: 200, json: sandbox.callbacks(callbackFilterOf(query)) }),
+	'GET /callbacks/status': (sandbox) =>
+		ok({
+			callbacks: sandbox.callbacks().length,
+			pendingCallbacks: sandbox.pendingCallbacks,
+			failingWebhooks: sandbox.failingWebhooks().length,
+		}),
+	'DELETE /callbacks': (sandbox) => {
+		sandbox.clearCallbacks();
+		return ok();
+	},
+	'GET /failing-webhooks': (sandbox) => ({ status: 200, json: sandbox.failingWebhooks() }),
+};
+
+/** Where the control API lives under the sandbox origin. */
+export const CONTROL_PREFIX = '/__sandbox';
+
+/** The control API's path under its prefix (`/health`), or undefined when the request is not for it. */
+export function controlPathOf(pathname: string): string | undefined {
+	if (pathname !== CONTROL_PREFIX && !pathname.startsWith(`${CONTROL_PREFIX}/`)) return undefined;
+	return pathname.slice(CONTROL_PREFIX.length) || '/';
+}
+
 export async function handleControl(
 	sandbox: ControlledSandbox,
 	method: string,
@@ -159,133 +308,6 @@ export async function handleControl(
 	const route = `${method.toUpperCase()} ${path.replace(/\/+$/, '') || '/'}`;
 	const post = CALLBACK_POSTS[route];
 	if (post) return postCallback(sandbox, post, body);
-	switch (route) {
-		case 'POST /open-link':
-			// the result's own `ok: true` is the one ok() puts first
-			return onDemand(body, async (input) => ({ ...(await sandbox.openLink(input)) }));
-		case 'GET /health':
-			return ok({
-				origin: sandbox.origin,
-				requests: sandbox.requests().length,
-				messages: sandbox.messages().length,
-				pendingFaults: sandbox.pendingFaults,
-				loginCount: sandbox.loginCount,
-				liveSessions: sandbox.liveSessionCount(),
-				latencyMs: sandbox.latency,
-				rateLimited: sandbox.rateLimitStats().limited,
-			});
-		case 'GET /requests': {
-			const filter: RequestFilter = {};
-			const base = query.get('base');
-			if (base !== null) {
-				if (!(base in SANDBOX_BASE_PREFIX)) {
-					return bad(400, `base must be one of ${Object.keys(SANDBOX_BASE_PREFIX).join(', ')}`);
-				}
-				filter.base = base as SandboxBase;
-			}
-			const m = query.get('method');
-			if (m !== null) filter.method = m;
-			const pathIncludes = query.get('pathIncludes');
-			if (pathIncludes !== null) filter.pathIncludes = pathIncludes;
-			return { status: 200, json: sandbox.requests(filter) };
-		}
-		case 'DELETE /requests':
-			sandbox.clearRequests();
-			return ok();
-		case 'POST /faults': {
-			const parsed = parseJson(body);
-			if (parsed.error) return bad(400, parsed.error);
-			try {
-				const { fault, count, match } = parseFaultRequest(parsed.value);
-				sandbox.injectFaults(fault, count, match);
-				return ok({ pendingFaults: sandbox.pendingFaults });
-			} catch (error) {
-				return bad(400, (error as Error).message);
-			}
-		}
-		case 'DELETE /faults':
-			sandbox.clearFaults();
-			return ok();
-		case 'POST /sessions/expire':
-			return ok({ expired: sandbox.expireSessions() });
-		case 'POST /reset':
-			sandbox.reset();
-			return ok();
-		case 'GET /messages':
-			return { status: 200, json: sandbox.messages() };
-		case 'GET /allocations':
-			return { status: 200, json: sandbox.allocations() };
-		case 'GET /rcs-messages':
-			return { status: 200, json: sandbox.rcsMessages() };
-		case 'GET /chatapp-messages':
-			return { status: 200, json: sandbox.chatAppMessages() };
-		case 'GET /chatapp-webhook':
-			return { status: 200, json: { webhook: sandbox.chatAppWebhook() } };
-		case 'POST /latency': {
-			const parsed = parseJson(body);
-			const ms = (parsed.value as { ms?: unknown } | undefined)?.ms;
-			if (parsed.error || typeof ms !== 'number' || !(ms >= 0)) return bad(400, 'body must be JSON {ms: number >= 0}');
-			sandbox.setLatency(ms);
-			return ok({ latencyMs: ms });
-		}
-		case 'GET /live':
-			return ok({ live: sandbox.live });
-		case 'POST /live': {
-			const parsed = parseJson(body);
-			const live = (parsed.value as { live?: unknown } | undefined)?.live;
-			if (parsed.error || typeof live !== 'boolean') return bad(400, 'body must be JSON {live: true | false}');
-			sandbox.setLive(live);
-			return ok({ live });
-		}
-		case 'GET /rate-limit':
-			return rateLimitReply(sandbox);
-		case 'POST /rate-limit': {
-			const parsed = parseJson(body);
-			if (parsed.error) return bad(400, parsed.error);
-			try {
-				sandbox.setRateLimit(parseRateLimitConfig(parsed.value));
-			} catch (error) {
-				return bad(400, (error as Error).message);
-			}
-			return rateLimitReply(sandbox);
-		}
-		case 'DELETE /rate-limit':
-			sandbox.setRateLimit(null);
-			return rateLimitReply(sandbox);
-		case 'POST /rate-limit/fill': {
-			const parsed = parseJson(body);
-			if (parsed.error) return bad(400, parsed.error);
-			try {
-				sandbox.fillRateLimit(parsed.value as { category?: RateCategory; count: number });
-			} catch (error) {
-				return bad(400, (error as Error).message);
-			}
-			return rateLimitReply(sandbox);
-		}
-		case 'GET /callbacks': {
-			const filter: CallbackFilter = {};
-			const kind = query.get('kind');
-			if (kind !== null) filter.kind = kind as CallbackKind;
-			const url = query.get('url');
-			if (url !== null) filter.url = url;
-			const outcome = query.get('outcome');
-			if (outcome !== null) filter.outcome = outcome as CallbackOutcome;
-			const messageSid = query.get('messageSid');
-			if (messageSid !== null) filter.messageSid = messageSid;
-			return { status: 200, json: sandbox.callbacks(filter) };
-		}
-		case 'GET /callbacks/status':
-			return ok({
-				callbacks: sandbox.callbacks().length,
-				pendingCallbacks: sandbox.pendingCallbacks,
-				failingWebhooks: sandbox.failingWebhooks().length,
-			});
-		case 'DELETE /callbacks':
-			sandbox.clearCallbacks();
-			return ok();
-		case 'GET /failing-webhooks':
-			return { status: 200, json: sandbox.failingWebhooks() };
-		default:
-			return bad(404, `Unknown control endpoint: ${route}`);
-	}
+	const action = CONTROL_ACTIONS[route];
+	return action ? action(sandbox, query, body) : bad(404, `Unknown control endpoint: ${route}`);
 }

@@ -1,5 +1,10 @@
+/**
+ * Injected faults: the queue requests take them from, the answer a status fault gives, and the
+ * control API's validation of a posted fault.
+ */
 import { SANDBOX_BASE_PREFIX } from './fixtures';
-import type { Fault, FaultMatch, SandboxBase } from './types';
+import { apiError, statusText } from './http';
+import type { ErrorStyle, Fault, FaultMatch, Reply, SandboxBase } from './types';
 
 interface PendingFault {
 	fault: Fault;
@@ -50,6 +55,23 @@ export function describeFault(fault: Fault): string {
 		case 'reset':
 			return `reset:${fault.when ?? 'before'}`;
 	}
+}
+
+/** An injected text body is served as the service would serve it: a recorded XML answer as XML. */
+function faultContentType(body: string): string {
+	return body.trimStart().startsWith('<?xml') || /^\s*<[A-Za-z]/.test(body) ? 'application/xml' : 'text/plain; charset=utf-8';
+}
+
+/** The answer a status fault gives: its own body as given, else the path's error envelope. */
+export function faultReply(fault: Extract<Fault, { kind: 'status' }>, style: ErrorStyle, method: string): Reply {
+	const headers: Record<string, string> = {};
+	if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
+	if (fault.body !== undefined) {
+		return typeof fault.body === 'string'
+			? { status: fault.status, body: fault.body, contentType: faultContentType(fault.body), headers }
+			: { status: fault.status, json: fault.body, headers };
+	}
+	return apiError(style, fault.status, `${statusText(fault.status)} (injected by the sandbox)`, { method, headers });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,7 @@
 /**
  * Links in SMS bodies: finding them, and the service's URL shortening (`ShortenUrl=true`), which
  * replaces each http(s) URL in the body the handset receives by a short link of the sandbox,
- * `<origin>/s/<code>`, answered 302 to the long URL (server.ts serves it).
+ * `<origin>/s/<code>`, answered 302 to the long URL (shortLinkAnswer; server.ts serves it).
  */
 import { randomBytes } from 'crypto';
 
@@ -69,4 +69,34 @@ export function shortenBody(
 	}
 	deliveredBody += body.slice(at);
 	return { deliveredBody, shortLinks };
+}
+
+/**
+ * `GET /s/<code>`: a short link of an SMS sent with ShortenUrl=true answers 302 to its long URL.
+ * Served like the control API (a handset's visit, not an API request): no auth, never recorded,
+ * faulted or rate limited. HEAD answers the same without a body; an unknown code 404.
+ */
+export function shortLinkAnswer(
+	method: string,
+	code: string,
+	find: (code: string) => ShortLink | undefined,
+): { status: number; headers: Record<string, string>; body?: string } {
+	const link = SHORT_CODE_PATTERN.test(code) ? find(code) : undefined;
+	const upper = method.toUpperCase();
+	const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+	let status: number;
+	let body: string;
+	if (upper !== 'GET' && upper !== 'HEAD') {
+		status = 405;
+		body = `${upper} is not allowed on a short link; allowed: GET, HEAD`;
+		headers.allow = 'GET, HEAD';
+	} else if (!link) {
+		status = 404;
+		body = `No such short link: ${SHORT_LINK_PREFIX}${code}`;
+	} else {
+		status = 302;
+		body = `Found: ${link.longUrl}`;
+		headers.location = link.longUrl;
+	}
+	return { status, headers, body: upper === 'HEAD' ? undefined : body };
 }

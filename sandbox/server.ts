@@ -1,50 +1,29 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a local HTTP server with a state file (http, net, fs, path, process, timers); never shipped */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a local HTTP server (http, net, setTimeout); never shipped */
 /**
  * A local HTTP simulator of the Exotel service, written from the spec (Node built-ins only).
  *
  * One origin serves every base URL of the spec under a path prefix (see fixtures.ts); requests are
  * recorded, faults can be injected, an account rate limit can be switched on (rate-limit.ts), and
  * `/__sandbox/` is a control API for other processes.
- * Routes live in handlers/ (one file per group); this file holds only the request pipeline.
+ * ExotelSandbox is the face tests and scripts use: the service as they steer and read it
+ * (service.ts: state, request log, faults, latency, rate limit, routes, live mode), served here
+ * over HTTP, with its callbacks (callbacks/) and its state file (persist.ts). Each request goes to
+ * its room: the control API (control.ts), a short link (links.ts), or the API pipeline
+ * (pipeline.ts: record, fault, rate limit, route, auth, answer). Routes live in handlers/.
  */
-import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
-import * as path from 'path';
 
-import { BASE_DEFAULT_POLICY, evaluateAuth } from './auth';
-import { CallbackDispatcher, CallbackInputError, endCallInput, type CallbackAttempt, type CallbackFilter, type FailingWebhook, type OpenLinkResult } from './callbacks';
-import { handleControl } from './control';
-import { describeFault, FaultQueue } from './faults';
-import { SANDBOX_ACCOUNT, SANDBOX_BASE_PREFIX } from './fixtures';
-import { allRoutes } from './handlers';
-import { scheduleCampaigns } from './handlers/campaigns';
-import { callStatusEventsOf, callStatusFields, callStatusReportsOf, endCallNow } from './handlers/callStatus';
-import { apiError, errorStyleFor, isFormType, mediaTypeOf, parseFormPairs, statusText, unauthorizedMessage } from './http';
-import { SHORT_CODE_PATTERN, SHORT_LINK_PREFIX } from './links';
-import { readSavedState, restoreState, snapshotState, writeSavedState, type SavedState } from './persist';
-import { categoryOf, DocumentedRateLimiter, parseRateLimitConfig, parseRateLimitFill, RateLimiter } from './rate-limit';
-import { Router, type RouteMatch } from './router';
-import { SandboxState } from './state';
-import type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
+import { CallbackDispatcher, type CallbackAttempt, type CallbackFilter, type FailingWebhook, type OpenLinkResult } from './callbacks';
+import { controlPathOf, handleControl } from './control';
+import { SANDBOX_ACCOUNT } from './fixtures';
+import { endPlacedCall } from './handlers/callStatus';
+import { SHORT_LINK_PREFIX, shortLinkAnswer } from './links';
+import { StateFileKeeper } from './persist';
+import { MAX_BODY_BYTES, RequestPipeline } from './pipeline';
+import { SandboxService } from './service';
 import { budget } from './timing';
-import type {
-	AnyRateLimitConfig,
-	AuthOutcome,
-	ErrorStyle,
-	Fault,
-	FaultMatch,
-	RateCategory,
-	RateLimitStats,
-	RecordedRequest,
-	Reply,
-	RequestContext,
-	RequestFilter,
-	RouteDefinition,
-	SandboxBase,
-	SandboxOptions,
-} from './types';
-import { twilioResponse } from './xml';
+import type { SandboxOptions } from './types';
 
 export type {
 	AnyRateLimitConfig,
@@ -62,47 +41,15 @@ export type {
 } from './types';
 export type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook, OpenedPage, OpenLinkResult } from './callbacks';
 export type { ShortLink } from './links';
-export type {
-	Allocation,
-	ChatAppWebhookConfig,
-	StoredChatAppMessage,
-	StoredRcsMessage,
-	StoredSmsMessage,
-} from './stored';
-
-/** Bodies above this are answered 413 without being processed. */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
-
-/** How soon after a change the records are written to the state file (changes come in bursts). */
-const SAVE_DELAY_MS = 200;
-
-const CONTROL_PREFIX = '/__sandbox';
-
-function splitBase(pathname: string): { base: SandboxBase; path: string } {
-	for (const [base, prefix] of Object.entries(SANDBOX_BASE_PREFIX) as Array<[SandboxBase, string]>) {
-		if (prefix && (pathname === prefix || pathname.startsWith(`${prefix}/`))) {
-			return { base, path: pathname.slice(prefix.length) || '/' };
-		}
-	}
-	return { base: 'base', path: pathname };
-}
+export type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
+export { MAX_BODY_BYTES } from './pipeline';
+export { matchesFilter } from './request-log';
 
 function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [name, value] of Object.entries(headers)) {
 		if (value === undefined) continue;
 		out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-	}
-	return out;
-}
-
-function queryOf(params: URLSearchParams): Record<string, string | string[]> {
-	const out: Record<string, string | string[]> = {};
-	for (const [key, value] of params) {
-		const existing = out[key];
-		if (existing === undefined) out[key] = value;
-		else if (Array.isArray(existing)) existing.push(value);
-		else out[key] = [existing, value];
 	}
 	return out;
 }
@@ -120,50 +67,34 @@ function readBody(req: http.IncomingMessage): Promise<{ body: Buffer; tooLarge: 
 	});
 }
 
-export function matchesFilter(record: RecordedRequest, filter: RequestFilter = {}): boolean {
-	if (filter.base !== undefined && record.base !== filter.base) return false;
-	if (filter.method !== undefined && record.method.toUpperCase() !== filter.method.toUpperCase()) return false;
-	if (filter.pathIncludes !== undefined && !record.path.includes(filter.pathIncludes)) return false;
-	return true;
+function resetConnection(req: http.IncomingMessage): void {
+	try {
+		req.socket.resetAndDestroy();
+	} catch {
+		req.socket.destroy();
+	}
 }
 
-function newLimiter(input: AnyRateLimitConfig): RateLimiter | DocumentedRateLimiter {
-	// validated first, so that an unknown mode from untyped callers is an error, not a sliding window
-	const config = parseRateLimitConfig(input as unknown);
-	return config.mode === 'documented' ? new DocumentedRateLimiter(config) : new RateLimiter(config);
+/** Listens on 127.0.0.1 only; resolves once listening. */
+function listen(server: http.Server, port: number): Promise<void> {
+	return new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, '127.0.0.1', () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
 }
 
-/** What the limiter decided for a request it saw (see checkRateLimit). */
-interface RateOutcome {
-	category?: RateCategory;
-	/** added to whatever answers the request */
-	headers?: Record<string, string>;
-	/** set when refused */
-	refuse?: (style: ErrorStyle, method: string) => Reply;
-}
-
-export class ExotelSandbox {
+export class ExotelSandbox extends SandboxService {
 	private server?: http.Server;
 
 	private originValue?: string;
 
 	private readonly sockets = new Set<Socket>();
 
+	/** The latency waits of requests in flight (stop() clears them). */
 	private readonly timers = new Set<NodeJS.Timeout>();
-
-	private readonly router = new Router();
-
-	private readonly state: SandboxState;
-
-	private readonly faults = new FaultQueue();
-
-	private log: RecordedRequest[] = [];
-
-	private nextId = 1;
-
-	private latencyMs: number;
-
-	private limiter?: RateLimiter | DocumentedRateLimiter;
 
 	private readonly port: number;
 
@@ -171,26 +102,30 @@ export class ExotelSandbox {
 
 	private readonly dispatcher: CallbackDispatcher;
 
-	private readonly stateFile?: string;
+	private readonly stateFile?: StateFileKeeper;
 
-	private saveTimer?: NodeJS.Timeout;
+	private readonly pipeline: RequestPipeline;
 
 	constructor(options: SandboxOptions = {}) {
+		super(options);
 		this.port = options.port ?? 0;
-		this.stateFile = options.stateFile;
-		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
 		this.timeScale = Math.max(0, options.timeScale ?? 1);
-		if (options.rateLimit) this.limiter = newLimiter(options.rateLimit);
-		this.state = new SandboxState(options.greenvnPoolSize);
-		for (const [id, text] of Object.entries(options.dltTemplates ?? {})) this.state.dltTemplates.set(id, text);
-		this.state.live = options.live === true;
-		this.router.addAll(allRoutes);
-		this.dispatcher = new CallbackDispatcher({
-			state: this.state,
-			timeScale: this.timeScale,
-			signingSecret: SANDBOX_ACCOUNT.webhookSigningSecret,
-			accountSid: SANDBOX_ACCOUNT.accountSid,
-			ackTimeoutMs: options.callbackTimeoutMs,
+		const { accountSid, webhookSigningSecret: signingSecret } = SANDBOX_ACCOUNT;
+		const ackTimeoutMs = options.callbackTimeoutMs;
+		this.dispatcher = new CallbackDispatcher({ state: this.state, timeScale: this.timeScale, signingSecret, accountSid, ackTimeoutMs });
+		const parts = { state: this.state, timeScale: this.timeScale, callbacks: this.dispatcher };
+		if (options.stateFile) this.stateFile = new StateFileKeeper(options.stateFile, { ...parts, ids: this.log });
+		this.pipeline = new RequestPipeline({
+			...parts,
+			router: this.router,
+			faults: this.faults,
+			rate: this.rate,
+			log: this.log,
+			origin: () => this.originValue ?? '',
+			latencyMs: () => this.latencyMs,
+			sleep: (ms) => this.sleep(ms),
+			running: () => this.server !== undefined,
+			changed: () => this.changed(),
 		});
 	}
 
@@ -198,33 +133,6 @@ export class ExotelSandbox {
 	get origin(): string {
 		if (!this.originValue) throw new Error('The sandbox is not started');
 		return this.originValue;
-	}
-
-	/** Successful contact-center logins since the last reset. */
-	get loginCount(): number {
-		return this.state.loginCount;
-	}
-
-	get latency(): number {
-		return this.latencyMs;
-	}
-
-	/** Whether the sandbox is in live mode (README, "Live mode"). */
-	get live(): boolean {
-		return this.state.live;
-	}
-
-	/**
-	 * Live mode on or off, at once for the next request and the next callback posted (a report already
-	 * scheduled is built when it is posted). Configuration: reset() keeps it.
-	 */
-	setLive(on: boolean): void {
-		this.state.live = on === true;
-	}
-
-	/** How many faulted answers are still pending. */
-	get pendingFaults(): number {
-		return this.faults.size;
 	}
 
 	async start(): Promise<string> {
@@ -245,105 +153,19 @@ export class ExotelSandbox {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
 		});
-		await new Promise<void>((resolve, reject) => {
-			server.once('error', reject);
-			server.listen(this.port, '127.0.0.1', () => {
-				server.off('error', reject);
-				resolve();
-			});
-		});
+		await listen(server, this.port);
 		this.server = server;
 		this.originValue = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 		// before any request is handled: the listen callback and this run in the same turn
-		if (this.stateFile) this.loadState(this.stateFile, this.originValue);
+		this.stateFile?.load(this.originValue);
 		return this.originValue;
-	}
-
-	/** Where the records of what it sent begin, and why there (the state file, a reset, a start in memory). */
-	get records(): { since: number; why: string } {
-		return { ...this.state.records };
-	}
-
-	/**
-	 * Reads the state file: its records come back (the short links moved to this origin, the request
-	 * ids going on from where they were) and the status callbacks its placed calls had not posted are
-	 * scheduled again; those that fell due while it was down go at once. A file that cannot be read is
-	 * moved aside and the sandbox starts empty, saying why in its records.
-	 */
-	private loadState(file: string, origin: string): void {
-		const { saved, problem } = readSavedState(file);
-		// `.dev/sandbox-state.json` under the project, the full path elsewhere
-		const relative = path.relative(process.cwd(), file);
-		const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-		if (!saved) {
-			let why = `when it started with no saved records in ${shown}`;
-			if (problem) {
-				const aside = `${file}.unreadable-${Date.now()}`;
-				try {
-					fs.renameSync(file, aside);
-					why = `when it started: its saved records in ${shown} could not be read (${problem}) and were moved to ${path.basename(aside)}`;
-				} catch {
-					why = `when it started: its saved records in ${shown} could not be read (${problem})`;
-				}
-			}
-			this.state.records = { since: Date.now(), why };
-			return;
-		}
-		restoreState(this.state, saved, origin);
-		this.nextId = Math.max(this.nextId, saved.nextRequestId);
-		this.state.records = { since: saved.recordsSince, why: `its records, kept in ${shown} across restarts, begin then` };
-		this.rescheduleCalls(saved);
-		// a restored campaign goes on: what fell due while the sandbox was down runs at once, in order
-		scheduleCampaigns({ state: this.state, timeScale: this.timeScale, callbacks: this.dispatcher });
-	}
-
-	/** A restored call's status callbacks timed after the save (not posted then), at their times or at once when overdue. */
-	private rescheduleCalls(saved: SavedState): void {
-		const now = Date.now();
-		for (const call of this.state.calls.values()) {
-			if (!call.connect) continue;
-			const connectedAt = call.endsAt - call.endedAfter * 1000 * saved.timeScale;
-			let previous = -1;
-			const pending = callStatusReportsOf(call, this.originValue ?? '', () => this.state.live)
-				.map((report) => ({ report, at: connectedAt + report.delayMs * saved.timeScale }))
-				.filter(({ at }) => at > saved.savedAt)
-				.map(({ report, at }) => {
-					// distinct delays keep the order (answered before terminal) when both are overdue
-					const delayMs = Math.max(previous + 1, this.timeScale > 0 ? Math.max(0, at - now) / this.timeScale : 0);
-					previous = delayMs;
-					return { ...report, delayMs };
-				});
-			if (pending.length) this.dispatcher.callStatusScheduled(pending);
-		}
-	}
-
-	/** Something the records hold may have changed: written soon, once for a burst of changes. */
-	private changed(): void {
-		if (!this.stateFile || this.saveTimer || !this.server) return;
-		this.saveTimer = setTimeout(() => {
-			this.saveTimer = undefined;
-			this.saveState();
-		}, SAVE_DELAY_MS);
-		this.saveTimer.unref();
-	}
-
-	private saveState(): void {
-		if (!this.stateFile || !this.originValue) return;
-		try {
-			writeSavedState(this.stateFile, snapshotState(this.state, { origin: this.originValue, timeScale: this.timeScale, nextRequestId: this.nextId }));
-		} catch (error) {
-			// the sandbox goes on in memory; the next change tries again
-			process.stderr.write(`Exotel sandbox: could not save its records to ${this.stateFile}: ${(error as Error).message}\n`);
-		}
 	}
 
 	async stop(): Promise<void> {
 		const server = this.server;
 		if (!server) return;
 		// the records as they are now, before anything is cancelled: a call's callbacks not posted yet stay due
-		clearTimeout(this.saveTimer);
-		this.saveTimer = undefined;
-		this.saveState();
+		this.stateFile?.flush();
 		this.server = undefined;
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
@@ -356,28 +178,6 @@ export class ExotelSandbox {
 		});
 	}
 
-	requests(filter?: RequestFilter): RecordedRequest[] {
-		return this.log.filter((record) => matchesFilter(record, filter));
-	}
-
-	clearRequests(): void {
-		this.log = [];
-	}
-
-	/** The next `count` requests matching `match` get `fault` (one fault per request, oldest first). */
-	injectFaults(fault: Fault, count = 1, match: FaultMatch = {}): void {
-		this.faults.add(fault, count, match);
-	}
-
-	clearFaults(): void {
-		this.faults.clear();
-	}
-
-	/** Every issued contact-center session id becomes invalid (401). Returns how many were live. */
-	expireSessions(): number {
-		return this.state.expireSessions();
-	}
-
 	/**
 	 * Clears state, the request log, pending faults, the callback log and pending callbacks, and the
 	 * rate limit's window and counters (latency and the rate-limit configuration stay as set).
@@ -385,100 +185,13 @@ export class ExotelSandbox {
 	reset(): void {
 		this.dispatcher.reset();
 		this.state.reset();
-		this.log = [];
-		this.nextId = 1;
+		this.log.reset();
 		this.faults.clear();
-		this.limiter?.clear();
+		this.rate.clear();
 		this.changed();
 	}
 
-	setLatency(ms: number): void {
-		this.latencyMs = Math.max(0, ms);
-	}
-
-	/**
-	 * Turns the account rate limit on (new, empty windows and zero counters, also when one was on),
-	 * as a sliding window or, with `mode: 'documented'`, the service's documented limits; or off with
-	 * null. Throws on an invalid configuration.
-	 */
-	setRateLimit(config: AnyRateLimitConfig | null): void {
-		this.limiter = config ? newLimiter(config) : undefined;
-	}
-
-	/**
-	 * Another client on the account has just made `count` accepted requests (documented mode: in
-	 * `category`): the next request the limiter counts (in that category) meets them in its window, at
-	 * most the limit; no window turns in between, so a test can make that request meet a spent window
-	 * without timing. Not in rateLimitStats(). Throws when no rate limit is on or the fill does not
-	 * fit the mode (a category in the documented mode only, and one there).
-	 */
-	fillRateLimit(fill: { category?: RateCategory; count: number }): void {
-		const limiter = this.limiter;
-		if (!limiter) throw new Error('no rate limit is on (set one first)');
-		const documented = limiter instanceof DocumentedRateLimiter;
-		const { category, count } = parseRateLimitFill(fill, documented);
-		if (limiter instanceof DocumentedRateLimiter) limiter.fill(category!, count);
-		else limiter.fill(count);
-	}
-
-	/**
-	 * The rate-limit configuration, or null when off: sliding with retryAfter filled in, documented
-	 * with every option filled in and the full `limits` map in effect. A copy.
-	 */
-	get rateLimit(): AnyRateLimitConfig | null {
-		if (!this.limiter) return null;
-		if (this.limiter instanceof DocumentedRateLimiter) {
-			const config = this.limiter.config;
-			return { ...config, limits: { ...config.limits } };
-		}
-		const { bases, ...rest } = this.limiter.config;
-		return bases ? { ...rest, bases: [...bases] } : { ...rest };
-	}
-
-	/**
-	 * Refusals answered by the limiter and requests it counted, since the last reset() or
-	 * setRateLimit(); in the documented mode also `byCategory`.
-	 */
-	rateLimitStats(): RateLimitStats {
-		return this.limiter?.stats() ?? { limited: 0, counted: 0 };
-	}
-
-	/** Every SMS accepted since the last reset, in acceptance order (with StatusCallback and CustomField). */
-	messages(): StoredSmsMessage[] {
-		return [...this.state.smsMessages.values()];
-	}
-
-	message(sid: string): StoredSmsMessage | undefined {
-		return this.state.smsMessages.get(sid);
-	}
-
-	/** Every RCS message accepted since the last reset, in acceptance order (effective custom_data and status_callback). */
-	rcsMessages(): StoredRcsMessage[] {
-		return [...this.state.rcsMessages.values()].map((m) => structuredClone(m));
-	}
-
-	/** Every chat-app message accepted since the last reset, in acceptance order. */
-	chatAppMessages(): StoredChatAppMessage[] {
-		return [...this.state.chatAppMessages.values()].map((m) => structuredClone(m));
-	}
-
-	/** The chat-app webhook configuration set by PUT .../chatapp/webhook, or null. */
-	chatAppWebhook(): ChatAppWebhookConfig | null {
-		return this.state.chatAppWebhook ? { ...this.state.chatAppWebhook } : null;
-	}
-
-	/** Every allocation since the last reset (active and vault). */
-	allocations(): Allocation[] {
-		return [...this.state.allocations.values()].map((record) => ({ ...record.allocation }));
-	}
-
-	liveSessionCount(): number {
-		let n = 0;
-		for (const session of this.state.sessions.values()) if (session.live) n++;
-		return n;
-	}
-
-	// ------------------------------------------------ callbacks (callbacks/)
+	// ------------------------------------------------ callbacks (callbacks/; README, "Callbacks")
 
 	/** Every callback attempt since the last reset, in the order they finished. */
 	callbacks(filter?: CallbackFilter): CallbackAttempt[] {
@@ -564,25 +277,19 @@ export class ExotelSandbox {
 	 * A placed call (Calls/connect) still running ends now: `{callSid, status? ('completed')}`. Its
 	 * status callbacks not posted yet are cancelled and its terminal callback is posted at once (when
 	 * it has a StatusCallback and `terminal` is among its events); resolves with that first attempt,
-	 * or null when there is nothing to post.
+	 * or null when there is nothing to post (handlers/callStatus.ts, endPlacedCall).
 	 */
 	async endCall(input: Record<string, unknown>): Promise<CallbackAttempt | null> {
-		const { callSid, status } = endCallInput(input);
-		const call = this.state.calls.get(callSid);
-		if (!call) throw new CallbackInputError(`no call has sid '${callSid}'`);
-		const now = Date.now();
-		if (now >= call.endsAt) throw new CallbackInputError(`call ${callSid} has already ended (${call.outcome})`);
-		this.dispatcher.cancelCallStatus(callSid);
-		endCallNow(call, status, now, this.timeScale);
+		const ended = endPlacedCall(input, { state: this.state, timeScale: this.timeScale, origin: this.originValue ?? '' }, this.dispatcher);
 		this.changed();
-		const url = call.connect?.statusCallback;
-		if (!url || !callStatusEventsOf(call).includes('terminal')) return null;
-		return this.dispatcher.postCallStatus({ url, callSid, fields: callStatusFields(call, 'terminal', this.originValue ?? '', this.state.live) });
+		return ended;
 	}
 
-	/** Adds a route (checked after the built-in ones). */
-	addRoute(route: RouteDefinition): void {
-		this.router.add(route);
+	// ------------------------------------------------ serving
+
+	/** Something the state file keeps may have changed (it is written soon). */
+	private changed(): void {
+		if (this.server) this.stateFile?.changed();
 	}
 
 	private sleep(ms: number): Promise<void> {
@@ -595,247 +302,28 @@ export class ExotelSandbox {
 		});
 	}
 
+	/** The control API, a short link, or the API pipeline. */
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const { body, tooLarge } = await readBody(req);
-		if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
-			const reply = await handleControl(this, req.method ?? 'GET', url.pathname.slice(CONTROL_PREFIX.length) || '/', url.searchParams, body);
+		const method = req.method ?? 'GET';
+		const controlPath = controlPathOf(url.pathname);
+		if (controlPath !== undefined) {
+			const reply = await handleControl(this, method, controlPath, url.searchParams, body);
 			res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' });
 			res.end(JSON.stringify(reply.json));
 			return;
 		}
 		if (url.pathname.startsWith(SHORT_LINK_PREFIX)) {
-			this.answerShortLink(req.method ?? 'GET', url.pathname.slice(SHORT_LINK_PREFIX.length), res);
+			const answer = shortLinkAnswer(method, url.pathname.slice(SHORT_LINK_PREFIX.length), (code) => this.state.shortLinks.get(code));
+			res.writeHead(answer.status, answer.headers);
+			res.end(answer.body);
 			return;
 		}
-
-		const { base, path } = splitBase(url.pathname);
-		const method = (req.method ?? 'GET').toUpperCase();
-		const headers = flattenHeaders(req.headers);
-		const contentType = mediaTypeOf(headers['content-type']);
-		const rawBody = body.toString('utf8');
-		const record: RecordedRequest = {
-			id: this.nextId++,
-			time: Date.now(),
-			base,
-			method,
-			path,
-			query: queryOf(url.searchParams),
-			headers,
-			auth: { scheme: 'none', ok: false },
-			rawBody,
-			status: 0,
-		};
-		if (contentType) record.contentType = contentType;
-		if (isFormType(contentType)) {
-			record.form = parseFormPairs(rawBody);
-		} else if (rawBody.trim() && contentType !== 'multipart/form-data') {
-			try {
-				record.json = JSON.parse(rawBody);
-			} catch {
-				// not JSON: the raw body is recorded
-			}
-		}
-		this.log.push(record);
-
-		const fault = this.faults.take(base, method, path);
-		if (fault) record.fault = describeFault(fault);
-		// A status fault or a reset before processing replaces the service's answer, so the limiter
-		// never sees that request; a delay or a reset 'after' only alters delivery, so it goes through it.
-		const replacedByFault = fault?.kind === 'status' || (fault?.kind === 'reset' && fault.when !== 'after');
-		const live = this.state.live;
-		// live mode serves v1 routes with and without .json (routeOf): both count in the same category
-		const ratePath = live ? path.replace(/\.json(\/?)$/, '$1') : path;
-		// Decided on arrival (before latency), so concurrent requests are counted in arrival order.
-		const rate = replacedByFault ? undefined : this.checkRateLimit(base, method, ratePath, record.time);
-		if (rate?.category) record.category = rate.category;
-		const refuse = rate?.refuse;
-		if (refuse) record.rateLimited = true;
-		const match = this.routeOf(base, method, path, live);
-		const route = match.kind === 'found' ? match.route : undefined;
-		const params = match.kind === 'found' ? match.params : {};
-		const policy = route?.auth ?? BASE_DEFAULT_POLICY[base];
-		record.auth = evaluateAuth(policy, headers, this.state, params, route?.checkAccount ?? true);
-		const errorStyle: ErrorStyle = route?.errorStyle ?? errorStyleFor(base, path);
-		// live mode: the v1 API answers XML unless the path ends in .json
-		const xml = live && errorStyle === 'v1' && !/\.json\/?$/.test(path);
-
-		const wait = this.latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
-		if (wait > 0) await this.sleep(wait);
-		if (!this.server) return;
-
-		if (fault?.kind === 'reset' && fault.when !== 'after') {
-			this.resetConnection(req);
-			return;
-		}
-
-		let reply: Reply;
-		// a body an injected fault gives is sent as given (never turned into XML)
-		let bodyAsGiven = false;
-		if (fault?.kind === 'status') {
-			reply = this.faultReply(fault, errorStyle, method);
-			bodyAsGiven = fault.body !== undefined;
-		} else if (refuse) {
-			// the handler does not run: nothing is stored, and the request did not enter the window
-			reply = refuse(errorStyle, method);
-		} else if (tooLarge) {
-			reply = apiError(errorStyle, 413, `The body is larger than ${MAX_BODY_BYTES} bytes`, { method });
-		} else if (match.kind === 'none') {
-			reply = apiError(errorStyle, 404, `No such endpoint: ${method} ${SANDBOX_BASE_PREFIX[base]}${path}`, { method });
-		} else if (match.kind === 'method') {
-			reply = apiError(errorStyle, 405, `${method} is not allowed here; allowed: ${match.allowed.join(', ')}`, {
-				method,
-				headers: { allow: match.allowed.join(', ') },
-			});
-		} else if (!record.auth.ok && policy !== 'none') {
-			reply = apiError(errorStyle, 401, unauthorizedMessage(errorStyle), { method });
-		} else {
-			const ctx: RequestContext = {
-				request: record,
-				params,
-				state: this.state,
-				rawBody: body,
-				errorStyle,
-				origin: this.originValue ?? '',
-				timeScale: this.timeScale,
-				callbacks: this.dispatcher,
-				setAuth: (outcome: AuthOutcome) => {
-					record.auth = outcome;
-				},
-			};
-			try {
-				reply = await match.route.handler(ctx);
-			} catch (error) {
-				reply = apiError(errorStyle, 500, `Sandbox handler failed: ${(error as Error)?.message ?? String(error)}`, {
-					method,
-				});
-			}
-		}
-
-		// a handler may have stored a message, a call or a configuration
-		if (match.kind === 'found') this.changed();
-		if (fault?.kind === 'reset') {
-			// 'after': the work is done (state changed), the answer is lost.
-			this.resetConnection(req);
-			return;
-		}
-		if (rate?.headers) reply = { ...reply, headers: { ...reply.headers, ...rate.headers } };
-		if (xml && reply.json !== undefined && !bodyAsGiven) {
-			const { json: body, ...rest } = reply;
-			reply = { ...rest, body: twilioResponse(body), contentType: 'application/xml' };
-		}
-		this.send(res, record, reply);
+		const outcome = await this.pipeline.handle({ method, url, headers: flattenHeaders(req.headers), body, tooLarge });
+		if (outcome.kind === 'reset') resetConnection(req);
+		if (outcome.kind !== 'answer' || res.destroyed) return;
+		res.writeHead(outcome.status, outcome.headers);
+		res.end(outcome.payload);
 	}
-
-	/**
-	 * The route of a request. In live mode a v1 path is also tried with `.json` added or removed, as the
-	 * live service serves both (the suffix only chooses JSON over XML): `Sms/send.json`, `Calls/<sid>`.
-	 */
-	private routeOf(base: SandboxBase, method: string, path: string, live: boolean): RouteMatch {
-		const match = this.router.match(base, method, path, live);
-		if (!live || match.kind === 'found' || errorStyleFor(base, path) !== 'v1') return match;
-		const trimmed = path.replace(/\/$/, '');
-		const other = trimmed.endsWith('.json') ? trimmed.slice(0, -'.json'.length) : `${trimmed}.json`;
-		const alternative = this.router.match(base, method, other, live);
-		return alternative.kind === 'found' || match.kind === 'none' ? alternative : match;
-	}
-
-	/**
-	 * `GET /s/<code>`: a short link of an SMS sent with ShortenUrl=true answers 302 to its long URL.
-	 * Served like the control API (a handset's visit, not an API request): no auth, never recorded,
-	 * faulted or rate limited. HEAD answers the same without a body; an unknown code 404.
-	 */
-	private answerShortLink(method: string, code: string, res: http.ServerResponse): void {
-		const link = SHORT_CODE_PATTERN.test(code) ? this.state.shortLinks.get(code) : undefined;
-		const upper = method.toUpperCase();
-		let status: number;
-		let body: string;
-		const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
-		if (upper !== 'GET' && upper !== 'HEAD') {
-			status = 405;
-			body = `${upper} is not allowed on a short link; allowed: GET, HEAD`;
-			headers.allow = 'GET, HEAD';
-		} else if (!link) {
-			status = 404;
-			body = `No such short link: ${SHORT_LINK_PREFIX}${code}`;
-		} else {
-			status = 302;
-			body = `Found: ${link.longUrl}`;
-			headers.location = link.longUrl;
-		}
-		res.writeHead(status, headers);
-		res.end(upper === 'HEAD' ? undefined : body);
-	}
-
-	/**
-	 * Counts the request when the limiter applies to it. Undefined when it does not; else the
-	 * headers every answer to it carries (documented mode), its category (documented mode), and,
-	 * when it is refused, the answer that replaces the handler's.
-	 */
-	private checkRateLimit(base: SandboxBase, method: string, path: string, now: number): RateOutcome | undefined {
-		const limiter = this.limiter;
-		if (!limiter) return undefined;
-		if (limiter instanceof DocumentedRateLimiter) {
-			const category = categoryOf(base, method, path);
-			if (!category) return undefined;
-			const decision = limiter.check(category, now);
-			const refusal = decision.limited ? limiter.refusal(category) : undefined;
-			return { category, headers: limiter.headersFor(decision), refuse: refusal && (() => refusal) };
-		}
-		if (!limiter.applies(base)) return undefined;
-		const decision = limiter.check(now);
-		if (!decision.limited) return {};
-		const { limit, windowMs, retryAfter } = limiter.config;
-		const headers: Record<string, string> = retryAfter ? { 'retry-after': String(decision.retryAfterSeconds) } : {};
-		// in the error family of the path, known once routed
-		return {
-			refuse: (style, method) => apiError(style, 429, `Rate limit exceeded: ${limit} requests per ${windowMs} ms`, { method, headers }),
-		};
-	}
-
-	private faultReply(fault: Extract<Fault, { kind: 'status' }>, style: ErrorStyle, method: string): Reply {
-		const headers: Record<string, string> = {};
-		if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
-		if (fault.body !== undefined) {
-			return typeof fault.body === 'string'
-				? { status: fault.status, body: fault.body, contentType: faultContentType(fault.body), headers }
-				: { status: fault.status, json: fault.body, headers };
-		}
-		return apiError(style, fault.status, `${statusText(fault.status)} (injected by the sandbox)`, { method, headers });
-	}
-
-	private resetConnection(req: http.IncomingMessage): void {
-		const socket = req.socket;
-		try {
-			socket.resetAndDestroy();
-		} catch {
-			socket.destroy();
-		}
-	}
-
-	private send(res: http.ServerResponse, record: RecordedRequest, reply: Reply): void {
-		const headers: Record<string, string> = { 'x-sandbox-request-id': String(record.id) };
-		for (const [name, value] of Object.entries(reply.headers ?? {})) {
-			// the live service's answers carry no X-RateLimit-* (Retry-After stays)
-			if (this.state.live && name.toLowerCase().startsWith('x-ratelimit-')) continue;
-			headers[name.toLowerCase()] = value;
-		}
-		let payload: string | Buffer = '';
-		if (reply.json !== undefined) {
-			payload = JSON.stringify(reply.json);
-			headers['content-type'] = 'application/json; charset=utf-8';
-		} else if (reply.body !== undefined) {
-			payload = reply.body;
-			if (reply.contentType) headers['content-type'] = reply.contentType;
-		}
-		record.status = reply.status;
-		if (res.destroyed) return;
-		res.writeHead(reply.status, headers);
-		res.end(payload);
-	}
-}
-
-/** An injected text body is served as the service would serve it: a recorded XML answer as XML. */
-function faultContentType(body: string): string {
-	return body.trimStart().startsWith('<?xml') || /^\s*<[A-Za-z]/.test(body) ? 'application/xml' : 'text/plain; charset=utf-8';
 }

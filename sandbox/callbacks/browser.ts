@@ -191,83 +191,109 @@ async function openAsBot(plan: OpenLinkPlan, fetchLink: LinkFetch): Promise<Open
 	return { ok: true, sid: plan.sid, as: 'bot', link: plan.link, pages };
 }
 
-async function openAsPerson(plan: OpenLinkPlan, fetchLink: LinkFetch): Promise<OpenLinkResult> {
-	const pages: OpenedPage[] = [];
-	const jar = new CookieJar();
-	let redirects = 0;
-	const result = (stopped?: string): OpenLinkResult => {
-		const out: OpenLinkResult = { ok: true, sid: plan.sid, as: 'person', link: plan.link, pages };
-		if (stopped !== undefined) out.stopped = stopped;
-		return out;
-	};
+/** One request of a navigation. */
+interface PageRequest {
+	method: string;
+	url: URL;
+	body?: string;
+	referer?: string;
+}
+
+type Navigated = { url: URL; response: LinkResponse } | { stopped: string };
+
+/** A person's browser for one open: the pages it requested, its cookies, the redirects it followed. */
+class PersonBrowser {
+	readonly pages: OpenedPage[] = [];
+
+	private readonly jar = new CookieJar();
+
+	private redirects = 0;
+
+	constructor(private readonly fetchLink: LinkFetch) {}
 
 	/** One navigation: the request and its redirects. Resolves with the last answer, or why it stopped. */
-	const navigate = async (
-		first: { method: string; url: URL; body?: string; referer?: string },
-	): Promise<{ url: URL; response: LinkResponse } | { stopped: string }> => {
-		let { method, url, body } = first;
-		let referer = first.referer;
+	async navigate(first: PageRequest): Promise<Navigated> {
+		let request = first;
 		for (;;) {
-			const headers: Record<string, string> = {
-				'user-agent': PERSON_USER_AGENT,
-				accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-				'accept-language': 'en-IN,en;q=0.9',
-			};
-			const cookie = jar.header(url);
-			if (cookie) headers.cookie = cookie;
-			if (referer) headers.referer = referer;
-			if (body !== undefined) {
-				headers['content-type'] = 'application/x-www-form-urlencoded';
-				headers['content-length'] = String(Buffer.byteLength(body));
-				headers.origin = new URL(referer ?? url.toString()).origin;
-			}
-			const response = await fetchLink(url.toString(), { method, headers, body });
-			pages.push(pageOf(method, url.toString(), response, body));
+			const { method, url, body } = request;
+			const response = await this.fetchLink(url.toString(), { method, headers: this.headersFor(request), body });
+			this.pages.push(pageOf(method, url.toString(), response, body));
 			if (response.error === 'cancelled') return { stopped: 'cancelled' };
 			if (response.error !== undefined && response.status === 0) return { stopped: `no answer from ${url.toString()}: ${response.error}` };
-			jar.take(url, response);
+			this.jar.take(url, response);
 			const location = header(response, 'location');
 			if (!isRedirect(response.status) || location === undefined) return { url, response };
-			let next: URL;
-			try {
-				next = new URL(location, url);
-			} catch {
-				return { stopped: `redirect to an invalid Location not followed: ${location}` };
-			}
-			if (redirects >= MAX_REDIRECTS) return { stopped: `more than ${MAX_REDIRECTS} redirects: ${next.toString()} not followed` };
-			if (!isLoopbackHttp(next)) return { stopped: `redirect to a non-loopback URL not followed: ${next.toString()}` };
-			redirects++;
-			if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-				method = 'GET';
-				body = undefined;
-			}
-			referer = url.toString();
-			url = next;
+			const next = this.redirectOf(request, response.status, location);
+			if ('stopped' in next) return next;
+			request = next;
 		}
-	};
+	}
 
-	// The person taps what the handset shows: the sandbox's short link (its 302 is the first redirect), else the URL.
-	const opened = await navigate({ method: 'GET', url: new URL(plan.link.shortUrl ?? plan.link.longUrl) });
-	if ('stopped' in opened) return result(opened.stopped);
-	const { url: pageUrl, response } = opened;
+	private headersFor({ url, body, referer }: PageRequest): Record<string, string> {
+		const headers: Record<string, string> = {
+			'user-agent': PERSON_USER_AGENT,
+			accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+			'accept-language': 'en-IN,en;q=0.9',
+		};
+		const cookie = this.jar.header(url);
+		if (cookie) headers.cookie = cookie;
+		if (referer) headers.referer = referer;
+		if (body !== undefined) {
+			headers['content-type'] = 'application/x-www-form-urlencoded';
+			headers['content-length'] = String(Buffer.byteLength(body));
+			headers.origin = new URL(referer ?? url.toString()).origin;
+		}
+		return headers;
+	}
+
+	/** The request a redirect leads to (a 303, or a 301/302 after a POST, turns into a GET), or why it is not followed. */
+	private redirectOf(request: PageRequest, status: number, location: string): PageRequest | { stopped: string } {
+		let next: URL;
+		try {
+			next = new URL(location, request.url);
+		} catch {
+			return { stopped: `redirect to an invalid Location not followed: ${location}` };
+		}
+		if (this.redirects >= MAX_REDIRECTS) return { stopped: `more than ${MAX_REDIRECTS} redirects: ${next.toString()} not followed` };
+		if (!isLoopbackHttp(next)) return { stopped: `redirect to a non-loopback URL not followed: ${next.toString()}` };
+		this.redirects++;
+		const toGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
+		const referer = request.url.toString();
+		return toGet ? { method: 'GET', url: next, referer } : { method: request.method, url: next, body: request.body, referer };
+	}
+}
+
+/** The POST of the page's form, when the page is 200 HTML holding one; or why it is not submitted. */
+function formPostOf({ url, response }: { url: URL; response: LinkResponse }): PageRequest | { stopped: string } | undefined {
 	const contentType = (header(response, 'content-type') ?? '').toLowerCase();
-	if (response.status !== 200 || !contentType.includes('html')) return result();
+	if (response.status !== 200 || !contentType.includes('html')) return undefined;
 	const form = findPostForm(response.body.toString('utf8'));
-	if (!form) return result();
+	if (!form) return undefined;
 	let action: URL;
 	try {
 		// An empty action is the page itself (query included, fragment dropped).
-		action = new URL(form.action.trim(), pageUrl);
+		action = new URL(form.action.trim(), url);
 	} catch {
-		return result(`the form's action is not a URL: ${form.action}`);
+		return { stopped: `the form's action is not a URL: ${form.action}` };
 	}
-	if (!isLoopbackHttp(action)) return result(`the form posts to a non-loopback URL: ${action.toString()} (not submitted)`);
-	const submitted = await navigate({
-		method: 'POST',
-		url: action,
-		body: new URLSearchParams(form.fields).toString(),
-		referer: pageUrl.toString(),
-	});
+	if (!isLoopbackHttp(action)) return { stopped: `the form posts to a non-loopback URL: ${action.toString()} (not submitted)` };
+	return { method: 'POST', url: action, body: new URLSearchParams(form.fields).toString(), referer: url.toString() };
+}
+
+async function openAsPerson(plan: OpenLinkPlan, fetchLink: LinkFetch): Promise<OpenLinkResult> {
+	const browser = new PersonBrowser(fetchLink);
+	const result = (stopped?: string): OpenLinkResult => {
+		const out: OpenLinkResult = { ok: true, sid: plan.sid, as: 'person', link: plan.link, pages: browser.pages };
+		if (stopped !== undefined) out.stopped = stopped;
+		return out;
+	};
+	// The person taps what the handset shows: the sandbox's short link (its 302 is the first redirect), else the URL.
+	const opened = await browser.navigate({ method: 'GET', url: new URL(plan.link.shortUrl ?? plan.link.longUrl) });
+	if ('stopped' in opened) return result(opened.stopped);
+	const post = formPostOf(opened);
+	if (!post) return result();
+	if ('stopped' in post) return result(post.stopped);
+	const submitted = await browser.navigate(post);
 	return result('stopped' in submitted ? submitted.stopped : undefined);
 }
 

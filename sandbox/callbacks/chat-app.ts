@@ -145,6 +145,46 @@ function chatAppTypeDefaults(type: ChatAppIncomingType): unknown {
 /** Types that carry `context {from, id}` (the message replied to) by default. */
 const CHATAPP_CONTEXT_TYPES: readonly string[] = ['button', 'list_reply'];
 
+/** An incoming message as read from the input, before it takes the live or the spec form. */
+interface Incoming {
+	type: string;
+	typeObject: unknown;
+	from: string;
+	to: string;
+	timestamp: string;
+	/** the message replied to, when the message carries one */
+	context?: unknown;
+}
+
+/** The live service's form: a `whatsapp` envelope; a list row is an interactive reply, the other types keep their objects. */
+function liveIncomingBody(input: Obj, m: Incoming): unknown {
+	const content: Obj =
+		m.type === 'list_reply' ? { type: 'interactive', interactive: { type: 'list_reply', list_reply: m.typeObject } } : { type: m.type, [m.type]: m.typeObject };
+	if (m.context !== undefined) content.context = m.context;
+	const entry = liveIncomingEntry({
+		sid: optString(input, 'id') ?? hex(32),
+		from: m.from,
+		to: m.to,
+		timestamp: m.timestamp,
+		name: optString(input, 'name') ?? 'Sandbox User',
+		content,
+	});
+	return envelope([entry], true);
+}
+
+/** The spec's form: `{event: 'incoming_message', timestamp, account_sid, message, contact}`. */
+function specIncomingBody(input: Obj, accountSid: string, m: Incoming): unknown {
+	const message: Obj = { id: optString(input, 'id') ?? hex(32), from: m.from, to: m.to, timestamp: m.timestamp, type: m.type, [m.type]: m.typeObject };
+	if (m.context !== undefined) message.context = m.context;
+	return {
+		event: 'incoming_message',
+		timestamp: m.timestamp,
+		account_sid: accountSid,
+		message,
+		contact: { wa_id: m.from.replace(/^\+/, ''), profile: { name: optString(input, 'name') ?? 'Sandbox User' } },
+	};
+}
+
 /**
  * A signed chat-app incoming message to the configured `incoming_message_url` (or `url`).
  * Input: `{type, from?, to?, name?, id?, timestamp?, <type>?: object (merged over the default),
@@ -165,52 +205,20 @@ export function chatAppIncomingRequest(raw: unknown, ctx: PayloadContext): Deliv
 	}
 	const type = input.type;
 	if (typeof type !== 'string' || !(CHATAPP_INCOMING_TYPES as readonly string[]).includes(type)) {
-		throw new CallbackInputError(
-			`type must be one of: ${CHATAPP_INCOMING_TYPES.join(', ')} (or give payload, a complete body)`,
-		);
+		throw new CallbackInputError(`type must be one of: ${CHATAPP_INCOMING_TYPES.join(', ')} (or give payload, a complete body)`);
 	}
 	const from = optString(input, 'from') ?? SANDBOX_CHATAPP_CUSTOMER;
 	const replyTo = latest(ctx.state.chatAppMessages.values(), (m) => m.to === from);
 	const to = optString(input, 'to') ?? replyTo?.from ?? SANDBOX_CHATAPP_BUSINESS_NUMBER;
-	const now = new Date();
-	const timestamp = optString(input, 'timestamp') ?? isoWithOffset(now);
+	const timestamp = optString(input, 'timestamp') ?? isoWithOffset(new Date());
 	// `text: 'hi'` is read as `text: {body: 'hi'}`.
 	const given = type === 'text' && typeof input.text === 'string' ? { body: input.text } : input[type];
 	const typeObject = overlay(chatAppTypeDefaults(type as ChatAppIncomingType), given);
 	const contextGiven = input.context;
 	const withContext = contextGiven !== null && (contextGiven !== undefined || CHATAPP_CONTEXT_TYPES.includes(type));
-	const context = () => overlay({ from: to, id: replyTo?.sid ?? hex(32) }, contextGiven);
-	if (ctx.state.live) {
-		// a list row is an interactive reply on the live service; the other types keep their objects
-		const content: Obj =
-			type === 'list_reply' ? { type: 'interactive', interactive: { type: 'list_reply', list_reply: typeObject } } : { type, [type]: typeObject };
-		if (withContext) content.context = context();
-		const entry = liveIncomingEntry({
-			sid: optString(input, 'id') ?? hex(32),
-			from,
-			to,
-			timestamp,
-			name: optString(input, 'name') ?? 'Sandbox User',
-			content,
-		});
-		return jsonPost(url, 'chatapp-incoming', envelope([entry], true), true, { signature });
-	}
-	const message: Obj = {
-		id: optString(input, 'id') ?? hex(32),
-		from,
-		to,
-		timestamp,
-		type,
-		[type]: typeObject,
-	};
-	if (withContext) message.context = context();
-	const body = {
-		event: 'incoming_message',
-		timestamp,
-		account_sid: ctx.accountSid,
-		message,
-		contact: { wa_id: from.replace(/^\+/, ''), profile: { name: optString(input, 'name') ?? 'Sandbox User' } },
-	};
+	const context = withContext ? overlay({ from: to, id: replyTo?.sid ?? hex(32) }, contextGiven) : undefined;
+	const incoming: Incoming = { type, typeObject, from, to, timestamp, context };
+	const body = ctx.state.live ? liveIncomingBody(input, incoming) : specIncomingBody(input, ctx.accountSid, incoming);
 	return jsonPost(url, 'chatapp-incoming', body, true, { signature });
 }
 

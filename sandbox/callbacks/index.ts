@@ -1,11 +1,14 @@
 /**
- * The sandbox's callbacks: the dispatcher (dispatcher.ts: queueing, signing, posting, retries on
- * the spec's schedule, acknowledgement timeouts, the attempt log) and what each channel's
+ * The sandbox's callbacks: the dispatcher (dispatcher.ts, its face and its timers and requests;
+ * series.ts and campaign-queue.ts, when each callback goes; delivery.ts, signing, posting and the
+ * retries on the spec's schedule; log.ts, the attempt log) and what each channel's
  * callbacks carry (sms.ts: status and click; rcs.ts: dlr and incoming; chat-app.ts: status and
  * incoming; voice.ts: call status; person.ts: a person's reply, the SMS link a person opens, ending
  * a call; browser.ts: opening that link as a person or a preview bot), sharing types.ts and payload.ts.
  */
-export { CALLBACK_LOG_LIMIT, CallbackDispatcher, isLoopbackUrl, signPayload, type DispatcherOptions } from './dispatcher';
+export { CallbackDispatcher, type DispatcherOptions } from './dispatcher';
+export { isLoopbackUrl, signPayload } from './delivery';
+export { CALLBACK_LOG_LIMIT } from './log';
 export {
 	CALLBACK_TIMING,
 	CallbackInputError,

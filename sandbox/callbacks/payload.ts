@@ -106,3 +106,30 @@ export function latest<T>(values: Iterable<T>, test: (value: T) => boolean): T |
 	for (const value of values) if (test(value)) found = value;
 	return found;
 }
+
+const CALLBACK_KINDS: readonly CallbackKind[] = ['sms-status', 'rcs-dlr', 'chatapp-status', 'chatapp-incoming', 'chatapp-reply', 'rcs-incoming', 'click', 'custom', 'call-status'];
+
+/**
+ * Any body to any (loopback) URL (postCallback). Input: `{url, payload (object → JSON, string as is),
+ * contentType? ('application/json'), kind? ('custom'), sign? (false), signature?}`.
+ */
+export function customCallbackRequest(raw: unknown): DeliveryRequest {
+	const input = inputObject(raw);
+	const url = optString(input, 'url');
+	if (!url) throw new CallbackInputError('url is required');
+	const custom = payloadOption(input);
+	if (!custom) throw new CallbackInputError('payload is required');
+	const kind = input.kind ?? 'custom';
+	if (typeof kind !== 'string' || !CALLBACK_KINDS.includes(kind as CallbackKind)) {
+		throw new CallbackInputError(`kind must be one of: ${CALLBACK_KINDS.join(', ')}`);
+	}
+	if (input.sign !== undefined && typeof input.sign !== 'boolean') throw new CallbackInputError('sign must be a boolean');
+	return {
+		url,
+		kind: kind as CallbackKind,
+		...custom,
+		contentType: optString(input, 'contentType') ?? 'application/json',
+		signByDefault: input.sign === true,
+		signature: signatureOption(input),
+	};
+}

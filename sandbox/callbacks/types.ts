@@ -1,6 +1,7 @@
 /**
  * What every part of the callback dispatcher shares: the public types of the attempt log, the
- * timing of the spec (messaging.md), and the request a payload builder hands to the dispatcher.
+ * timing of the spec (messaging.md), the request a payload builder hands to the dispatcher, and
+ * the clock and network its parts post through.
  */
 import type { SandboxState } from '../state';
 
@@ -122,3 +123,28 @@ export interface PayloadContext {
 	state: SandboxState;
 	accountSid: string;
 }
+
+// ---------------------------------------------------------------- the dispatcher's clock and network
+
+/** What one POST of a callback got back: the status, 0 with `error` when there was no answer. */
+export interface SendResult {
+	status: number;
+	error?: string;
+}
+
+/**
+ * The timers and requests of the callbacks, on Node's clock and network (dispatcher.ts): what the
+ * parts that decide when and what to post (delivery.ts, series.ts, campaign-queue.ts) post through.
+ */
+export interface CallbackWork {
+	/** Bumped when everything is cancelled: work of an older generation stops where it is. */
+	readonly generation: number;
+	/** Runs `fn` in `ms` real ms; counted as pending until it runs or is cancelled. */
+	after(ms: number, fn: () => void): NodeJS.Timeout;
+	cancel(timer: NodeJS.Timeout): void;
+	/** One POST to a loopback URL; settles on the answer's status line. */
+	send(target: URL, headers: Record<string, string>, body: string): Promise<SendResult>;
+}
+
+/** Posts one callback now (retrying on its own schedule); resolves with the first attempt. */
+export type Deliver = (request: DeliveryRequest) => Promise<CallbackAttempt>;

@@ -3,6 +3,7 @@
  * State: active → vault; a deallocated number goes back to the free pool.
  */
 import { fail, isPlainObject, json, randomHex, readJson } from '../http';
+import type { SandboxState } from '../state';
 import type { Allocation, AllocationRecord, GreenvnPoolEntry } from '../stored';
 import type { Handler, Reply, RequestContext, RouteDefinition } from '../types';
 
@@ -124,7 +125,8 @@ function pickNumber(free: GreenvnPoolEntry[], prefs: Preferences | undefined, st
 	return best;
 }
 
-function allocate(ctx: RequestContext): Reply {
+/** The body of an allocation: a JSON object with the mandatory parameters, the numbers unique across both parties. */
+function partiesOf(ctx: RequestContext): { body: Record<string, unknown>; connectionId: string; aparty: string[]; bparty: string[] } {
 	const parsed = readJson(ctx);
 	if (!parsed.ok || !isPlainObject(parsed.value)) {
 		throw new AllocationError(400, ALLOC_CODES.badParameters, 'The body must be a JSON object');
@@ -139,19 +141,17 @@ function allocate(ctx: RequestContext): Reply {
 	if (typeof body.connection_id !== 'string') {
 		throw new AllocationError(400, ALLOC_CODES.badParameters, 'connection_id must be a string');
 	}
-	const connectionId = body.connection_id;
 	const aparty = numbers(body, 'aparty_numbers');
 	const bparty = numbers(body, 'bparty_numbers');
 	const all = [...aparty, ...bparty];
 	if (new Set(all).size !== all.length) {
 		throw new AllocationError(400, ALLOC_CODES.duplicateInRequest, 'A number appears more than once across aparty_numbers and bparty_numbers');
 	}
-	const apartyPins = pins(body, 'aparty_pins');
-	const bpartyPins = pins(body, 'bparty_pins');
-	if (body.usage !== 'oneway' && body.usage !== 'twoway') {
-		throw new AllocationError(400, ALLOC_CODES.badParameters, "usage must be 'oneway' or 'twoway'");
-	}
-	const usage = body.usage;
+	return { body, connectionId: body.connection_id, aparty, bparty };
+}
+
+/** The optional parameters: strictness, preferences, deallocation policy, flow id. */
+function optionsOf(body: Record<string, unknown>): { strictness: boolean; prefs?: Preferences; deallocationPolicy?: { duration: string } } {
 	if (body.strictness !== undefined && typeof body.strictness !== 'boolean') {
 		throw new AllocationError(400, ALLOC_CODES.badParameters, 'strictness must be a boolean');
 	}
@@ -168,24 +168,38 @@ function allocate(ctx: RequestContext): Reply {
 	if (body.flow_id !== undefined && typeof body.flow_id !== 'string' && typeof body.flow_id !== 'number') {
 		throw new AllocationError(400, ALLOC_CODES.badParameters, 'flow_id must be a string');
 	}
+	return { strictness, prefs, deallocationPolicy };
+}
 
-	for (const record of ctx.state.allocations.values()) {
+/** Takes the free green VN for a new connection (409 when the connection has an active allocation already). */
+function takeNumber(state: SandboxState, connectionId: string, prefs: Preferences | undefined, strictness: boolean): GreenvnPoolEntry {
+	for (const record of state.allocations.values()) {
 		if (record.allocation.state === 'active' && record.allocation.connection_id === connectionId) {
 			throw new AllocationError(409, ALLOC_CODES.duplicateConnectionId, `Duplicate connection id: '${connectionId}' already has an active allocation`);
 		}
 	}
-	const chosen = pickNumber(ctx.state.freeGreenvns, prefs, strictness);
+	const chosen = pickNumber(state.freeGreenvns, prefs, strictness);
 	if (!chosen) {
 		throw new AllocationError(
 			400,
 			ALLOC_CODES.noFreeNumber,
-			ctx.state.freeGreenvns.length
-				? 'No free green VN matches the preferences (strictness is true); unable to allocate'
-				: 'No free green VN; unable to allocate',
+			state.freeGreenvns.length ? 'No free green VN matches the preferences (strictness is true); unable to allocate' : 'No free green VN; unable to allocate',
 		);
 	}
-	ctx.state.freeGreenvns = ctx.state.freeGreenvns.filter((e) => e !== chosen);
+	state.freeGreenvns = state.freeGreenvns.filter((e) => e !== chosen);
+	return chosen;
+}
 
+function allocate(ctx: RequestContext): Reply {
+	const { body, connectionId, aparty, bparty } = partiesOf(ctx);
+	const apartyPins = pins(body, 'aparty_pins');
+	const bpartyPins = pins(body, 'bparty_pins');
+	if (body.usage !== 'oneway' && body.usage !== 'twoway') {
+		throw new AllocationError(400, ALLOC_CODES.badParameters, "usage must be 'oneway' or 'twoway'");
+	}
+	const usage = body.usage;
+	const { strictness, prefs, deallocationPolicy } = optionsOf(body);
+	const chosen = takeNumber(ctx.state, connectionId, prefs, strictness);
 	const allocation: Allocation = {
 		connection_id: connectionId,
 		aparty_numbers: aparty,

@@ -90,67 +90,62 @@ const STATUSES: readonly string[] = ['completed', 'failed', 'busy', 'no-answer']
 const DIRECTIONS: readonly string[] = ['inbound', 'outbound-dial', 'outbound-api'];
 const QUERY_KEYS = ['Sid', 'DateCreated', 'To', 'From', 'Status', 'Duration', 'Price', 'Direction', 'PhoneNumber', 'PageSize', 'SortBy', 'Before', 'After', 'RecordingUrlValidity'] as const;
 
-function bulkQuery(ctx: RequestContext): Reply {
-	const q: Partial<Record<(typeof QUERY_KEYS)[number], string>> = {};
-	for (const key of QUERY_KEYS) {
-		const raw = ctx.request.query[key];
-		if (Array.isArray(raw)) return fail(ctx, 400, `${key} is given ${raw.length} times; give it once (comma-separated where a list is allowed)`);
-		if (raw !== undefined) q[key] = raw;
+type QueryKey = (typeof QUERY_KEYS)[number];
+type Query = Partial<Record<QueryKey, string>>;
+type CallFilter = (call: StoredCall) => boolean;
+type CursorKey = { createdAt: number; sid: string };
+
+/** An integer query value from `min` to `max`, else a QueryError saying so. */
+function integerIn(key: string, raw: string, min: number, max: number, unit = ''): number {
+	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+	if (!(value >= min && value <= max)) throw new QueryError(`${key} must be an integer from ${min} to ${max}${unit} (got '${raw}')`);
+	return value;
+}
+
+function sidFilter(raw: string): CallFilter {
+	const sids = raw.split(',').map((s) => s.trim());
+	if (sids.length > CALL_QUERY_LIMITS.sids) throw new QueryError(`Sid has ${sids.length} call ids; at most ${CALL_QUERY_LIMITS.sids} are allowed`);
+	if (sids.some((s) => !s)) throw new QueryError('Sid has an empty entry');
+	const set = new Set(sids);
+	return (call) => set.has(call.sid);
+}
+
+/** DateCreated: within the spec's history window, at most a month per request. */
+function dateCreatedFilter(raw: string, now: number, live: boolean): CallFilter {
+	const offset = live ? INDIA_OFFSET_MINUTES : 0;
+	const range = parseRange('DateCreated', raw, ['gte', 'lte', 'gt', 'lt'], (text) => parseServiceDate(text, offset), 'gte:2026-01-01 00:00:00;lte:2026-01-31 23:59:59');
+	const lower = range.gte ?? range.gt;
+	const upper = range.lte ?? range.lt;
+	const oldest = addCalendarMonths(now, -CALL_QUERY_LIMITS.historyMonths);
+	if ((lower !== undefined && lower < oldest) || (upper !== undefined && upper < oldest)) {
+		throw new QueryError('DateCreated reaches back more than 6 months; older calls cannot be queried');
 	}
-	const now = Date.now();
-	const live = ctx.state.live;
-	const filters: Array<(call: StoredCall) => boolean> = [];
-	let pageSize: number = CALLS_PAGE_SIZE.default;
-	let validity: number = RECORDING_URL_VALIDITY.default;
-	let ascending = false;
-	// a QueryError answers 400 with its message (guarded)
-	if (q.PageSize !== undefined) {
-		pageSize = /^\d+$/.test(q.PageSize) ? Number(q.PageSize) : NaN;
-		if (!(pageSize >= 1 && pageSize <= CALLS_PAGE_SIZE.max)) {
-			throw new QueryError(`PageSize must be an integer from 1 to ${CALLS_PAGE_SIZE.max} (got '${q.PageSize}')`);
+	if (lower !== undefined && upper !== undefined) {
+		if (upper < lower) throw new QueryError('DateCreated ends before it starts');
+		if (upper > addCalendarMonths(lower, CALL_QUERY_LIMITS.rangeMonths)) {
+			throw new QueryError(`DateCreated spans ${Math.ceil((upper - lower) / DAY_MS)} days; at most one month per request`);
 		}
 	}
-	if (q.Sid !== undefined) {
-		const sids = q.Sid.split(',').map((s) => s.trim());
-		if (sids.length > CALL_QUERY_LIMITS.sids) throw new QueryError(`Sid has ${sids.length} call ids; at most ${CALL_QUERY_LIMITS.sids} are allowed`);
-		if (sids.some((s) => !s)) throw new QueryError('Sid has an empty entry');
-		const set = new Set(sids);
-		filters.push((call) => set.has(call.sid));
+	return (call) => inRange(call.createdAt, range);
+}
+
+const NUMBER_FILTERS = [
+	['To', (call: StoredCall) => call.to],
+	['From', (call: StoredCall) => call.from],
+	['PhoneNumber', (call: StoredCall) => call.phoneNumberSid],
+] as const;
+
+/** Status, Direction, Duration and Price: the first two one of a list, the others ranges (of ended calls). */
+function outcomeFilters(q: Query, now: number): CallFilter[] {
+	const filters: CallFilter[] = [];
+	const { Status: status, Direction: direction } = q;
+	if (status !== undefined) {
+		if (!STATUSES.includes(status)) throw new QueryError(`Status must be one of ${STATUSES.join(', ')} (got '${status}')`);
+		filters.push((call) => ended(call, now) && call.outcome === status);
 	}
-	if (q.DateCreated !== undefined) {
-		const offset = live ? INDIA_OFFSET_MINUTES : 0;
-		const range = parseRange('DateCreated', q.DateCreated, ['gte', 'lte', 'gt', 'lt'], (text) => parseServiceDate(text, offset), 'gte:2026-01-01 00:00:00;lte:2026-01-31 23:59:59');
-		const lower = range.gte ?? range.gt;
-		const upper = range.lte ?? range.lt;
-		const oldest = addCalendarMonths(now, -CALL_QUERY_LIMITS.historyMonths);
-		if ((lower !== undefined && lower < oldest) || (upper !== undefined && upper < oldest)) {
-			throw new QueryError('DateCreated reaches back more than 6 months; older calls cannot be queried');
-		}
-		if (lower !== undefined && upper !== undefined) {
-			if (upper < lower) throw new QueryError('DateCreated ends before it starts');
-			if (upper > addCalendarMonths(lower, CALL_QUERY_LIMITS.rangeMonths)) {
-				throw new QueryError(`DateCreated spans ${Math.ceil((upper - lower) / DAY_MS)} days; at most one month per request`);
-			}
-		}
-		filters.push((call) => inRange(call.createdAt, range));
-	}
-	for (const [key, pick] of [
-		['To', (call: StoredCall) => call.to],
-		['From', (call: StoredCall) => call.from],
-		['PhoneNumber', (call: StoredCall) => call.phoneNumberSid],
-	] as const) {
-		const raw = q[key];
-		if (raw === undefined) continue;
-		const set = new Set(numberList(key, raw));
-		filters.push((call) => set.has(pick(call) ?? ''));
-	}
-	if (q.Status !== undefined) {
-		if (!STATUSES.includes(q.Status)) throw new QueryError(`Status must be one of ${STATUSES.join(', ')} (got '${q.Status}')`);
-		filters.push((call) => ended(call, now) && call.outcome === q.Status);
-	}
-	if (q.Direction !== undefined) {
-		if (!DIRECTIONS.includes(q.Direction)) throw new QueryError(`Direction must be one of ${DIRECTIONS.join(', ')} (got '${q.Direction}')`);
-		filters.push((call) => call.direction === q.Direction);
+	if (direction !== undefined) {
+		if (!DIRECTIONS.includes(direction)) throw new QueryError(`Direction must be one of ${DIRECTIONS.join(', ')} (got '${direction}')`);
+		filters.push((call) => call.direction === direction);
 	}
 	if (q.Duration !== undefined) {
 		const range = parseRange('Duration', q.Duration, ['gte', 'lte', 'gt', 'lt', 'eq'], (t) => (/^\d+s$/.test(t) ? Number(t.slice(0, -1)) : undefined), 'gte:10s;lte:45s or eq:30s');
@@ -160,47 +155,72 @@ function bulkQuery(ctx: RequestContext): Reply {
 		const range = parseRange('Price', q.Price, ['gte', 'lte', 'gt', 'lt', 'eq'], (t) => (/^\d+(\.\d+)?$/.test(t) ? Number(t) : undefined), 'gte:0.50;lte:2.00');
 		filters.push((call) => ended(call, now) && inRange(Number(call.price), range));
 	}
-	if (q.SortBy !== undefined) {
-		if (q.SortBy !== 'DateCreated:asc' && q.SortBy !== 'DateCreated:desc') {
-			throw new QueryError(`SortBy must be DateCreated:asc or DateCreated:desc (got '${q.SortBy}')`);
-		}
-		ascending = q.SortBy === 'DateCreated:asc';
+	return filters;
+}
+
+/** Every filter of the query, checked in the order of the spec's table (the first problem is the one answered). */
+function filtersOf(q: Query, now: number, live: boolean): CallFilter[] {
+	const filters: CallFilter[] = [];
+	if (q.Sid !== undefined) filters.push(sidFilter(q.Sid));
+	if (q.DateCreated !== undefined) filters.push(dateCreatedFilter(q.DateCreated, now, live));
+	for (const [key, pick] of NUMBER_FILTERS) {
+		const raw = q[key];
+		if (raw === undefined) continue;
+		const set = new Set(numberList(key, raw));
+		filters.push((call) => set.has(pick(call) ?? ''));
 	}
-	if (q.RecordingUrlValidity !== undefined) {
-		validity = /^\d+$/.test(q.RecordingUrlValidity) ? Number(q.RecordingUrlValidity) : NaN;
-		if (!(validity >= RECORDING_URL_VALIDITY.min && validity <= RECORDING_URL_VALIDITY.max)) {
-			throw new QueryError(`RecordingUrlValidity must be an integer from ${RECORDING_URL_VALIDITY.min} to ${RECORDING_URL_VALIDITY.max} minutes (got '${q.RecordingUrlValidity}')`);
-		}
+	return [...filters, ...outcomeFilters(q, now)];
+}
+
+/** How the page is cut: order, recording URL validity and the cursor; a QueryError for a bad one. */
+function pagingOf(q: Query): { ascending: boolean; validity: number; before?: CursorKey; after?: CursorKey } {
+	if (q.SortBy !== undefined && q.SortBy !== 'DateCreated:asc' && q.SortBy !== 'DateCreated:desc') {
+		throw new QueryError(`SortBy must be DateCreated:asc or DateCreated:desc (got '${q.SortBy}')`);
 	}
+	const { min, max } = RECORDING_URL_VALIDITY;
+	const validity = q.RecordingUrlValidity === undefined ? RECORDING_URL_VALIDITY.default : integerIn('RecordingUrlValidity', q.RecordingUrlValidity, min, max, ' minutes');
 	if (q.Before !== undefined && q.After !== undefined) throw new QueryError('Give Before or After, not both');
-	let before: { createdAt: number; sid: string } | undefined;
-	let after: { createdAt: number; sid: string } | undefined;
-	try {
-		if (q.Before !== undefined) before = parseCursor('Before', q.Before);
-		if (q.After !== undefined) after = parseCursor('After', q.After);
-	} catch (error) {
-		return fail(ctx, 400, (error as Error).message);
-	}
+	return {
+		ascending: q.SortBy === 'DateCreated:asc',
+		validity,
+		before: q.Before === undefined ? undefined : parseCursor('Before', q.Before),
+		after: q.After === undefined ? undefined : parseCursor('After', q.After),
+	};
+}
 
-	type Key = { createdAt: number; sid: string };
-	const asc = (a: Key, b: Key) => a.createdAt - b.createdAt || (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
-	const order = ascending ? asc : (a: Key, b: Key) => asc(b, a);
-	const matched = [...callsOf(ctx.state).values()].filter((call) => filters.every((f) => f(call))).sort(order);
-	let start = 0;
-	let end: number;
+/** The query's values, each given at most once; a string is the 400 for one given twice. */
+function queryOf(ctx: RequestContext): Query | string {
+	const q: Query = {};
+	for (const key of QUERY_KEYS) {
+		const raw = ctx.request.query[key];
+		if (Array.isArray(raw)) return `${key} is given ${raw.length} times; give it once (comma-separated where a list is allowed)`;
+		if (raw !== undefined) q[key] = raw;
+	}
+	return q;
+}
+
+/** Where the page starts and ends in the matched calls: after a cursor, before one, or the first page. */
+function pageBounds(
+	matched: StoredCall[],
+	order: (a: CursorKey, b: CursorKey) => number,
+	{ after, before }: ReturnType<typeof pagingOf>,
+	pageSize: number,
+): { start: number; end: number } {
 	if (after) {
-		start = matched.findIndex((call) => order(call, after!) > 0);
-		if (start < 0) start = matched.length;
-		end = Math.min(matched.length, start + pageSize);
-	} else if (before) {
-		end = matched.findIndex((call) => order(call, before!) >= 0);
-		if (end < 0) end = matched.length;
-		start = Math.max(0, end - pageSize);
-	} else {
-		end = Math.min(matched.length, pageSize);
+		const found = matched.findIndex((call) => order(call, after) > 0);
+		const start = found < 0 ? matched.length : found;
+		return { start, end: Math.min(matched.length, start + pageSize) };
 	}
-	const page = matched.slice(start, end);
+	if (before) {
+		const found = matched.findIndex((call) => order(call, before) >= 0);
+		const end = found < 0 ? matched.length : found;
+		return { start: Math.max(0, end - pageSize), end };
+	}
+	return { start: 0, end: Math.min(matched.length, pageSize) };
+}
 
+/** The page's URIs: the query as given but for its cursor, with PageSize. */
+function pageUris(ctx: RequestContext, pageSize: number): (cursor?: [string, string]) => string {
 	const path = `/v1/Accounts/${ctx.params.sid}/Calls.json`;
 	const params = new URLSearchParams();
 	for (const [key, value] of Object.entries(ctx.request.query)) {
@@ -208,11 +228,28 @@ function bulkQuery(ctx: RequestContext): Reply {
 		for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
 	}
 	if (!params.has('PageSize')) params.append('PageSize', String(pageSize));
-	const uri = (cursor?: [string, string]) => {
+	return (cursor) => {
 		const p = new URLSearchParams(params);
 		if (cursor) p.append(cursor[0], cursor[1]);
 		return `${path}?${p.toString()}`;
 	};
+}
+
+function bulkQuery(ctx: RequestContext): Reply {
+	const q = queryOf(ctx);
+	if (typeof q === 'string') return fail(ctx, 400, q);
+	const now = Date.now();
+	const live = ctx.state.live;
+	// checked in this order: PageSize, the filters, the rest of the paging
+	const pageSize = q.PageSize === undefined ? CALLS_PAGE_SIZE.default : integerIn('PageSize', q.PageSize, 1, CALLS_PAGE_SIZE.max);
+	const filters = filtersOf(q, now, live);
+	const paging = pagingOf(q);
+	const asc = (a: CursorKey, b: CursorKey) => a.createdAt - b.createdAt || (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
+	const order = paging.ascending ? asc : (a: CursorKey, b: CursorKey) => asc(b, a);
+	const matched = [...callsOf(ctx.state).values()].filter((call) => filters.every((f) => f(call))).sort(order);
+	const { start, end } = pageBounds(matched, order, paging, pageSize);
+	const page = matched.slice(start, end);
+	const uri = pageUris(ctx, pageSize);
 	const nextCursor = page.length ? cursorOf(page[page.length - 1]) : undefined;
 	const prevCursor = page.length ? cursorOf(page[0]) : q.After;
 	return json(200, {
@@ -223,7 +260,7 @@ function bulkQuery(ctx: RequestContext): Reply {
 			PrevPageUri: start > 0 && prevCursor ? uri(['Before', prevCursor]) : null,
 			NextPageUri: end < matched.length && nextCursor ? uri(['After', nextCursor]) : null,
 		},
-		Calls: page.map((call) => v1CallView(call, now, { origin: ctx.origin, validityMinutes: validity, live })),
+		Calls: page.map((call) => v1CallView(call, now, { origin: ctx.origin, validityMinutes: paging.validity, live })),
 	});
 }
 

@@ -1,9 +1,9 @@
 /**
  * The v1 status callbacks of a call placed with Calls/connect (callConnect.ts), in the spec's
  * order, handed to the callback dispatcher (callbacks/voice.ts posts them), and the end of a placed
- * call that is still running (endCall of the sandbox, server.ts).
+ * call that is still running (endPlacedCall: endCall of the sandbox, server.ts).
  */
-import type { CallStatusReport } from '../callbacks';
+import { CallbackInputError, endCallInput, type CallbackAttempt, type CallStatusReport } from '../callbacks';
 import { v1DateTime } from '../http';
 import type { CallOutcome, StoredCall } from '../stored';
 import type { RequestContext } from '../types';
@@ -80,7 +80,8 @@ export function endCallNow(call: StoredCall, status: CallOutcome, now: number, t
 /** Hooks of the callback dispatcher (callbacks/dispatcher.ts; the posts: callbacks/voice.ts) for call status reports. */
 interface CallStatusHooks {
 	callStatusScheduled(reports: readonly CallStatusReport[]): void;
-	postCallStatus(report: { url: string; callSid: string; fields: Array<[string, string]> }): Promise<unknown>;
+	cancelCallStatus(callSid: string): boolean;
+	postCallStatus(report: { url: string; callSid: string; fields: Array<[string, string]> }): Promise<CallbackAttempt>;
 }
 
 /** The `0044` call: its terminal status callback, posted now and answered before the connect is. */
@@ -116,4 +117,27 @@ export function scheduleCallbacks(ctx: RequestContext, call: StoredCall): void {
 	if (!hooks?.callStatusScheduled) return;
 	const reports = callStatusReportsOf(call, ctx.origin, () => ctx.state.live);
 	if (reports.length) hooks.callStatusScheduled(reports);
+}
+
+/**
+ * `endCall` of the sandbox, `{callSid, status? ('completed')}`: a placed call still running ends now.
+ * Its status callbacks not posted yet are cancelled and its terminal callback is posted at once when
+ * it has a StatusCallback and `terminal` is among its events: resolves with that first attempt, or
+ * null. Throws a CallbackInputError for an unknown call or one that has ended.
+ */
+export function endPlacedCall(
+	input: Record<string, unknown>,
+	clock: Pick<RequestContext, 'state' | 'timeScale' | 'origin'>,
+	hooks: CallStatusHooks,
+): Promise<CallbackAttempt | null> {
+	const { callSid, status } = endCallInput(input);
+	const call = clock.state.calls.get(callSid);
+	if (!call) throw new CallbackInputError(`no call has sid '${callSid}'`);
+	const now = Date.now();
+	if (now >= call.endsAt) throw new CallbackInputError(`call ${callSid} has already ended (${call.outcome})`);
+	hooks.cancelCallStatus(callSid);
+	endCallNow(call, status, now, clock.timeScale);
+	const url = call.connect?.statusCallback;
+	if (!url || !callStatusEventsOf(call).includes('terminal')) return Promise.resolve(null);
+	return hooks.postCallStatus({ url, callSid, fields: callStatusFields(call, 'terminal', clock.origin, clock.state.live) });
 }

@@ -60,6 +60,39 @@ export function seededCallSid(i: number): string {
 	return h[0] === SHAPE_B_PREFIX ? `a${h.slice(1)}` : h;
 }
 
+/** A seeded call's timing and legs for its outcome (the agent misses some outbound calls nobody answered). */
+function seededLegs(outcome: CallOutcome, inbound: boolean, rng: () => number): { answeredAfter: number | null; endedAfter: number; legs: StoredCallLeg[] } {
+	const agentMissed = outcome === 'no-answer' && !inbound && rng() < 0.3;
+	if (outcome === 'completed') {
+		const answeredAfter = 3 + Math.floor(rng() * 13);
+		const talk = 10 + Math.floor(rng() * 590);
+		const endedAfter = answeredAfter + talk;
+		const legs: StoredCallLeg[] = [
+			{ status: 'completed', onCallDuration: endedAfter, answeredBy: 'NA' },
+			{ status: 'completed', onCallDuration: talk, answeredBy: rng() < 0.9 ? 'Human' : 'Machine' },
+		];
+		return { answeredAfter, endedAfter, legs };
+	}
+	if (outcome === 'no-answer') {
+		const endedAfter = 30 + Math.floor(rng() * 16);
+		const legs: StoredCallLeg[] = [{ status: agentMissed ? 'no-answer' : 'completed', onCallDuration: agentMissed ? 0 : endedAfter, answeredBy: 'NA' }];
+		if (!agentMissed) legs.push({ status: 'no-answer', onCallDuration: 0, answeredBy: 'NA' });
+		return { answeredAfter: null, endedAfter, legs };
+	}
+	if (outcome === 'busy') {
+		const endedAfter = 2 + Math.floor(rng() * 4);
+		return {
+			answeredAfter: null,
+			endedAfter,
+			legs: [
+				{ status: 'completed', onCallDuration: endedAfter, answeredBy: 'NA' },
+				{ status: 'busy', onCallDuration: 0, answeredBy: 'NA' },
+			],
+		};
+	}
+	return { answeredAfter: null, endedAfter: Math.floor(rng() * 2), legs: [{ status: 'failed', onCallDuration: 0, answeredBy: 'NA' }] };
+}
+
 /**
  * The seeded calls, newest first: the newest 15 minutes before `now`, then 2 to 6 hours apart
  * (about 38 days back). Directions cycle inbound, outbound-api, outbound-dial; outcomes are about
@@ -81,28 +114,7 @@ export function seedCalls(now: number): StoredCall[] {
 		const agentN = 1 + Math.floor(rng() * 120);
 		const agent = userPhone(agentN);
 		const inbound = direction === 'inbound';
-		const agentMissed = outcome === 'no-answer' && !inbound && rng() < 0.3;
-		let answeredAfter: number | null = null;
-		let endedAfter: number;
-		const legs: StoredCallLeg[] = [];
-		if (outcome === 'completed') {
-			answeredAfter = 3 + Math.floor(rng() * 13);
-			const talk = 10 + Math.floor(rng() * 590);
-			endedAfter = answeredAfter + talk;
-			legs.push({ status: 'completed', onCallDuration: endedAfter, answeredBy: 'NA' });
-			legs.push({ status: 'completed', onCallDuration: talk, answeredBy: rng() < 0.9 ? 'Human' : 'Machine' });
-		} else if (outcome === 'no-answer') {
-			endedAfter = 30 + Math.floor(rng() * 16);
-			legs.push({ status: agentMissed ? 'no-answer' : 'completed', onCallDuration: agentMissed ? 0 : endedAfter, answeredBy: 'NA' });
-			if (!agentMissed) legs.push({ status: 'no-answer', onCallDuration: 0, answeredBy: 'NA' });
-		} else if (outcome === 'busy') {
-			endedAfter = 2 + Math.floor(rng() * 4);
-			legs.push({ status: 'completed', onCallDuration: endedAfter, answeredBy: 'NA' });
-			legs.push({ status: 'busy', onCallDuration: 0, answeredBy: 'NA' });
-		} else {
-			endedAfter = Math.floor(rng() * 2);
-			legs.push({ status: 'failed', onCallDuration: 0, answeredBy: 'NA' });
-		}
+		const { answeredAfter, endedAfter, legs } = seededLegs(outcome, inbound, rng);
 		calls.push({
 			sid: seededCallSid(i),
 			accountSid: SANDBOX_ACCOUNT.accountSid,

@@ -134,140 +134,134 @@ export function fromNumbers(from: string): string[] {
 		.filter(Boolean);
 }
 
-/**
- * Checks a complete parameter set (a create body, or a campaign with an update merged in) against
- * the spec's rules; the first problem wins. Unknown fields are ignored.
- */
-export function checkCampaign(state: SandboxState, raw: Record<string, unknown>, now = Date.now()): CampaignParams | Problem {
-	const problem = (text: string): Problem => ({ problem: text });
-	if (typeof raw.caller_id !== 'string' || !raw.caller_id.trim()) return problem('caller_id is required');
-	const campaignType = raw.campaign_type ?? 'static';
-	if (campaignType !== 'static' && campaignType !== 'dynamic') {
-		return problem(`campaign_type must be one of static, dynamic (got '${String(campaignType)}')`);
-	}
+function isProblem(value: unknown): value is Problem {
+	return isPlainObject(value) && typeof value.problem === 'string';
+}
+
+function fromProblem(from: unknown): string | undefined {
+	if (typeof from !== 'string') return 'from must be a string of comma-separated phone numbers';
+	const numbers = fromNumbers(from);
+	if (numbers.length === 0) return 'from holds no phone numbers';
+	if (numbers.length > CAMPAIGN_LIMITS.fromNumbers) return `from holds ${numbers.length} numbers; at most ${CAMPAIGN_LIMITS.fromNumbers} are allowed`;
+	const bad = numbers.find((n) => !PHONE.test(n));
+	return bad === undefined ? undefined : `from: '${bad}' is not a phone number (E.164 preferred, e.g. +919876543210)`;
+}
+
+function listsProblem(state: SandboxState, lists: unknown, campaignType: 'static' | 'dynamic'): string | undefined {
+	if (!Array.isArray(lists) || lists.some((sid) => typeof sid !== 'string' || !sid)) return 'lists must be an array of list ids';
+	if (lists.length === 0) return 'lists holds no list ids';
+	const max = campaignType === 'dynamic' ? CAMPAIGN_LIMITS.listsDynamic : CAMPAIGN_LIMITS.listsStatic;
+	if (lists.length > max) return `lists holds ${lists.length} list ids; a ${campaignType} campaign takes at most ${max}`;
+	const missing = (lists as string[]).find((sid) => !state.lists.has(sid));
+	return missing ? `lists: no list with id '${missing}'` : undefined;
+}
+
+/** Who is called: `from` numbers or `lists`, exactly one of them. */
+function recipientsProblem(state: SandboxState, raw: Record<string, unknown>, campaignType: 'static' | 'dynamic'): string | undefined {
 	const hasFrom = raw.from !== undefined && raw.from !== null;
 	const hasLists = raw.lists !== undefined && raw.lists !== null;
-	if (hasFrom && hasLists) return problem('Give either from or lists, not both');
-	if (!hasFrom && !hasLists) return problem('from or lists is required');
-	if (hasFrom) {
-		if (typeof raw.from !== 'string') return problem('from must be a string of comma-separated phone numbers');
-		const numbers = fromNumbers(raw.from);
-		if (numbers.length === 0) return problem('from holds no phone numbers');
-		if (numbers.length > CAMPAIGN_LIMITS.fromNumbers) {
-			return problem(`from holds ${numbers.length} numbers; at most ${CAMPAIGN_LIMITS.fromNumbers} are allowed`);
-		}
-		const bad = numbers.find((n) => !PHONE.test(n));
-		if (bad !== undefined) return problem(`from: '${bad}' is not a phone number (E.164 preferred, e.g. +919876543210)`);
-	} else {
-		const lists = raw.lists;
-		if (!Array.isArray(lists) || lists.some((sid) => typeof sid !== 'string' || !sid)) {
-			return problem('lists must be an array of list ids');
-		}
-		if (lists.length === 0) return problem('lists holds no list ids');
-		const max = campaignType === 'dynamic' ? CAMPAIGN_LIMITS.listsDynamic : CAMPAIGN_LIMITS.listsStatic;
-		if (lists.length > max) {
-			return problem(`lists holds ${lists.length} list ids; a ${campaignType} campaign takes at most ${max}`);
-		}
-		const missing = (lists as string[]).find((sid) => !state.lists.has(sid));
-		if (missing) return problem(`lists: no list with id '${missing}'`);
-	}
+	if (hasFrom && hasLists) return 'Give either from or lists, not both';
+	if (!hasFrom && !hasLists) return 'from or lists is required';
+	return hasFrom ? fromProblem(raw.from) : listsProblem(state, raw.lists, campaignType);
+}
+
+/** What the call plays: flow_type, url, read_via_text. */
+function flowProblem(raw: Record<string, unknown>): string | undefined {
 	if (raw.flow_type !== undefined && raw.flow_type !== 'ivr' && raw.flow_type !== 'greeting') {
-		return problem(`flow_type must be one of ivr, greeting (got '${String(raw.flow_type)}')`);
+		return `flow_type must be one of ivr, greeting (got '${String(raw.flow_type)}')`;
 	}
-	if (raw.url !== undefined && !isUrl(raw.url)) return problem(`url must be an absolute http(s) URL (got '${String(raw.url)}')`);
-	if (raw.read_via_text !== undefined && typeof raw.read_via_text !== 'string') return problem('read_via_text must be a string');
-	let name = raw.name;
-	if (name === undefined || name === null) {
-		name = `Campaign ${new Date(now).toISOString().slice(0, 19).replace('T', ' ')}`;
-	} else if (typeof name !== 'string') {
-		return problem('name must be a string');
-	} else if (name.trim().length < CAMPAIGN_LIMITS.nameMinLength) {
-		return problem(`name is ${name.trim().length} characters long; at least ${CAMPAIGN_LIMITS.nameMinLength} are required`);
-	}
-	const type = raw.type ?? 'trans';
-	if (type !== 'trans') return problem(`type must be trans (got '${String(type)}')`);
-	const duplicates = raw.call_duplicate_numbers ?? false;
-	if (typeof duplicates !== 'boolean') return problem('call_duplicate_numbers must be a boolean');
+	if (raw.url !== undefined && !isUrl(raw.url)) return `url must be an absolute http(s) URL (got '${String(raw.url)}')`;
+	if (raw.read_via_text !== undefined && typeof raw.read_via_text !== 'string') return 'read_via_text must be a string';
+	return undefined;
+}
 
-	let retries: CampaignRetries | undefined;
-	if (raw.retries !== undefined && raw.retries !== null) {
-		const r = raw.retries;
-		if (!isPlainObject(r)) return problem('retries must be an object');
-		if (!isInteger(r.number_of_retries) || r.number_of_retries < 0 || r.number_of_retries > CAMPAIGN_LIMITS.retriesMax) {
-			return problem(`retries.number_of_retries must be an integer from 0 to ${CAMPAIGN_LIMITS.retriesMax} (got ${JSON.stringify(r.number_of_retries)})`);
-		}
-		if (r.interval_mins !== undefined && (!isInteger(r.interval_mins) || r.interval_mins < 1)) {
-			return problem(`retries.interval_mins must be a positive integer (got ${JSON.stringify(r.interval_mins)})`);
-		}
-		if (r.mechanism !== undefined && r.mechanism !== 'Linear' && r.mechanism !== 'Exponential') {
-			return problem(`retries.mechanism must be one of Linear, Exponential (got '${String(r.mechanism)}')`);
-		}
-		if (r.on_status !== undefined) {
-			if (!Array.isArray(r.on_status) || r.on_status.some((s) => !(RETRY_STATUSES as readonly unknown[]).includes(s))) {
-				return problem(`retries.on_status must be an array of ${RETRY_STATUSES.join(', ')}`);
-			}
-		}
-		retries = {
-			number_of_retries: r.number_of_retries,
-			...(r.interval_mins !== undefined ? { interval_mins: r.interval_mins as number } : {}),
-			...(r.mechanism !== undefined ? { mechanism: r.mechanism as 'Linear' | 'Exponential' } : {}),
-			...(r.on_status !== undefined ? { on_status: r.on_status as string[] } : {}),
-		};
-	}
+/** The name given (trimmed), or one made of the time when none is. */
+function nameOf(name: unknown, now: number): string | Problem {
+	if (name === undefined || name === null) return `Campaign ${new Date(now).toISOString().slice(0, 19).replace('T', ' ')}`;
+	if (typeof name !== 'string') return { problem: 'name must be a string' };
+	const length = name.trim().length;
+	if (length < CAMPAIGN_LIMITS.nameMinLength) return { problem: `name is ${length} characters long; at least ${CAMPAIGN_LIMITS.nameMinLength} are required` };
+	return name.trim();
+}
 
-	let schedule: CampaignParams['schedule'];
-	if (raw.schedule !== undefined && raw.schedule !== null) {
-		const s = raw.schedule;
-		if (!isPlainObject(s)) return problem('schedule must be an object {send_at, end_at}');
-		for (const key of ['send_at', 'end_at'] as const) {
-			if (s[key] !== undefined && (typeof s[key] !== 'string' || !RFC3339.test(s[key] as string) || dateOf(s[key] as string) === undefined)) {
-				return problem(`schedule.${key} must be an RFC 3339 date-time such as 2026-03-01T10:00:00+05:30 (got '${String(s[key])}')`);
-			}
-		}
-		const sendAt = dateOf(s.send_at as string | undefined);
-		const endAt = dateOf(s.end_at as string | undefined);
-		if (endAt !== undefined && endAt <= (sendAt ?? now)) {
-			return problem(`schedule.end_at must be after ${sendAt !== undefined ? 'send_at' : 'now'}`);
-		}
-		schedule = {
-			...(s.send_at !== undefined ? { send_at: s.send_at as string } : {}),
-			...(s.end_at !== undefined ? { end_at: s.end_at as string } : {}),
-		};
+function retriesOf(r: unknown): CampaignRetries | Problem {
+	if (!isPlainObject(r)) return { problem: 'retries must be an object' };
+	if (!isInteger(r.number_of_retries) || r.number_of_retries < 0 || r.number_of_retries > CAMPAIGN_LIMITS.retriesMax) {
+		return { problem: `retries.number_of_retries must be an integer from 0 to ${CAMPAIGN_LIMITS.retriesMax} (got ${JSON.stringify(r.number_of_retries)})` };
 	}
+	if (r.interval_mins !== undefined && (!isInteger(r.interval_mins) || r.interval_mins < 1)) {
+		return { problem: `retries.interval_mins must be a positive integer (got ${JSON.stringify(r.interval_mins)})` };
+	}
+	if (r.mechanism !== undefined && r.mechanism !== 'Linear' && r.mechanism !== 'Exponential') {
+		return { problem: `retries.mechanism must be one of Linear, Exponential (got '${String(r.mechanism)}')` };
+	}
+	if (r.on_status !== undefined && (!Array.isArray(r.on_status) || r.on_status.some((s) => !(RETRY_STATUSES as readonly unknown[]).includes(s)))) {
+		return { problem: `retries.on_status must be an array of ${RETRY_STATUSES.join(', ')}` };
+	}
+	return {
+		number_of_retries: r.number_of_retries,
+		...(r.interval_mins !== undefined ? { interval_mins: r.interval_mins as number } : {}),
+		...(r.mechanism !== undefined ? { mechanism: r.mechanism as 'Linear' | 'Exponential' } : {}),
+		...(r.on_status !== undefined ? { on_status: r.on_status as string[] } : {}),
+	};
+}
 
+function scheduleOf(s: unknown, now: number): NonNullable<CampaignParams['schedule']> | Problem {
+	if (!isPlainObject(s)) return { problem: 'schedule must be an object {send_at, end_at}' };
+	for (const key of ['send_at', 'end_at'] as const) {
+		if (s[key] !== undefined && (typeof s[key] !== 'string' || !RFC3339.test(s[key] as string) || dateOf(s[key] as string) === undefined)) {
+			return { problem: `schedule.${key} must be an RFC 3339 date-time such as 2026-03-01T10:00:00+05:30 (got '${String(s[key])}')` };
+		}
+	}
+	const sendAt = dateOf(s.send_at as string | undefined);
+	const endAt = dateOf(s.end_at as string | undefined);
+	if (endAt !== undefined && endAt <= (sendAt ?? now)) return { problem: `schedule.end_at must be after ${sendAt !== undefined ? 'send_at' : 'now'}` };
+	return {
+		...(s.send_at !== undefined ? { send_at: s.send_at as string } : {}),
+		...(s.end_at !== undefined ? { end_at: s.end_at as string } : {}),
+	};
+}
+
+/** How it calls and reports: the callback URLs, mode and throttle, custom_field, repeat_menu_attempts. */
+function callingOf(raw: Record<string, unknown>): { mode: 'auto' | 'custom'; repeat: number } | Problem {
 	for (const key of CALLBACK_FIELDS) {
-		if (raw[key] !== undefined && raw[key] !== null && !isUrl(raw[key])) {
-			return problem(`${key} must be an absolute http(s) URL (got '${String(raw[key])}')`);
-		}
+		if (raw[key] !== undefined && raw[key] !== null && !isUrl(raw[key])) return { problem: `${key} must be an absolute http(s) URL (got '${String(raw[key])}')` };
 	}
 	const mode = raw.mode ?? 'auto';
-	if (mode !== 'auto' && mode !== 'custom') return problem(`mode must be one of auto, custom (got '${String(mode)}')`);
+	if (mode !== 'auto' && mode !== 'custom') return { problem: `mode must be one of auto, custom (got '${String(mode)}')` };
 	const throttleMax = SANDBOX_CAMPAIGN_ACCOUNT_CALL_LIMIT - 1;
 	if (raw.throttle !== undefined && raw.throttle !== null) {
-		if (mode !== 'custom') return problem('throttle is only allowed with mode custom');
+		if (mode !== 'custom') return { problem: 'throttle is only allowed with mode custom' };
 		if (!isInteger(raw.throttle) || raw.throttle < 1 || raw.throttle > throttleMax) {
-			return problem(`throttle must be an integer from 1 to ${throttleMax} (the account limit of ${SANDBOX_CAMPAIGN_ACCOUNT_CALL_LIMIT} calls a minute minus 1) (got ${JSON.stringify(raw.throttle)})`);
+			return {
+				problem: `throttle must be an integer from 1 to ${throttleMax} (the account limit of ${SANDBOX_CAMPAIGN_ACCOUNT_CALL_LIMIT} calls a minute minus 1) (got ${JSON.stringify(raw.throttle)})`,
+			};
 		}
 	} else if (mode === 'custom') {
-		return problem('mode custom needs throttle (calls per minute)');
+		return { problem: 'mode custom needs throttle (calls per minute)' };
 	}
-	if (raw.custom_field !== undefined && raw.custom_field !== null && typeof raw.custom_field !== 'string') {
-		return problem('custom_field must be a string');
-	}
+	if (raw.custom_field !== undefined && raw.custom_field !== null && typeof raw.custom_field !== 'string') return { problem: 'custom_field must be a string' };
 	const repeat = raw.repeat_menu_attempts ?? 0;
-	if (!isInteger(repeat) || repeat < 0) return problem(`repeat_menu_attempts must be a non-negative integer (got ${JSON.stringify(repeat)})`);
+	if (!isInteger(repeat) || repeat < 0) return { problem: `repeat_menu_attempts must be a non-negative integer (got ${JSON.stringify(repeat)})` };
+	return { mode, repeat };
+}
 
+type CheckedParams = Pick<CampaignParams, 'name' | 'campaign_type' | 'call_duplicate_numbers' | 'mode' | 'repeat_menu_attempts' | 'retries' | 'schedule'>;
+
+/** The checked parameters in the order they are kept and answered, the optional ones only when given. */
+function paramsOf(raw: Record<string, unknown>, checked: CheckedParams): CampaignParams {
+	const { retries, schedule } = checked;
 	const params: CampaignParams = {
-		name: (name as string).trim(),
+		name: checked.name,
 		type: 'trans',
 		caller_id: (raw.caller_id as string).trim(),
-		campaign_type: campaignType,
-		call_duplicate_numbers: duplicates,
-		mode,
-		repeat_menu_attempts: repeat,
+		campaign_type: checked.campaign_type,
+		call_duplicate_numbers: checked.call_duplicate_numbers,
+		mode: checked.mode,
+		repeat_menu_attempts: checked.repeat_menu_attempts,
 	};
-	if (hasFrom) params.from = raw.from as string;
-	if (hasLists) params.lists = [...(raw.lists as string[])];
+	if (raw.from !== undefined && raw.from !== null) params.from = raw.from as string;
+	if (raw.lists !== undefined && raw.lists !== null) params.lists = [...(raw.lists as string[])];
 	if (raw.flow_type !== undefined) params.flow_type = raw.flow_type as 'ivr' | 'greeting';
 	if (raw.url !== undefined) params.url = raw.url as string;
 	if (raw.read_via_text !== undefined) params.read_via_text = raw.read_via_text as string;
@@ -277,6 +271,33 @@ export function checkCampaign(state: SandboxState, raw: Record<string, unknown>,
 	if (raw.throttle !== undefined && raw.throttle !== null) params.throttle = raw.throttle as number;
 	if (typeof raw.custom_field === 'string') params.custom_field = raw.custom_field;
 	return params;
+}
+
+/**
+ * Checks a complete parameter set (a create body, or a campaign with an update merged in) against
+ * the spec's rules; the first problem wins. Unknown fields are ignored.
+ */
+export function checkCampaign(state: SandboxState, raw: Record<string, unknown>, now = Date.now()): CampaignParams | Problem {
+	const problem = (text: string | undefined): Problem | undefined => (text === undefined ? undefined : { problem: text });
+	if (typeof raw.caller_id !== 'string' || !raw.caller_id.trim()) return { problem: 'caller_id is required' };
+	const campaignType = raw.campaign_type ?? 'static';
+	if (campaignType !== 'static' && campaignType !== 'dynamic') return { problem: `campaign_type must be one of static, dynamic (got '${String(campaignType)}')` };
+	const early = problem(recipientsProblem(state, raw, campaignType) ?? flowProblem(raw));
+	if (early) return early;
+	const name = nameOf(raw.name, now);
+	if (isProblem(name)) return name;
+	const type = raw.type ?? 'trans';
+	if (type !== 'trans') return { problem: `type must be trans (got '${String(type)}')` };
+	const duplicates = raw.call_duplicate_numbers ?? false;
+	if (typeof duplicates !== 'boolean') return { problem: 'call_duplicate_numbers must be a boolean' };
+	const retries = raw.retries === undefined || raw.retries === null ? undefined : retriesOf(raw.retries);
+	if (isProblem(retries)) return retries;
+	const schedule = raw.schedule === undefined || raw.schedule === null ? undefined : scheduleOf(raw.schedule, now);
+	if (isProblem(schedule)) return schedule;
+	const calling = callingOf(raw);
+	if (isProblem(calling)) return calling;
+	const { mode, repeat } = calling;
+	return paramsOf(raw, { name, campaign_type: campaignType, call_duplicate_numbers: duplicates, mode, repeat_menu_attempts: repeat, retries, schedule });
 }
 
 /** Who a campaign calls: `from` numbers, or the contacts of its lists; duplicates once unless allowed. */

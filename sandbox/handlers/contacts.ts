@@ -7,9 +7,9 @@
  * `duplicate_action` deciding what a phone number already present does (see `settleContactUploads`,
  * listStore.ts).
  */
-import { fail, json, parseMultipart, randomHex } from '../http';
+import { fail, json, parseMultipart, randomHex, type MultipartPart } from '../http';
 import { CONTACT_COLUMNS, type ContactColumn, type ContactUpload } from '../stored';
-import type { RequestContext, RouteDefinition } from '../types';
+import type { Reply, RequestContext, RouteDefinition } from '../types';
 import { ensureListsSeeded, settleContactUploads } from './listStore';
 
 export const CONTACT_UPLOAD_LIMITS = { bytes: 10 * 1024 * 1024, records: 50_000, concurrent: 5 } as const;
@@ -73,95 +73,104 @@ function statusView(job: ContactUpload) {
 	};
 }
 
+/** A request refused with this answer (nothing is stored). */
+type Refused = { refused: Reply };
+
+/** The form of an upload: the CSV file, what to do with duplicates, the list to add to. */
+function uploadForm(ctx: RequestContext): { file: MultipartPart; duplicateAction: ContactUpload['duplicateAction']; listId?: string } | Refused {
+	if (ctx.request.contentType !== 'multipart/form-data') {
+		return { refused: fail(ctx, 400, `Content-Type must be multipart/form-data (got ${ctx.request.contentType ?? 'none'})`) };
+	}
+	let parts: MultipartPart[];
+	try {
+		parts = parseMultipart(ctx.rawBody, ctx.request.headers['content-type']);
+	} catch (error) {
+		return { refused: fail(ctx, 400, `Malformed multipart body: ${(error as Error).message}`) };
+	}
+	const field = (name: string) => parts.find((p) => p.name === name);
+	const file = field('file');
+	if (!file) return { refused: fail(ctx, 400, 'The form field file (a CSV file) is required') };
+	if (file.data.length > CONTACT_UPLOAD_LIMITS.bytes) return { refused: fail(ctx, 413, `The file is larger than ${CONTACT_UPLOAD_LIMITS.bytes} bytes`) };
+	if (file.filename !== undefined && !/\.csv$/i.test(file.filename)) {
+		return { refused: fail(ctx, 400, `Invalid CSV format: the file must be a .csv file (got '${file.filename}')`) };
+	}
+	const duplicateAction = (field('duplicate_action')?.data.toString('utf8') ?? 'skip') as ContactUpload['duplicateAction'];
+	if (!DUPLICATE_ACTIONS.includes(duplicateAction)) return { refused: fail(ctx, 400, `duplicate_action must be one of ${DUPLICATE_ACTIONS.join(', ')}`) };
+	const listId = field('list_id')?.data.toString('utf8').trim() || undefined;
+	ensureListsSeeded(ctx.state);
+	if (listId && !ctx.state.lists.has(listId)) return { refused: fail(ctx, 400, `list_id '${listId}' does not exist`) };
+	return { file, duplicateAction, listId };
+}
+
+/** The CSV's header (lower-cased) and rows: a phone_number column, no column twice, not too many rows. */
+function csvOf(ctx: RequestContext, file: MultipartPart): { header: string[]; rows: string[][] } | Refused {
+	let rows: string[][];
+	try {
+		rows = parseCsv(file.data.toString('utf8').replace(/^\uFEFF/, ''));
+	} catch (error) {
+		return { refused: fail(ctx, 400, `Invalid CSV format: ${(error as Error).message}`) };
+	}
+	const header = (rows.shift() ?? []).map((h) => h.trim().toLowerCase());
+	if (header.indexOf('phone_number') < 0) return { refused: fail(ctx, 400, 'Invalid CSV format: the header row must have a phone_number column') };
+	const repeated = header.find((column, index) => column && header.indexOf(column) !== index);
+	if (repeated) return { refused: fail(ctx, 400, `Invalid CSV format: the column ${repeated} appears twice in the header row`) };
+	if (rows.length > CONTACT_UPLOAD_LIMITS.records) {
+		return { refused: fail(ctx, 400, `Invalid CSV format: ${rows.length} records, at most ${CONTACT_UPLOAD_LIMITS.records}`) };
+	}
+	return { header, rows };
+}
+
+/** Known columns are kept (others are ignored); a row with more cells than the header is malformed. */
+function recordsOf(header: string[], rows: string[][]): ContactUpload['records'] {
+	return rows.map((row) => {
+		const record: Partial<Record<ContactColumn | 'malformed', string>> = {};
+		header.forEach((column, index) => {
+			if ((CONTACT_COLUMNS as readonly string[]).includes(column)) record[column as ContactColumn] = row[index] ?? '';
+		});
+		if (row.length > header.length) record.malformed = 'true';
+		return record;
+	});
+}
+
+/** POST contacts/upload: the CSV is accepted at once and processed over time (settleContactUploads). */
+function uploadContacts(ctx: RequestContext): Reply {
+	const form = uploadForm(ctx);
+	if ('refused' in form) return form.refused;
+	const csv = csvOf(ctx, form.file);
+	if ('refused' in csv) return csv.refused;
+	const now = Date.now();
+	const running = [...ctx.state.contactUploads.values()].filter((job) => job.completesAt > now).length;
+	if (running >= CONTACT_UPLOAD_LIMITS.concurrent) {
+		return fail(ctx, 429, `At most ${CONTACT_UPLOAD_LIMITS.concurrent} contact uploads may be processing at once`);
+	}
+	const { rows } = csv;
+	const estimatedTimeSeconds = Math.max(1, Math.ceil(rows.length / 1000));
+	const job: ContactUpload = {
+		uploadId: `upl_${randomHex(20)}`,
+		listId: form.listId,
+		duplicateAction: form.duplicateAction,
+		totalRecords: rows.length,
+		successful: 0,
+		failed: 0,
+		duplicatesSkipped: 0,
+		estimatedTimeSeconds,
+		fileName: form.file.filename,
+		records: recordsOf(csv.header, rows),
+		acceptedAt: now,
+		completesAt: now + estimatedTimeSeconds * 1000 * ctx.timeScale,
+	};
+	ctx.state.contactUploads.set(job.uploadId, job);
+	const data = { upload_id: job.uploadId, total_records: job.totalRecords, status: 'processing', estimated_time_seconds: estimatedTimeSeconds };
+	return v2Ok(ctx, 202, { code: 202, status: 'accepted', data });
+}
+
 export const contactRoutes: RouteDefinition[] = [
 	{
 		base: 'ccm',
 		method: 'POST',
 		path: '/v2/accounts/:sid/contacts/upload',
 		auth: 'basicOrBearer',
-		handler: (ctx) => {
-			if (ctx.request.contentType !== 'multipart/form-data') {
-				return fail(ctx, 400, `Content-Type must be multipart/form-data (got ${ctx.request.contentType ?? 'none'})`);
-			}
-			let parts;
-			try {
-				parts = parseMultipart(ctx.rawBody, ctx.request.headers['content-type']);
-			} catch (error) {
-				return fail(ctx, 400, `Malformed multipart body: ${(error as Error).message}`);
-			}
-			const field = (name: string) => parts.find((p) => p.name === name);
-			const file = field('file');
-			if (!file) return fail(ctx, 400, 'The form field file (a CSV file) is required');
-			if (file.data.length > CONTACT_UPLOAD_LIMITS.bytes) {
-				return fail(ctx, 413, `The file is larger than ${CONTACT_UPLOAD_LIMITS.bytes} bytes`);
-			}
-			if (file.filename !== undefined && !/\.csv$/i.test(file.filename)) {
-				return fail(ctx, 400, `Invalid CSV format: the file must be a .csv file (got '${file.filename}')`);
-			}
-			const duplicateAction = (field('duplicate_action')?.data.toString('utf8') ?? 'skip') as ContactUpload['duplicateAction'];
-			if (!DUPLICATE_ACTIONS.includes(duplicateAction)) {
-				return fail(ctx, 400, `duplicate_action must be one of ${DUPLICATE_ACTIONS.join(', ')}`);
-			}
-			const listId = field('list_id')?.data.toString('utf8').trim() || undefined;
-			ensureListsSeeded(ctx.state);
-			if (listId && !ctx.state.lists.has(listId)) return fail(ctx, 400, `list_id '${listId}' does not exist`);
-
-			let rows: string[][];
-			try {
-				rows = parseCsv(file.data.toString('utf8').replace(/^\uFEFF/, ''));
-			} catch (error) {
-				return fail(ctx, 400, `Invalid CSV format: ${(error as Error).message}`);
-			}
-			const header = (rows.shift() ?? []).map((h) => h.trim().toLowerCase());
-			const phoneColumn = header.indexOf('phone_number');
-			if (phoneColumn < 0) return fail(ctx, 400, 'Invalid CSV format: the header row must have a phone_number column');
-			const repeated = header.find((column, index) => column && header.indexOf(column) !== index);
-			if (repeated) return fail(ctx, 400, `Invalid CSV format: the column ${repeated} appears twice in the header row`);
-			if (rows.length > CONTACT_UPLOAD_LIMITS.records) {
-				return fail(ctx, 400, `Invalid CSV format: ${rows.length} records, at most ${CONTACT_UPLOAD_LIMITS.records}`);
-			}
-			const now = Date.now();
-			const running = [...ctx.state.contactUploads.values()].filter((job) => job.completesAt > now).length;
-			if (running >= CONTACT_UPLOAD_LIMITS.concurrent) {
-				return fail(ctx, 429, `At most ${CONTACT_UPLOAD_LIMITS.concurrent} contact uploads may be processing at once`);
-			}
-
-			// Known columns are kept (others are ignored); a row with more cells than the header is malformed.
-			const records = rows.map((row) => {
-				const record: Partial<Record<ContactColumn | 'malformed', string>> = {};
-				header.forEach((column, index) => {
-					if ((CONTACT_COLUMNS as readonly string[]).includes(column)) record[column as ContactColumn] = row[index] ?? '';
-				});
-				if (row.length > header.length) record.malformed = 'true';
-				return record;
-			});
-			const estimatedTimeSeconds = Math.max(1, Math.ceil(rows.length / 1000));
-			const job: ContactUpload = {
-				uploadId: `upl_${randomHex(20)}`,
-				listId,
-				duplicateAction,
-				totalRecords: rows.length,
-				successful: 0,
-				failed: 0,
-				duplicatesSkipped: 0,
-				estimatedTimeSeconds,
-				fileName: file.filename,
-				records,
-				acceptedAt: now,
-				completesAt: now + estimatedTimeSeconds * 1000 * ctx.timeScale,
-			};
-			ctx.state.contactUploads.set(job.uploadId, job);
-			return v2Ok(ctx, 202, {
-				code: 202,
-				status: 'accepted',
-				data: {
-					upload_id: job.uploadId,
-					total_records: job.totalRecords,
-					status: 'processing',
-					estimated_time_seconds: estimatedTimeSeconds,
-				},
-			});
-		},
+		handler: uploadContacts,
 	},
 	{
 		base: 'ccm',

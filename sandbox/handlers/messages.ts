@@ -464,11 +464,8 @@ function readContacts(content: Obj, cat: string): void {
 	});
 }
 
-function readInteractive(content: Obj, cat: string): 'button' | 'list' {
-	const interactive = reqObject(content, 'interactive', cat);
-	const at = join(cat, 'interactive');
-	const kind = reqString(interactive, 'type', at, { oneOf: ['button', 'list'] }) as 'button' | 'list';
-
+/** An interactive message's header (text, or a media link), body and footer. */
+function readInteractiveFrame(interactive: Obj, at: string): void {
 	const header = optObject(interactive, 'header', at);
 	if (header) {
 		const hat = join(at, 'header');
@@ -484,51 +481,62 @@ function readInteractive(content: Obj, cat: string): 'button' | 'list' {
 	reqString(body, 'text', join(at, 'body'), { max: MESSAGING_LIMITS.body });
 	const footer = optObject(interactive, 'footer', at);
 	if (footer) reqString(footer, 'text', join(at, 'footer'), { max: MESSAGING_LIMITS.footer });
+}
 
-	const action = reqObject(interactive, 'action', at);
-	const aat = join(at, 'action');
-	if (kind === 'button') {
-		const buttons = reqArray(action, 'buttons', aat, { min: 1, max: MESSAGING_LIMITS.replyButtons, unit: 'buttons' });
-		const ids = new Set<string>();
-		buttons.forEach((value, i) => {
-			const bat = `${join(aat, 'buttons')}[${i}]`;
-			const button = elementObject(value, bat);
-			reqString(button, 'type', bat, { oneOf: ['reply'] });
-			const reply = reqObject(button, 'reply', bat);
-			const rat = join(bat, 'reply');
-			const id = reqString(reply, 'id', rat, { max: MESSAGING_LIMITS.replyButtonId });
-			reqString(reply, 'title', rat, { max: MESSAGING_LIMITS.replyButtonTitle });
-			if (ids.has(id)) throw new BadRequest(`${join(rat, 'id')} '${id}' is used by another button; button ids must be unique`);
+/** Reply buttons: 1 to 3, ids unique. */
+function readReplyButtons(action: Obj, aat: string): void {
+	const buttons = reqArray(action, 'buttons', aat, { min: 1, max: MESSAGING_LIMITS.replyButtons, unit: 'buttons' });
+	const ids = new Set<string>();
+	buttons.forEach((value, i) => {
+		const bat = `${join(aat, 'buttons')}[${i}]`;
+		const button = elementObject(value, bat);
+		reqString(button, 'type', bat, { oneOf: ['reply'] });
+		const reply = reqObject(button, 'reply', bat);
+		const rat = join(bat, 'reply');
+		const id = reqString(reply, 'id', rat, { max: MESSAGING_LIMITS.replyButtonId });
+		reqString(reply, 'title', rat, { max: MESSAGING_LIMITS.replyButtonTitle });
+		if (ids.has(id)) throw new BadRequest(`${join(rat, 'id')} '${id}' is used by another button; button ids must be unique`);
+		ids.add(id);
+	});
+}
+
+/** A list: its button label, sections (titled when more than one) of rows, row ids unique, rows limited in all. */
+function readListSections(action: Obj, aat: string): void {
+	reqString(action, 'button', aat, { max: MESSAGING_LIMITS.listButtonLabel });
+	const sections = reqArray(action, 'sections', aat, { min: 1, max: MESSAGING_LIMITS.listSections, unit: 'sections' });
+	let rowsTotal = 0;
+	const ids = new Set<string>();
+	sections.forEach((value, i) => {
+		const sat = `${join(aat, 'sections')}[${i}]`;
+		const section = elementObject(value, sat);
+		if (sections.length > 1) reqString(section, 'title', sat, { max: MESSAGING_LIMITS.listSectionTitle });
+		else optString(section, 'title', sat, { max: MESSAGING_LIMITS.listSectionTitle });
+		const rows = reqArray(section, 'rows', sat, { min: 1, unit: 'rows' });
+		rows.forEach((r, j) => {
+			const rat = `${join(sat, 'rows')}[${j}]`;
+			const row = elementObject(r, rat);
+			const id = reqString(row, 'id', rat, { max: MESSAGING_LIMITS.listRowId });
+			reqString(row, 'title', rat, { max: MESSAGING_LIMITS.listRowTitle });
+			optString(row, 'description', rat, { max: MESSAGING_LIMITS.listRowDescription });
+			if (ids.has(id)) throw new BadRequest(`${join(rat, 'id')} '${id}' is used by another row; row ids must be unique`);
 			ids.add(id);
 		});
-	} else {
-		reqString(action, 'button', aat, { max: MESSAGING_LIMITS.listButtonLabel });
-		const sections = reqArray(action, 'sections', aat, { min: 1, max: MESSAGING_LIMITS.listSections, unit: 'sections' });
-		let rowsTotal = 0;
-		const ids = new Set<string>();
-		sections.forEach((value, i) => {
-			const sat = `${join(aat, 'sections')}[${i}]`;
-			const section = elementObject(value, sat);
-			if (sections.length > 1) reqString(section, 'title', sat, { max: MESSAGING_LIMITS.listSectionTitle });
-			else optString(section, 'title', sat, { max: MESSAGING_LIMITS.listSectionTitle });
-			const rows = reqArray(section, 'rows', sat, { min: 1, unit: 'rows' });
-			rows.forEach((r, j) => {
-				const rat = `${join(sat, 'rows')}[${j}]`;
-				const row = elementObject(r, rat);
-				const id = reqString(row, 'id', rat, { max: MESSAGING_LIMITS.listRowId });
-				reqString(row, 'title', rat, { max: MESSAGING_LIMITS.listRowTitle });
-				optString(row, 'description', rat, { max: MESSAGING_LIMITS.listRowDescription });
-				if (ids.has(id)) throw new BadRequest(`${join(rat, 'id')} '${id}' is used by another row; row ids must be unique`);
-				ids.add(id);
-			});
-			rowsTotal += rows.length;
-		});
-		if (rowsTotal > MESSAGING_LIMITS.listRowsTotal) {
-			throw new BadRequest(
-				`${join(aat, 'sections')} hold ${rowsTotal} rows in total; at most ${MESSAGING_LIMITS.listRowsTotal} are allowed`,
-			);
-		}
+		rowsTotal += rows.length;
+	});
+	if (rowsTotal > MESSAGING_LIMITS.listRowsTotal) {
+		throw new BadRequest(`${join(aat, 'sections')} hold ${rowsTotal} rows in total; at most ${MESSAGING_LIMITS.listRowsTotal} are allowed`);
 	}
+}
+
+function readInteractive(content: Obj, cat: string): 'button' | 'list' {
+	const interactive = reqObject(content, 'interactive', cat);
+	const at = join(cat, 'interactive');
+	const kind = reqString(interactive, 'type', at, { oneOf: ['button', 'list'] }) as 'button' | 'list';
+	readInteractiveFrame(interactive, at);
+	const action = reqObject(interactive, 'action', at);
+	const aat = join(at, 'action');
+	if (kind === 'button') readReplyButtons(action, aat);
+	else readListSections(action, aat);
 	return kind;
 }
 

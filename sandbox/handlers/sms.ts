@@ -196,99 +196,95 @@ interface Entry {
 	dltTemplateId?: string;
 }
 
+/** How an answer writes its messages; live mode: India wall-clock dates, the DateSent placeholder, national To. */
+interface AnswerStyle {
+	accountSid: string;
+	/** DateCreated and DateUpdated as answered */
+	answeredAt: string;
+	dateSent: string | null;
+	live: boolean;
+}
+
+/** One SMSMessage of the answer, in the spec's field order (live mode: the recorded order). Without a sid: a failed entry. */
+function messageView(
+	style: AnswerStyle,
+	m: { sid: string | null; from: string | null; to: string | null; body: string; status: string; detail: { code: number; name: string } },
+) {
+	const view = {
+		Sid: m.sid,
+		AccountSid: style.accountSid,
+		From: m.from,
+		To: m.to === null || !style.live ? m.to : nationalForm(m.to),
+		DateCreated: style.answeredAt,
+		DateUpdated: style.answeredAt,
+		DateSent: style.dateSent,
+		Body: m.body,
+		Direction: m.sid === null ? null : 'outbound-api',
+		Uri: m.sid === null ? null : `/v1/Accounts/${style.accountSid}/SMS/Messages/${m.sid}.json`,
+		ApiVersion: null,
+		Price: null,
+		Status: m.status,
+		DetailedStatusCode: m.detail.code,
+		DetailedStatus: m.detail.name,
+		SmsUnits: null,
+	};
+	return { SMSMessage: style.live ? liveSmsOrder(view) : view };
+}
+
+/** Keeps an accepted message (the store keeps the spec's forms), its body shortened when asked. */
+function storeMessage(ctx: RequestContext, entry: Entry & { from: string; to: string }, sid: string, how: { endpoint: 'send' | 'bulksend'; options: CommonOptions; now: string }): StoredSmsMessage {
+	const { endpoint, options, now } = how;
+	const stored: StoredSmsMessage = {
+		sid,
+		accountSid: ctx.params.sid,
+		endpoint,
+		requestId: ctx.request.id,
+		from: entry.from,
+		to: entry.to,
+		body: entry.body,
+		status: 'queued',
+		detailedStatusCode: SMS_DETAILED_STATUS.queued.code,
+		detailedStatus: SMS_DETAILED_STATUS.queued.name,
+		dateCreated: now,
+		dateUpdated: now,
+		dateSent: null,
+		smsUnits: null,
+		...options,
+		smsType: entry.smsType,
+		dltTemplateId: entry.dltTemplateId,
+	};
+	if (options.shortenUrl === 'true') {
+		// As the service does: the handset gets short links in place of the body's URLs.
+		const { deliveredBody, shortLinks } = shortenBody(entry.body, ctx.origin, ctx.state.shortLinks);
+		stored.deliveredBody = deliveredBody;
+		stored.shortLinks = shortLinks;
+		for (const link of shortLinks) ctx.state.shortLinks.set(link.code, { ...link, smsSid: sid });
+	}
+	ctx.state.smsMessages.set(sid, stored);
+	return stored;
+}
+
 function answer(ctx: RequestContext, endpoint: 'send' | 'bulksend', entries: Entry[], options: CommonOptions): Reply {
 	const at = new Date();
-	const now = v1Timestamp(at);
-	// live mode: India wall-clock dates, the DateSent placeholder, national To (the store keeps the spec's forms)
 	const live = ctx.state.live;
-	const answeredAt = v1DateTime(at, live);
-	const dateSent = live ? LIVE_DATE_SENT_PLACEHOLDER : null;
-	const answeredTo = (to: string) => (live ? nationalForm(to) : to);
-	const inOrder = <T extends Parameters<typeof liveSmsOrder>[0]>(message: T) => (live ? liveSmsOrder(message) : message);
-	const accountSid = ctx.params.sid;
+	const style: AnswerStyle = { accountSid: ctx.params.sid, answeredAt: v1DateTime(at, live), dateSent: live ? LIVE_DATE_SENT_PLACEHOLDER : null, live };
+	const how = { endpoint, options, now: v1Timestamp(at) };
 	const sids = randomBytes(16 * entries.length).toString('hex');
-	let anyFailed = false;
 	const accepted: StoredSmsMessage[] = [];
 	const out = entries.map((entry, i) => {
 		if (entry.failure) {
-			anyFailed = true;
 			const detail = SMS_DETAILED_STATUS[entry.failure];
-			return {
-				SMSMessage: inOrder({
-					Sid: null,
-					AccountSid: accountSid,
-					From: entry.from ?? null,
-					To: entry.to === undefined ? null : answeredTo(entry.to),
-					DateCreated: answeredAt,
-					DateUpdated: answeredAt,
-					DateSent: dateSent,
-					Body: entry.body,
-					Direction: null,
-					Uri: null,
-					ApiVersion: null,
-					Price: null,
-					Status: 'failed',
-					DetailedStatusCode: detail.code,
-					DetailedStatus: detail.name,
-					SmsUnits: null,
-				}),
-			};
+			return messageView(style, { sid: null, from: entry.from ?? null, to: entry.to ?? null, body: entry.body, status: 'failed', detail });
 		}
 		const sid = sids.slice(i * 32, i * 32 + 32);
-		const from = entry.from as string;
-		const to = normaliseDestination(entry.to as string);
-		const stored: StoredSmsMessage = {
-			sid,
-			accountSid,
-			endpoint,
-			requestId: ctx.request.id,
-			from,
-			to,
-			body: entry.body,
-			status: 'queued',
-			detailedStatusCode: SMS_DETAILED_STATUS.queued.code,
-			detailedStatus: SMS_DETAILED_STATUS.queued.name,
-			dateCreated: now,
-			dateUpdated: now,
-			dateSent: null,
-			smsUnits: null,
-			...options,
-			smsType: entry.smsType,
-			dltTemplateId: entry.dltTemplateId,
-		};
-		if (options.shortenUrl === 'true') {
-			// As the service does: the handset gets short links in place of the body's URLs.
-			const { deliveredBody, shortLinks } = shortenBody(entry.body, ctx.origin, ctx.state.shortLinks);
-			stored.deliveredBody = deliveredBody;
-			stored.shortLinks = shortLinks;
-			for (const link of shortLinks) ctx.state.shortLinks.set(link.code, { ...link, smsSid: sid });
-		}
-		ctx.state.smsMessages.set(sid, stored);
+		const stored = storeMessage(ctx, { ...entry, from: entry.from as string, to: normaliseDestination(entry.to as string) }, sid, how);
 		if (stored.statusCallback) accepted.push(stored);
-		return {
-			SMSMessage: inOrder({
-				Sid: sid,
-				AccountSid: accountSid,
-				From: answeredSender(from, live),
-				To: answeredTo(to),
-				DateCreated: answeredAt,
-				DateUpdated: answeredAt,
-				DateSent: dateSent,
-				Body: entry.body,
-				Direction: 'outbound-api',
-				Uri: `/v1/Accounts/${accountSid}/SMS/Messages/${sid}.json`,
-				ApiVersion: null,
-				Price: null,
-				Status: 'queued',
-				DetailedStatusCode: SMS_DETAILED_STATUS.queued.code,
-				DetailedStatus: SMS_DETAILED_STATUS.queued.name,
-				SmsUnits: null,
-			}),
-		};
+		const queued = SMS_DETAILED_STATUS.queued;
+		return messageView(style, { sid, from: answeredSender(stored.from, live), to: stored.to, body: entry.body, status: 'queued', detail: queued });
 	});
 	// Delivery reports only when a StatusCallback was given: nothing is scheduled otherwise.
 	if (accepted.length) ctx.callbacks?.smsAccepted(accepted);
-	return json(anyFailed ? 207 : 200, out);
+	return json(entries.some((entry) => entry.failure) ? 207 : 200, out);
 }
 
 function guarded(handler: (ctx: RequestContext) => Reply): Handler {
