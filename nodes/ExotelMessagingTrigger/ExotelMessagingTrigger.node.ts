@@ -10,11 +10,13 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
-import { STATUS_EVENTS, STATUSES, unsignedFamilyOf } from '../shared/output/messagingEvents';
-import { answerNow, nestBracketKeys } from '../shared/webhooks/respond';
+import { callbackItems, callbackOf } from '../shared/output/callbacks';
+import { STATUS_EVENTS, STATUSES } from '../shared/output/messagingEvents';
+import { objectOf } from '../shared/rules/values';
+import { answerNow } from '../shared/webhooks/respond';
 import { logRefusalOnce, refusalWords, signatureRefused } from '../shared/webhooks/signature';
 import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
-import { eventItems, MESSAGING_EVENTS } from './events';
+import { MESSAGING_EVENTS } from './events';
 import { checkExists, create, remove } from './registration';
 
 export class ExotelMessagingTrigger implements INodeType {
@@ -112,17 +114,18 @@ export class ExotelMessagingTrigger implements INodeType {
 			return answer(200, String(challenge));
 		}
 
-		const items = eventItems(req.body);
-		if (!items) return answer(400, { error: 'the body is not a JSON object or form' });
+		const received = objectOf(req.body);
+		if (!received) return answer(400, { error: 'the body is not a JSON object or form' });
+		const callback = callbackOf(received, 'messagingTrigger');
 		const secret = async () => String((await this.getCredentials<ICredentialDataDecryptedObject>('exotelApi')).webhookSigningSecret ?? '');
-		// With a secret, only a body wholly of a shape the service posts unsigned (SMS, RCS) may come unsigned.
-		const refusal = await signatureRefused(this, unsignedFamilyOf(nestBracketKeys(req.body as IDataObject)) !== undefined, secret);
+		// With a secret, only a body wholly of a shape the service posts unsigned (SMS, RCS, a call) may come unsigned.
+		const refusal = await signatureRefused(this, callback.unsigned !== undefined, secret);
 		if (refusal) {
 			logRefusalOnce(this, refusal);
 			return answer(401, { error: refusalWords(refusal) });
 		}
 
 		const statuses = this.getNodeParameter('statuses', []) as string[];
-		return startWithChosen(this, items, (entry) => statuses.length === 0 || !STATUS_EVENTS.includes(entry.event) || statuses.includes(String(entry.status)));
+		return startWithChosen(this, callbackItems(callback), (entry) => statuses.length === 0 || !STATUS_EVENTS.includes(entry.event) || statuses.includes(String(entry.status)));
 	}
 }

@@ -1,8 +1,6 @@
 import { CALLBACK_EVENTS, DECLARED_EVENTS } from '../shared/output/messagingEvents';
 import { unrecognizedPayload, type TriggerEvent } from '../shared/webhooks/triggers';
 
-export { eventItems } from '../shared/output/messagingCallbacks';
-
 /** The trigger's Events list: every declared messaging event, then any other JSON object. */
 export const MESSAGING_EVENTS: readonly TriggerEvent[] = [
 	...DECLARED_EVENTS.map((value) => {

@@ -2,9 +2,11 @@ import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
+import { callbackItems, callbackOf } from '../shared/output/callbacks';
+import { objectOf } from '../shared/rules/values';
 import { answerNow } from '../shared/webhooks/respond';
 import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
-import { CALL_EVENTS, callEventOf, VOICE_EVENTS, voiceEventItem } from './events';
+import { CALL_EVENTS, callEventOf, VOICE_EVENTS } from './events';
 
 export class ExotelVoiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -62,9 +64,10 @@ export class ExotelVoiceTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();
-		const hint = typeof req.query.callback === 'string' ? req.query.callback : undefined;
-		const item = voiceEventItem(req.body, hint);
-		if (!item) return answerNow(this, 400, { error: 'the body is not a form or JSON object' });
+		const received = objectOf(req.body);
+		if (!received) return answerNow(this, 400, { error: 'the body is not a form or JSON object' });
+		// The campaign callbacks do not say which they are: the URL's `?callback=` names it.
+		const callback = callbackOf(received, 'voiceTrigger', typeof req.query.callback === 'string' ? req.query.callback : undefined);
 		const statuses = String(this.getNodeParameter('statuses', '') ?? '')
 			.split(',')
 			.map((status) => status.trim().toLowerCase())
@@ -72,7 +75,7 @@ export class ExotelVoiceTrigger implements INodeType {
 		const callEvents = this.getNodeParameter('callEvents', ['answered', 'terminal']) as string[];
 		return startWithChosen(
 			this,
-			[item],
+			callbackItems(callback),
 			(event) =>
 				(event.event !== 'callStatus' || callEvents.includes(callEventOf(event))) &&
 				(statuses.length === 0 || statuses.includes(String(event.status ?? '').toLowerCase())),

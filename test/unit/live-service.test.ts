@@ -3,12 +3,11 @@
  * XML twin of a v1 answer, national numbers, the WhatsApp envelope in and out, India time. The
  * payloads are the recorded ones (test/helpers/live-recorded.ts, each with where it was seen).
  */
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { smsOutcomes } from '../../nodes/ExotelMessaging/resources/sms/api';
+import { callbackItems, callbackOf, repliesOf, unsignedFamilyOf } from '../../nodes/shared/output/callbacks';
 import { envelopeOutcomes } from '../../nodes/shared/output/envelope';
-import { eventItems, repliesIn } from '../../nodes/shared/output/messagingCallbacks';
-import { unsignedFamilyOf } from '../../nodes/shared/output/messagingEvents';
 import { serviceDateInZone } from '../../nodes/shared/rules/validation';
 import { sameNumber } from '../../nodes/shared/rules/values';
 import { parseServiceError } from '../../nodes/shared/transport/errors';
@@ -116,6 +115,10 @@ describe('the chat app envelope', () => {
 		expect(outcome.json).toMatchObject({ messageSid: '0d9f7c2a1b3e4f5a6b7c8d9e0f1a2b3c', status: 'accepted', channel: 'chatapp', to: '+919876543210', requestId: WHATSAPP_SEND_ANSWER.request_id });
 	});
 });
+
+/** The items the Messaging Trigger makes of a body, and the chat-app replies a wait reads in it. */
+const eventItems = (body: IDataObject) => callbackItems(callbackOf(body, 'messagingTrigger'));
+const repliesIn = (body: IDataObject) => repliesOf(callbackOf(body, 'wait'), 'chatapp');
 
 describe('WhatsApp callbacks in the live envelope read as the reference\'s', () => {
 	it('delivery reports, the code a number whether it came as one or as text', () => {

@@ -1,5 +1,6 @@
 /**
- * The messaging events and callback shapes (nodes/shared/output/messagingEvents.ts) hold together: every event is
+ * The messaging events (nodes/shared/output/messagingEvents.ts) and the callback shapes posted where the signing
+ * secret applies (MESSAGING_SHAPES, nodes/shared/output/callbacks.ts) hold together: every event is
  * declared whole and comes from some shape; every shape has sample bodies here that are recognised as it, read as
  * exactly its events, and are taken unsigned exactly when SIGNING below, written here by hand, says the service
  * posts it unsigned. A new shape adds its samples to SAMPLES and its row to SIGNING (docs/development.md, "Adding a
@@ -9,16 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
 import { MESSAGING_EVENTS } from '../../nodes/ExotelMessagingTrigger/events';
-import { eventItems } from '../../nodes/shared/output/messagingCallbacks';
-import {
-	CALLBACK_EVENTS,
-	CALLBACK_SHAPES,
-	DECLARED_EVENTS,
-	STATUSES,
-	shapeOf,
-	unsignedFamilyOf,
-	type CallbackShape,
-} from '../../nodes/shared/output/messagingEvents';
+import { callbackItems, callbackOf, MESSAGING_SHAPES, shapeOf, unsignedFamilyOf, type MessagingShape } from '../../nodes/shared/output/callbacks';
+import { CALLBACK_EVENTS, DECLARED_EVENTS, STATUSES } from '../../nodes/shared/output/messagingEvents';
 import { nestBracketKeys } from '../../nodes/shared/webhooks/respond';
 import { UNKNOWN_EVENT } from '../../nodes/shared/webhooks/triggers';
 import { ANSWERED_CALL_CALLBACK, WHATSAPP_DLR_SENT, WHATSAPP_INCOMING } from '../helpers/live-recorded';
@@ -28,7 +21,7 @@ const PERSON = '+919876543210';
 const BUSINESS = '+918047112233';
 
 /** Bodies of each shape, as the spec (or the live-service notes) shows them; together they yield all its events. */
-const SAMPLES: Record<CallbackShape, IDataObject[]> = {
+const SAMPLES: Record<MessagingShape, IDataObject[]> = {
 	chatAppIncomingMessage: [
 		{
 			event: 'incoming_message',
@@ -72,12 +65,12 @@ const SAMPLES: Record<CallbackShape, IDataObject[]> = {
 };
 
 /**
- * Which shapes the service signs, written by hand rather than read from CALLBACK_SHAPES (the table unsignedFamilyOf
+ * Which shapes the service signs, written by hand rather than read from MESSAGING_SHAPES (the table unsignedFamilyOf
  * reads), so a wrong row there fails here. The spec signs every chat-app webhook, in any envelope, so those must
  * come signed (docs/nodes.md, "Security"; docs/send-and-wait.md, "Signed where the service signs"); the service
  * signs no RCS, SMS or call callback, so a body wholly of one of those is taken unsigned.
  */
-const SIGNING: Record<CallbackShape, 'signed' | 'unsigned'> = {
+const SIGNING: Record<MessagingShape, 'signed' | 'unsigned'> = {
 	chatAppIncomingMessage: 'signed',
 	chatapp: 'signed',
 	whatsapp: 'signed',
@@ -86,10 +79,12 @@ const SIGNING: Record<CallbackShape, 'signed' | 'unsigned'> = {
 	call: 'unsigned',
 };
 
-const SHAPES = Object.keys(CALLBACK_SHAPES) as CallbackShape[];
-const samplesOf = (shape: CallbackShape) => SAMPLES[shape] ?? [];
-const itemsOf = (shape: CallbackShape) => samplesOf(shape).flatMap((body) => eventItems(body) ?? []);
-const holding = (body: IDataObject) => SHAPES.filter((shape) => CALLBACK_SHAPES[shape].is(body));
+const SHAPES = Object.keys(MESSAGING_SHAPES) as MessagingShape[];
+/** The items the Messaging Trigger makes of a body. */
+const eventItems = (body: IDataObject) => callbackItems(callbackOf(body, 'messagingTrigger'));
+const samplesOf = (shape: MessagingShape) => SAMPLES[shape] ?? [];
+const itemsOf = (shape: MessagingShape) => samplesOf(shape).flatMap((body) => eventItems(body) ?? []);
+const holding = (body: IDataObject) => SHAPES.filter((shape) => MESSAGING_SHAPES[shape].is(body));
 
 describe('every messaging event', () => {
 	it.each(DECLARED_EVENTS)('%s is declared whole: a display name, its action, a description, whether it carries a status', (event) => {
@@ -102,7 +97,7 @@ describe('every messaging event', () => {
 	});
 
 	it.each(DECLARED_EVENTS)('%s comes from a declared callback shape', (event) => {
-		expect(SHAPES.filter((shape) => (CALLBACK_SHAPES[shape].events as readonly string[]).includes(event))).not.toEqual([]);
+		expect(SHAPES.filter((shape) => (MESSAGING_SHAPES[shape].events as readonly string[]).includes(event))).not.toEqual([]);
 	});
 
 	it('keeps every value workflows save, each once', () => {
@@ -133,7 +128,7 @@ describe('every callback shape', () => {
 	});
 
 	it.each(SHAPES)('%s: its samples read as exactly its declared events (none: an unrecognized payload)', (shape) => {
-		const declared: readonly string[] = CALLBACK_SHAPES[shape].events;
+		const declared: readonly string[] = MESSAGING_SHAPES[shape].events;
 		const read = new Set(itemsOf(shape).map((item) => item.event));
 		expect([...read].sort()).toEqual(declared.length > 0 ? [...declared].sort() : [UNKNOWN_EVENT]);
 	});
@@ -141,7 +136,7 @@ describe('every callback shape', () => {
 	it.each(SHAPES)('%s: its samples are taken unsigned exactly when the service posts it unsigned, and it is declared so', (shape) => {
 		const expected = SIGNING[shape] === 'unsigned' ? shape : undefined;
 		for (const body of samplesOf(shape)) expect(unsignedFamilyOf(body)).toBe(expected);
-		expect(CALLBACK_SHAPES[shape].signing).toBe(SIGNING[shape]);
+		expect(MESSAGING_SHAPES[shape].signing).toBe(SIGNING[shape]);
 	});
 
 	it.each(SHAPES)('%s: an item of a status event carries a status the Statuses filter offers; any other item does not', (shape) => {

@@ -1,11 +1,10 @@
-import type { IExecuteFunctions, INode, INodeProperties, INodeType, INodeTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties, INodeType, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { itemParameters, parameterReader } from '../../nodes/shared/items/parameters';
-import { repliesIn } from '../../nodes/shared/output/messagingCallbacks';
-import { unsignedFamilyOf } from '../../nodes/shared/output/messagingEvents';
+import { callbackOf, repliesOf, unsignedFamilyOf } from '../../nodes/shared/output/callbacks';
 import { numbersIn, sameNumber } from '../../nodes/shared/rules/values';
 import { WAITING_WEBHOOKS, waitingFields } from '../../nodes/shared/sendAndWait/fields';
 import { resumeUrls } from '../../nodes/shared/sendAndWait/resumeUrl';
@@ -15,6 +14,12 @@ const CHOICES = [
 	{ id: 'approve', title: 'Approve refund' },
 	{ id: 'decline', title: 'Decline' },
 ];
+
+/** The replies a wait reads in a body: the chat app's, then RCS's. */
+function repliesIn(body: IDataObject) {
+	const callback = callbackOf(body, 'wait');
+	return [...repliesOf(callback, 'chatapp'), ...repliesOf(callback, 'rcs')];
+}
 
 describe('replies: every shape the service’s chat-app and RCS payloads use', () => {
 	const entry = (typed: Record<string, unknown>, callbackType = 'icm') => ({ chatapp: { messages: [{ callback_type: callbackType, sid: 'r1', from: '+919876543210', timestamp: 't', ...typed }] } });

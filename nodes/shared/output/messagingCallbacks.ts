@@ -1,8 +1,8 @@
-// Messaging callbacks (delivery reports, replies, incoming messages) read into the package's vocabulary: the Messaging Trigger's events and what resumes a waiting send.
+// The messages of messaging callbacks (delivery reports, replies, incoming messages) read into the package's vocabulary:
+// the Messaging Trigger's items and what a person answered. Which body is which, and where its messages are, is
+// callbacks.ts's.
 import type { IDataObject } from 'n8n-workflow';
 
-import { objectOf } from '../rules/values';
-import { UNKNOWN_EVENT } from '../webhooks/triggers';
 import type { MessagingEvent } from './messagingEvents';
 import { codeOf, messageItem, textOf, type MessageFields } from './vocabulary';
 
@@ -52,7 +52,7 @@ export interface EventItem extends IDataObject, MessageFields {
 	raw: IDataObject;
 }
 
-function item(event: MessagingEvent, channel: string, entry: IDataObject, fields: Partial<EventItem>): EventItem {
+export function item(event: MessagingEvent, channel: string, entry: IDataObject, fields: Partial<EventItem>): EventItem {
 	// What a callback family does not name comes from the entry's own snake_case fields.
 	const {
 		messageSid = textOf(entry.sid),
@@ -70,11 +70,7 @@ function item(event: MessagingEvent, channel: string, entry: IDataObject, fields
 	} as EventItem;
 }
 
-function list(value: unknown): IDataObject[] {
-	return Array.isArray(value) ? (value.filter((entry) => entry && typeof entry === 'object') as IDataObject[]) : [];
-}
-
-function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataObject, extra: IDataObject = {}): EventItem {
+export function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataObject, extra: IDataObject = {}): EventItem {
 	return item(event, channel, entry, {
 		...extra,
 		// An SMS-fallback entry carries SMS codes (20005 DELIVERED_TO_HANDSET), not the RCS table's.
@@ -85,106 +81,6 @@ function channelStatusItem(event: MessagingEvent, channel: string, entry: IDataO
 		// The live service sends the code as a number or as text: a code of digits is always the number.
 		code: numericCodeOf(entry.exo_status_code),
 	});
-}
-
-/** The chat app's entries, under the reference's `chatapp` or the live service's `whatsapp`. */
-function chatAppEntries(root: IDataObject): IDataObject[] {
-	return [...list(objectAt(root, 'chatapp')?.messages), ...list(objectAt(root, 'whatsapp')?.messages)];
-}
-
-/** A chat-app entry that is a message from a person: `icm` (the reference) or `incoming_message` (live). */
-const isIncoming = (entry: IDataObject) => entry.callback_type === 'icm' || entry.callback_type === 'incoming_message';
-
-/**
- * One item per message of a callback body, whichever shape it is (CALLBACK_SHAPES in messagingEvents.ts declares
- * each, with the events it yields). Returns undefined when the body is not an object at all (the caller answers 400).
- */
-export function eventItems(body: unknown): EventItem[] | undefined {
-	const root = objectOf(body);
-	if (!root) return undefined;
-	const items: EventItem[] = [];
-
-	if (root.event === 'incoming_message' && root.message && typeof root.message === 'object') {
-		const message = root.message as IDataObject;
-		const contact = (root.contact ?? {}) as IDataObject;
-		const type = String(message.type ?? '');
-		const typed = (message[type] ?? {}) as IDataObject;
-		items.push(
-			item('chatAppIncoming', 'chatapp', root, {
-				messageSid: textOf(message.id),
-				from: textOf(message.from),
-				to: textOf(message.to),
-				timestamp: textOf(message.timestamp ?? root.timestamp),
-				status: 'received',
-				messageType: type || null,
-				text: textOf(typed.body ?? typed.text ?? typed.caption),
-				replyId: textOf(typed.payload),
-				inReplyTo: textOf(objectAt(message, 'context')?.id),
-				contactName: textOf((contact.profile as IDataObject | undefined)?.name),
-				accountSid: textOf(root.account_sid),
-			}),
-		);
-		return items;
-	}
-	for (const entry of chatAppEntries(root)) {
-		if (isIncoming(entry)) {
-			// A person's message: a reply to a sent message (posted to its status callback) or one of their own.
-			const [reply] = repliesIn({ chatapp: { messages: [entry] } });
-			items.push(
-				item('chatAppIncoming', 'chatapp', entry, {
-					status: 'received',
-					messageType: textOf(entry.type ?? objectAt(entry, 'content')?.type),
-					text: reply.text,
-					replyId: reply.id,
-					inReplyTo: reply.inReplyTo,
-					contactName: reply.name,
-				}),
-			);
-		} else {
-			items.push(channelStatusItem('chatAppStatus', 'chatapp', entry));
-		}
-	}
-	if (root.rcs && typeof root.rcs === 'object') {
-		for (const entry of list((root.rcs as IDataObject).messages)) {
-			if (entry.callback_type === 'incoming_message') {
-				const content = (entry.content ?? {}) as IDataObject;
-				const [reply] = repliesIn({ rcs: { messages: [entry] } });
-				items.push(
-					item('rcsIncoming', 'rcs', entry, {
-						status: 'received',
-						messageType: textOf(content.type),
-						text: reply.text,
-						replyId: reply.id,
-					}),
-				);
-			} else {
-				items.push(channelStatusItem('rcsDeliveryReport', 'rcs', entry));
-			}
-		}
-		// The SMS fallback fired: its entries describe the SMS channel of the same messages.
-		for (const entry of list((root.sms as IDataObject | undefined)?.messages)) {
-			items.push(channelStatusItem('rcsDeliveryReport', 'sms', entry, { fallback: true }));
-		}
-	}
-	if (items.length > 0) return items;
-
-	if (root.SmsSid !== undefined) {
-		const isClick = Object.keys(root).some((key) => /click/i.test(key));
-		items.push(
-			item(isClick ? 'smsClick' : 'smsStatus', 'sms', root, {
-				messageSid: textOf(root.SmsSid),
-				to: textOf(root.To),
-				from: textOf(root.From),
-				status: isClick ? 'clicked' : smsStatusOf(root.DetailedStatusCode, root.Status),
-				// Form fields are text: a code of digits is the number it is on the chat-app and RCS callbacks.
-				code: numericCodeOf(root.DetailedStatusCode),
-				timestamp: textOf(root.DateSent ?? root.ClickedAt ?? root.Timestamp),
-				customData: textOf(root.CustomField),
-			}),
-		);
-		return items;
-	}
-	return [item(UNKNOWN_EVENT, 'unknown', root, {})];
 }
 
 /** What a person sent: the id of what they picked (a button, a row, a suggestion), and its words. */
@@ -211,41 +107,70 @@ export function objectAt(value: unknown, ...path: string[]): IDataObject | undef
 }
 
 /**
- * The replies in a callback body: chat-app entries (under `chatapp` or the live `whatsapp`) with
- * callback_type `icm` or `incoming_message`, RCS entries with `incoming_message`. The spec does not show a reply's type objects, so every shape the service's
- * chat-app and RCS payloads use is read: a tapped button (`button.payload`, or
- * `interactive.button_reply.id`), a list row (`list_reply.id`), text (`text.body`, RCS `content.text`),
- * an RCS suggestion (`content.suggested.response.reply|action`, its `postback_data`).
+ * What a person's message (a chat-app or RCS entry) answered. The spec does not show a reply's type objects, so every
+ * shape the service's chat-app and RCS payloads use is read: a tapped button (`button.payload`, or
+ * `interactive.button_reply.id`), a list row (`list_reply.id`), text (`text.body`, RCS `content.text`), an RCS
+ * suggestion (`content.suggested.response.reply|action`, its `postback_data`).
  */
-export function repliesIn(body: IDataObject): Answer[] {
-	const answers: Answer[] = [];
-	const chatApp = chatAppEntries(body).filter(isIncoming);
-	const rcs = list(objectAt(body, 'rcs')?.messages).filter((entry) => entry.callback_type === 'incoming_message' || entry.callback_type === 'icm');
-	for (const entry of [...chatApp, ...rcs]) {
-		const content = objectAt(entry, 'content') ?? entry;
-		const interactive = objectAt(content, 'interactive');
-		const picked =
-			objectAt(content, 'button') ??
-			objectAt(interactive, 'button_reply') ??
-			objectAt(content, 'button_reply') ??
-			objectAt(interactive, 'list_reply') ??
-			objectAt(content, 'list_reply');
-		const suggestion = objectAt(content, 'suggested', 'response', 'reply') ?? objectAt(content, 'suggested', 'response', 'action');
-		const text = typeof content.text === 'string' ? content.text : textOf(objectAt(content, 'text')?.body);
-		const id = picked ? textOf(picked.payload ?? picked.id) : suggestion ? textOf(suggestion.postback_data ?? suggestion.postbackData) : null;
-		const words = picked ? textOf(picked.text ?? picked.title) : suggestion ? textOf(suggestion.text) : text;
-		const contact = objectAt(entry, 'contact', 'profile') ?? objectAt(entry, 'profile');
-		// The live service names the person `profile_name` and puts the message replied to in `content.context`.
-		answers.push({
-			id,
-			text: words,
-			replySid: textOf(entry.sid ?? entry.id),
-			number: textOf(entry.from ?? objectAt(entry, 'message')?.from),
-			name: textOf(contact?.name ?? entry.name ?? entry.profile_name),
-			at: textOf(entry.timestamp),
-			inReplyTo: textOf((objectAt(entry, 'context') ?? objectAt(content, 'context'))?.id),
-			entry,
-		});
-	}
-	return answers;
+export function answerOf(entry: IDataObject): Answer {
+	const content = objectAt(entry, 'content') ?? entry;
+	const interactive = objectAt(content, 'interactive');
+	const picked =
+		objectAt(content, 'button') ??
+		objectAt(interactive, 'button_reply') ??
+		objectAt(content, 'button_reply') ??
+		objectAt(interactive, 'list_reply') ??
+		objectAt(content, 'list_reply');
+	const suggestion = objectAt(content, 'suggested', 'response', 'reply') ?? objectAt(content, 'suggested', 'response', 'action');
+	const text = typeof content.text === 'string' ? content.text : textOf(objectAt(content, 'text')?.body);
+	const id = picked ? textOf(picked.payload ?? picked.id) : suggestion ? textOf(suggestion.postback_data ?? suggestion.postbackData) : null;
+	const words = picked ? textOf(picked.text ?? picked.title) : suggestion ? textOf(suggestion.text) : text;
+	const contact = objectAt(entry, 'contact', 'profile') ?? objectAt(entry, 'profile');
+	// The live service names the person `profile_name` and puts the message replied to in `content.context`.
+	return {
+		id,
+		text: words,
+		replySid: textOf(entry.sid ?? entry.id),
+		number: textOf(entry.from ?? objectAt(entry, 'message')?.from),
+		name: textOf(contact?.name ?? entry.name ?? entry.profile_name),
+		at: textOf(entry.timestamp),
+		inReplyTo: textOf((objectAt(entry, 'context') ?? objectAt(content, 'context'))?.id),
+		entry,
+	};
+}
+
+/** The spec's chat-app incoming message webhook: the message, its typed part's words, who wrote it. */
+export function incomingMessageItem(body: IDataObject): EventItem {
+	const message = body.message as IDataObject;
+	const contact = (body.contact ?? {}) as IDataObject;
+	const type = String(message.type ?? '');
+	const typed = (message[type] ?? {}) as IDataObject;
+	return item('chatAppIncoming', 'chatapp', body, {
+		messageSid: textOf(message.id),
+		from: textOf(message.from),
+		to: textOf(message.to),
+		timestamp: textOf(message.timestamp ?? body.timestamp),
+		status: 'received',
+		messageType: type || null,
+		text: textOf(typed.body ?? typed.text ?? typed.caption),
+		replyId: textOf(typed.payload),
+		inReplyTo: textOf(objectAt(message, 'context')?.id),
+		contactName: textOf((contact.profile as IDataObject | undefined)?.name),
+		accountSid: textOf(body.account_sid),
+	});
+}
+
+/** An SMS StatusCallback, or a click-tracking callback (a form naming a click field). */
+export function smsItem(body: IDataObject): EventItem {
+	const isClick = Object.keys(body).some((key) => /click/i.test(key));
+	return item(isClick ? 'smsClick' : 'smsStatus', 'sms', body, {
+		messageSid: textOf(body.SmsSid),
+		to: textOf(body.To),
+		from: textOf(body.From),
+		status: isClick ? 'clicked' : smsStatusOf(body.DetailedStatusCode, body.Status),
+		// Form fields are text: a code of digits is the number it is on the chat-app and RCS callbacks.
+		code: numericCodeOf(body.DetailedStatusCode),
+		timestamp: textOf(body.DateSent ?? body.ClickedAt ?? body.Timestamp),
+		customData: textOf(body.CustomField),
+	});
 }

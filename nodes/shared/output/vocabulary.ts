@@ -148,6 +148,33 @@ export function callStatusItem(payload: IDataObject): IDataObject {
 }
 
 /**
+ * A contact-center management API call status callback. `status` is the call's status (call_status, or status in
+ * the second call_details shape), as Get Details gives it; the callback's call_state (active, terminal) is `state`,
+ * as there too.
+ */
+export function managementCallItem(payload: IDataObject): IDataObject {
+	return callItem(
+		{
+			callSid: textOf(payload.call_sid),
+			status: textOf(payload.call_status ?? payload.status),
+			duration: secondsOf(payload.duration),
+			recordingUrl: textOf(payload.recording_url),
+		},
+		payload,
+		{ eventType: textOf(payload.event_type), state: textOf(payload.call_state ?? payload.state) },
+	);
+}
+
+/** A campaign callback, or any payload the Voice Trigger passes on: the call it names, the number called (`number`), the campaign. */
+export function campaignCallItem(payload: IDataObject): IDataObject {
+	return callItem(
+		{ callSid: textOf(payload.call_sid), from: textOf(payload.from), to: textOf(payload.number ?? payload.to), status: textOf(payload.status) },
+		payload,
+		{ campaignSid: textOf(payload.campaign_sid ?? payload.id) },
+	);
+}
+
+/**
  * A send's status on every channel: `failed` for any message the service refused (SMS `failed`,
  * `failed-dnd`; RCS and chat-app `failure`), `accepted` for an RCS or chat-app `success`, and the
  * SMS words (`queued`, `sending`, `submitted`, `sent`) as they are.

@@ -1,8 +1,8 @@
 // The webhook side of a wait: which requests resume it, and the item it resumes with.
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { eventItems, objectAt, repliesIn, type Answer } from '../output/messagingCallbacks';
-import { unsignedFamilyOf } from '../output/messagingEvents';
+import { callbackItems, callbackOf, repliesOf, type Callback } from '../output/callbacks';
+import type { Answer } from '../output/messagingCallbacks';
 import { callStatusItem, textOf } from '../output/vocabulary';
 import { objectOf, sameNumber, withoutKeys } from '../rules/values';
 import { answerNow, nestBracketKeys } from '../webhooks/respond';
@@ -64,16 +64,10 @@ function expectedOf(state: IDataObject): Expected | undefined {
 	return waitingFor === 'callEnd' ? 'callEnd' : undefined;
 }
 
-/** Only the envelopes of the channel waited on: the chat app's (`chatapp`, or `whatsapp` live), or `rcs`. */
-function channelPart(state: IDataObject, body: IDataObject): IDataObject {
-	if (state.channel !== 'chatapp') return { rcs: objectAt(body, 'rcs') ?? {} };
-	return { chatapp: objectAt(body, 'chatapp') ?? {}, whatsapp: objectAt(body, 'whatsapp') ?? {} };
-}
-
-/** A chat-app reply (an `icm` or `incoming_message` entry) or an RCS reply (`incoming_message` under `rcs`) resumes. */
-function onReply(context: IWebhookFunctions, state: IDataObject, question: Question, body: IDataObject): IWebhookResponseData {
+/** A person's message on the channel waited on (the chat app, in either envelope, or RCS) resumes. */
+function onReply(context: IWebhookFunctions, state: IDataObject, question: Question, callback: Callback): IWebhookResponseData {
 	const allowed = question.approvers.length > 0 ? question.approvers : [String(state.to)];
-	for (const answer of repliesIn(channelPart(state, body))) {
+	for (const answer of repliesOf(callback, state.channel === 'chatapp' ? 'chatapp' : 'rcs')) {
 		// A reply routed here names the message it answers, when it names one (chat-app buttons and rows do).
 		if (answer.inReplyTo !== null && answer.inReplyTo !== state.messageSid) continue;
 		if (!allowed.some((number) => sameNumber(number, answer.number))) continue;
@@ -125,10 +119,11 @@ const FINAL_DELIVERY = ['delivered', 'seen', 'failed'];
  * or a chat-app report (`dlr`) of its sid. `sent`, pending statuses, replies and reports that name no
  * message or another message keep it waiting.
  */
-function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataObject): IWebhookResponseData {
+function onDelivery(context: IWebhookFunctions, state: IDataObject, callback: Callback): IWebhookResponseData {
 	const sms = state.channel === 'sms';
-	const read = sms ? (unsignedFamilyOf(body) === 'sms' ? eventItems(body) : []) : eventItems(channelPart(state, body));
-	for (const report of read ?? []) {
+	// An SMS wait reads only a body wholly an SMS status callback; a chat-app wait picks its reports out of any.
+	const read = !sms || callback.unsigned === 'sms' ? callbackItems(callback) : [];
+	for (const report of read) {
 		if (report.event !== (sms ? 'smsStatus' : 'chatAppStatus')) continue;
 		if (!state.messageSid || report.messageSid !== state.messageSid) continue;
 		if (!FINAL_DELIVERY.includes(String(report.status))) continue;
@@ -140,9 +135,9 @@ function onDelivery(context: IWebhookFunctions, state: IDataObject, body: IDataO
 }
 
 /** The terminal v1 status callback of the call waited on resumes; `answered`, other calls and other shapes keep it waiting. */
-function onCallEnd(context: IWebhookFunctions, state: IDataObject, body: IDataObject): IWebhookResponseData {
-	if (unsignedFamilyOf(body) !== 'call') return keepWaiting(context, 200, STILL_WAITING);
-	const item = callStatusItem(body);
+function onCallEnd(context: IWebhookFunctions, state: IDataObject, callback: Callback): IWebhookResponseData {
+	if (callback.unsigned !== 'call') return keepWaiting(context, 200, STILL_WAITING);
+	const item = callStatusItem(callback.body);
 	const terminal = item.eventType === 'terminal' || (item.eventType === null && FINAL_CALL.includes(String(item.status)));
 	if (!state.callSid || item.callSid !== state.callSid || !terminal) return keepWaiting(context, 200, STILL_WAITING);
 	return resumeWith(callWaitItem(item, 'callback', textOf(state.customField)));
@@ -169,11 +164,11 @@ export async function resumeWaitingExecution(this: IWebhookFunctions): Promise<I
 	if (expected === 'smsApprovalLink') return onApprovalLink(this, state, question);
 
 	if (this.getRequestObject().method !== 'POST') return keepWaiting(this, 405, { error: 'Callbacks arrive by POST' });
-	const body = bodyOf(this);
+	const callback = callbackOf(bodyOf(this), 'wait');
 	const secret = async () => String((await credential()).webhookSigningSecret ?? '');
 	const chatApp = expected === 'chatAppReply' || expected === 'chatAppDelivery';
 	// Only signed callbacks reach a chat-app wait.
-	const refusal = await signatureRefused(this, !chatApp && unsignedFamilyOf(body) !== undefined, secret);
+	const refusal = await signatureRefused(this, !chatApp && callback.unsigned !== undefined, secret);
 	if (refusal) {
 		logRefusalOnce(this, refusal);
 		return keepWaiting(this, 401, { error: refusalWords(refusal) });
@@ -181,11 +176,11 @@ export async function resumeWaitingExecution(this: IWebhookFunctions): Promise<I
 	switch (expected) {
 		case 'chatAppReply':
 		case 'rcsReply':
-			return onReply(this, state, question, body);
+			return onReply(this, state, question, callback);
 		case 'smsDelivery':
 		case 'chatAppDelivery':
-			return onDelivery(this, state, body);
+			return onDelivery(this, state, callback);
 		case 'callEnd':
-			return onCallEnd(this, state, body);
+			return onCallEnd(this, state, callback);
 	}
 }

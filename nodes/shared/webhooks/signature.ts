@@ -23,7 +23,7 @@ export type SignatureRefusal = 'missing' | 'invalid';
  * Whether a request fails the credential's signing secret (`secretOf`), and why. Without a secret
  * nothing is checked. With one, a request must carry a valid X-Service-Signature when it carries any
  * signature, and when it may not come unsigned. `mayComeUnsigned` is the caller's answer: true only for
- * a body wholly of a shape the service posts unsigned (`unsignedFamilyOf`, output/messagingEvents.ts),
+ * a body wholly of a shape the service posts unsigned (`unsignedFamilyOf`, output/callbacks.ts),
  * never to a chat-app wait, so a chat-app payload, in whatever envelope, is never taken unsigned. An
  * unsigned request that may come so passes whatever the secret, and the credential (looked up and
  * decrypted by n8n on every read) is not read for it: those are the bulk of a flood of delivery reports.
