@@ -121,6 +121,8 @@ export interface RateLimitBenchOptions {
 	latencyMs: number;
 	/** runs 1, 2, 2b and 3 at time ×timeFactor (1: the service's minute) */
 	timeFactor: number;
+	/** at a time factor, the runs without counters keep the credential as a user has it (no Custom Rate Limits) */
+	userCredential?: boolean;
 	skipHandBuilt: boolean;
 	/** the scaled part without its queue-mode run (which needs redis-server and postgresql) */
 	skipQueueMode: boolean;
@@ -372,8 +374,8 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
 
 	log(`rate-limit: starting the sandbox in a child process (latency ${options.latencyMs} ms, the documented limits at time ×${F}: windows of ${windowMs / 1000} s)...`);
 	const sandbox = await SandboxProcess.start({ latencyMs: options.latencyMs, documentedLimits: { timeFactor: F } });
-	// at the service's minute the runs without counters keep the credential as a user has it; at a time factor one that says the window
-	const quiet = F === 1 ? undefined : { credential: quietCredential(F), data: quietCredentialData(F) };
+	// at the service's minute the runs without counters keep the credential as a user has it; at a time factor one that says the window, unless asked not to
+	const quiet = F === 1 || options.userCredential ? undefined : { credential: quietCredential(F), data: quietCredentialData(F) };
 	const wf = rateWorkflows(sandbox.origin, quiet?.credential);
 	const minuteWf = minuteWorkflows(quiet?.credential ?? EXOTEL_CREDENTIAL, N);
 	const scaledWf = options.skipScaled ? [] : scaledWorkflows(EXOTEL_CREDENTIAL, N);

@@ -5,7 +5,7 @@
  *   npm run bench -- [--items N] [--latency MS] [--baseline-latency MS] [--rcs-baseline-items N]
  *                    [--skip-baseline] [--skip-breakdown] [--callbacks N] [--concurrency C]
  *                    [--forged F] [--memory-items M] [--skip-memory] [--rate-limit-items N]
- *                    [--rate-limit-time-factor F] [--skip-hand-built] [--skip-queue-mode] [--skip-scaled]
+ *                    [--rate-limit-time-factor F] [--rate-limit-user-credential] [--skip-hand-built] [--skip-queue-mode] [--skip-scaled]
  *                    [--flood N] [--runs R] [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
@@ -34,6 +34,9 @@
  *                           Retry-After ceil(30 / F) s, the runs without counters on a credential whose
  *                           Custom Rate Limits say Bulk SMS=50/<60 / F>s (env BENCH_RATE_LIMIT_TIME_FACTOR,
  *                           default 1 = the service's minute; a whole number dividing 60)
+ *   --rate-limit-user-credential
+ *                           rate-limit: at a time factor, the runs without counters on the credential as a
+ *                           user has it (no Custom Rate Limits): nothing tells the pacer the scaled window
  *   --skip-hand-built       rate-limit: no hand-built Code + HTTP Request run
  *   --skip-queue-mode       rate-limit: no queue-mode run in its scaled part (it needs the Debian
  *                           packages redis-server and postgresql)
@@ -114,6 +117,7 @@ interface BenchOptions {
 	skipMemory: boolean;
 	rateLimitItems: number;
 	rateLimitTimeFactor: number;
+	rateLimitUserCredential: boolean;
 	skipHandBuilt: boolean;
 	skipQueueMode: boolean;
 	skipScaled: boolean;
@@ -177,6 +181,7 @@ const BENCHES: Bench[] = [
 				items: options.rateLimitItems,
 				latencyMs: options.latencyMs,
 				timeFactor: options.rateLimitTimeFactor,
+				userCredential: options.rateLimitUserCredential,
 				skipHandBuilt: options.skipHandBuilt,
 				skipQueueMode: options.skipQueueMode,
 				skipScaled: options.skipScaled,
@@ -225,6 +230,7 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		'--skip-memory',
 		'--rate-limit-items',
 		'--rate-limit-time-factor',
+		'--rate-limit-user-credential',
 		'--skip-hand-built',
 		'--skip-queue-mode',
 		'--skip-scaled',
@@ -235,7 +241,7 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 	for (let i = 0; i < args.length; i++) {
 		const name = args[i].split('=')[0];
 		if (!known.includes(name)) throw new Error(`Unknown argument '${args[i]}' (known: ${known.join(', ')})`);
-		if (!args[i].includes('=') && !name.startsWith('--skip-')) i++;
+		if (!args[i].includes('=') && !name.startsWith('--skip-') && name !== '--rate-limit-user-credential') i++;
 	}
 	const latencyMs = numberOption(argValue(args, '--latency') ?? env.BENCH_LATENCY_MS, 'latency', 20);
 	const only = argValue(args, '--only');
@@ -279,6 +285,7 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		skipMemory: args.includes('--skip-memory'),
 		rateLimitItems,
 		rateLimitTimeFactor,
+		rateLimitUserCredential: args.includes('--rate-limit-user-credential'),
 		skipHandBuilt: args.includes('--skip-hand-built'),
 		skipQueueMode: args.includes('--skip-queue-mode'),
 		skipScaled: args.includes('--skip-scaled'),

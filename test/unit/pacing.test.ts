@@ -10,8 +10,9 @@ import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.nod
 import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/ExotelNumberAllocation.node';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { REQUESTS_IN_FLIGHT } from '../../nodes/shared/items/sending';
-import { CategoryPacer, PACING_POLICY, rateLimitHeaders, retryAfterMs, type PacingClock } from '../../nodes/shared/transport/pacing';
+import { CategoryPacer, PACING_POLICY, type PacingClock } from '../../nodes/shared/transport/pacing';
 import { SHARING_POLICY } from '../../nodes/shared/transport/share';
+import { rateLimitHeaders, retryAfterMs } from '../../nodes/shared/transport/throttle';
 
 class VirtualClock implements PacingClock {
 	constructor(
@@ -174,7 +175,7 @@ async function runSender(
 				const answer = service.take(clock.now());
 				await clock.sleep(latency / 2);
 				const throttle = answer.status !== 200;
-				const verdict = pacer.answer(turn, { headers: answer.headers, throttle, retryAfterMs: answer.retryAfterMs });
+				const verdict = pacer.answer(turn, { counters: rateLimitHeaders(answer.headers), throttle, retryAfterMs: answer.retryAfterMs });
 				if (!verdict.throttled) {
 					result.sent++;
 					break;
@@ -276,6 +277,28 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 		expect(ratio).toBeLessThanOrEqual(1.25);
 	});
 
+	test.each([
+		['one run: nothing refuses it, so it keeps to the documented minute, 0 × 429', 1],
+		['two runs: they learn the window from their refusals, ≤ 6 × 429, ≤ 1.25x', 2],
+	])('half-minute windows the credential does not name, no headers (Retry-After 15), %s', async (_label, runs) => {
+		const clock = new VirtualClock(EPOCH + 0.3 * MINUTE);
+		const service = new Service(50, { headers: false, windowMs: 30_000 });
+		// the credential as a user has it: the documented 50 a minute
+		const senders = [runSender(clock, service, 200, { perMinute: 50 })];
+		if (runs === 2) senders.push(runSender(clock, service, 200, { perMinute: 50, latencyMs: 21, startDelayMs: 50 }));
+		const results = await clock.run(Promise.all(senders));
+		const ratio = service.wallMs() / service.floorMs(200 * runs);
+		process.stdout.write(`half-minute windows, no headers, ${runs} run(s), the documented minute assumed: ${JSON.stringify(results)} (${ratio.toFixed(3)}x)\n`);
+		expect(results.reduce((sum, r) => sum + r.sent, 0)).toBe(200 * runs);
+		if (runs === 2) {
+			expect(service.limited).toBeLessThanOrEqual(6);
+			expect(ratio).toBeLessThanOrEqual(1.25);
+		} else {
+			// the credential's Custom Rate Limits name the window for a run alone
+			expect(service.limited).toBe(0);
+		}
+	});
+
 	test('a service that counts any 60 s instead of the clock minutes, without counters: nothing lost, few 429s', async () => {
 		const clock = new VirtualClock(EPOCH + 0.5 * MINUTE);
 		const service = new Service(50, { headers: false, sliding: true });
@@ -298,7 +321,7 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 		const pacer = new CategoryPacer(50, PACING_POLICY.defaultMaxWaitMs, clock);
 		const first = await pacer.turn();
 		if ('refused' in first) throw new Error('refused');
-		expect(pacer.answer(first, { headers: {}, throttle: true, retryAfterMs: 90_000 })).toEqual({ throttled: true, givenUp: undefined });
+		expect(pacer.answer(first, { throttle: true, retryAfterMs: 90_000 })).toEqual({ throttled: true, givenUp: undefined });
 		const second = await clock.run(pacer.turn());
 		if ('refused' in second) throw new Error('refused');
 		expect(second.sentAt).toBeGreaterThanOrEqual(first.sentAt + 90_000);
@@ -313,7 +336,7 @@ describe('CategoryPacer against the documented fixed windows (virtual time, 200 
 			const pacer = new CategoryPacer(50, PACING_POLICY.defaultMaxWaitMs, clock);
 			const first = await pacer.turn();
 			if ('refused' in first) throw new Error('refused');
-			pacer.answer(first, { headers: {}, throttle: true, retryAfterMs: retryAfter });
+			pacer.answer(first, { throttle: true, retryAfterMs: retryAfter });
 			const second = await clock.run(pacer.turn());
 			if ('refused' in second) throw new Error('refused');
 			return second.sentAt - first.sentAt;

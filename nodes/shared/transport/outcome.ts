@@ -1,12 +1,13 @@
-// The last attempt's answer as the request's outcome: the answer itself, or an error in the service's words.
+// The request's outcome when it fails: the last attempt's answer, a login, or a rate limit that did not lift, in the service's words.
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Address } from './address';
 import type { ExotelRequest } from './endpoint';
 import { serviceApiError } from './errors';
-import type { Exchange } from './exchange';
+import type { Exchange, ExotelResponse } from './exchange';
 import { isIdempotent, isRetryable } from './retry';
+import type { NodeRun } from './run';
 import { redact } from './secrets';
 
 /** The session credential's login failed: the error is the login's, its status and words, not those of the request it was for. */
@@ -48,4 +49,38 @@ export function failureOf(node: INode, request: ExotelRequest, address: Address,
 	});
 	error.context.deliveryUnknown = !idempotent && met.networkError?.code !== 'ECONNREFUSED';
 	return error;
+}
+
+/** Where the node's panel shows Max Wait; outside an execution there is none to raise. */
+function orRaise(run: NodeRun): string {
+	return run.maxWait.setting ? `, or raise ${run.maxWait.setting}` : '';
+}
+
+/**
+ * The run gave up on the account's rate limit past Max Wait: before the request's turn (no
+ * `response`: nothing went out), or when the service refused it once more.
+ */
+export function limitDidNotLift(node: INode, run: NodeRun, request: ExotelRequest, address: Address, givenUp: string, response?: ExotelResponse): NodeApiError {
+	if (!response) {
+		return new NodeApiError(node, { httpCode: '429' } as JsonObject, {
+			message: "Not sent: the account's rate limit did not lift in time",
+			description: `${givenUp}. ${request.endpoint.method} ${address.path} was never sent, so nothing was done for this item; run it again later${orRaise(run)}.`,
+			httpCode: '429',
+			itemIndex: request.itemIndex,
+		});
+	}
+	const limited = serviceApiError(node, {
+		base: request.endpoint.base,
+		statusCode: response.statusCode,
+		body: response.body,
+		method: request.endpoint.method,
+		url: address.path,
+		itemIndex: request.itemIndex,
+		secrets: address.secrets,
+		hint: `${givenUp}. The service did not act on this request; run it again later${orRaise(run)}.`,
+	});
+	// The service's wording varies by API ("Too many requests (code 1029)", "RATE_LIMITED"): the
+	// message says what happened, the service's own words after it.
+	limited.message = `The account's rate limit did not lift in time: ${limited.message}`;
+	return limited;
 }

@@ -5,10 +5,10 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { addressOf, type ExotelContext } from './address';
 import type { ExotelRequest } from './endpoint';
 import { exchange, type ExotelResponse } from './exchange';
-import { failureOf, loginFailed } from './outcome';
+import { failureOf, limitDidNotLift, loginFailed } from './outcome';
 import { retryDelayOf } from './retry';
 import type { NodeRun } from './run';
-import { limitDidNotLift, notSentInTime, throttleReading } from './throttle';
+import { throttleReading } from './throttle';
 
 export type { ExotelContext } from './address';
 export type { ExotelBase, ExotelCredentialType, ExotelRequest } from './endpoint';
@@ -30,13 +30,15 @@ export async function exotelRequest<T = unknown>(context: ExotelContext, run: No
 		throw new NodeOperationError(node, pacer, { itemIndex: request.itemIndex, description });
 	}
 	for (let attempt = 1; ; attempt++) {
-		const turn = await pacer.turn();
-		if ('refused' in turn) throw notSentInTime(node, run, request, address, turn.refused);
-		const met = await exchange(context, address.credentialType, address.options, request.binary);
-		const verdict = pacer.answer(turn, met.response && throttleReading(met.response, request.endpoint.rate));
+		const paced = await pacer.attempt(
+			async () => await exchange(context, address.credentialType, address.options, request.binary),
+			(met) => met.response && throttleReading(met.response, request.endpoint.rate),
+		);
+		if (!paced.sent) throw limitDidNotLift(node, run, request, address, paced.givenUp);
+		const { met, givenUp } = paced;
+		if (givenUp !== undefined) throw limitDidNotLift(node, run, request, address, givenUp, met.response);
 		if (met.loginFailure) throw loginFailed(node, request, address, met.loginFailure);
-		if (met.response && verdict.throttled) {
-			if (verdict.givenUp) throw limitDidNotLift(node, run, request, address, met.response, verdict.givenUp);
+		if (paced.throttled) {
 			// Refused for the limit, so not acted on: sending it again duplicates nothing and counts no attempt.
 			attempt--;
 			continue;

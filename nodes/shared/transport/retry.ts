@@ -1,10 +1,9 @@
 // When an attempt that failed goes again: server errors without the service's reason, and lost connections.
 import type { ExotelRequest } from './endpoint';
 import type { Exchange } from './exchange';
-import { retryAfterMs } from './pacing';
-import { isReasonedRefusal } from './throttle';
+import { isReasonedRefusal, retryAfterMs } from './throttle';
 
-/** A 429 is paced instead (pacing.ts) and counts no attempt. */
+/** A refusal for the limit is paced instead (pacing.ts) and counts no attempt. */
 export const RETRY_POLICY = {
 	/** Attempts in all, the first included. */
 	attempts: 4,

@@ -22,8 +22,9 @@
 
 /** A window of the clock as one run saw it. */
 export interface ClockWindow {
-	/** When the window starts on this clock (its edge, before any margin). */
+	/** When the window starts on this clock (its edge, before any margin), and when it opens (past the margin). */
 	start: number;
+	openingAt: number;
 	/**
 	 * When this run could first send in it: its opening, past the margin, or the end of the pause of
 	 * a refusal in the window before. Runs refused when that window filled resume together.
@@ -34,6 +35,9 @@ export interface ClockWindow {
 	accepted: number;
 	/** Whether the service refused a request of this run sent in it. */
 	refused: boolean;
+	/** Requests of this run sent in it and not answered yet; once it is over, the last answer closes it. */
+	inFlight: number;
+	over: boolean;
 	/** When this run's first request in it went. */
 	firstSentAt?: number;
 	/** Whether this run asked for more than its share in it. */
@@ -67,15 +71,26 @@ export class ShareWithoutCounters {
 		return this.contests > 0;
 	}
 
+	/** What this run got in the last window that refused it: with the others' there, the window's limit. */
+	private filledWith = 0;
+
+	/** Whether the service has refused this run: others spend the account's limit too. */
+	private met = false;
+
 	private cleanWindows = 0;
 
 	private probeAfter = SHARING_POLICY.firstProbeAfter;
 
 	constructor(
 		private perWindow: number,
-		private readonly windowMs: number,
+		private windowMs: number,
 	) {
 		this.allowance = perWindow;
+	}
+
+	/** The window's length, when the service's refusals show it is not the one assumed. */
+	windowIs(windowMs: number): void {
+		this.windowMs = windowMs;
 	}
 
 	/** The account's limit per window, when the service says it. */
@@ -94,9 +109,7 @@ export class ShareWithoutCounters {
 			// than one at a time only when a round trip is longer than a turn.
 			const next = this.nextContestTurn(window);
 			const atOnce = Math.max(1, Math.ceil(roundTripMs / this.contestTurn()));
-			// a contest goes up to the whole limit; a share stops at itself (sharing() above)
-			const more = !this.contest || window.sent < this.perWindow;
-			return Number(more && inFlight < atOnce && (next === undefined || now >= next));
+			return Number(window.sent < this.paced(window) && inFlight < atOnce && (next === undefined || now >= next));
 		}
 		if (window.sent < allowance) {
 			const atOnce = Math.max(1, Math.ceil((allowance * roundTripMs) / (SHARING_POLICY.spreadShare * this.windowMs)));
@@ -115,9 +128,25 @@ export class ShareWithoutCounters {
 		return this.probeAt(window);
 	}
 
-	/** A share of the limit, not all of it sent yet in the window. */
+	/**
+	 * How many the run sends in the window at the contest's pace: its share, or in a contest up to the
+	 * whole limit. A contest entered late (the run's pause ran into the window) would not be even, so
+	 * there the run sends only what it got in the window that refused it: with what the others got
+	 * there, the window's limit, and nothing measured. The contest is the next window's, from its
+	 * opening.
+	 */
+	private paced(window: ClockWindow): number {
+		if (!this.contest) return Math.floor(this.allowance);
+		return this.late(window) ? this.filledWith : this.perWindow;
+	}
+
+	/**
+	 * A share of the limit not all sent yet in the window. Once the run has met others (a refusal),
+	 * the whole limit is a share too, sent at the contest's pace: a run that took a window back while
+	 * another sat out a pause would otherwise outpace that one's contest beside it.
+	 */
 	private sharing(window: ClockWindow): boolean {
-		return window.sent < Math.floor(this.allowance) && this.allowance < this.perWindow;
+		return window.sent < Math.floor(this.allowance) && (this.met || this.allowance < this.perWindow);
 	}
 
 	/** What the window that ended says about this run's share. */
@@ -132,14 +161,19 @@ export class ShareWithoutCounters {
 				// Full before it sent anything: the runs that filled it do not know of this one until
 				// the next window fills with its requests too, so only the one after measures.
 				this.contests = 2;
-			} else if (this.contests === 1 && this.fromOpening(window)) {
+			} else if (this.contests === 1 && this.contestedWhole(window)) {
 				this.allowance = window.accepted;
 				this.contests = 0;
 			} else {
 				this.contests = Math.max(1, this.contests - 1);
 			}
+			this.filledWith = window.accepted;
+			this.met = true;
 			return;
 		}
+		// A contest not sent from the window's opening (entered late, or paused through it) says
+		// nothing of the others.
+		if (this.contest && !this.contestedWhole(window)) return;
 		if (this.contest) {
 			// Nobody filled the window: the others have stopped, or send less.
 			this.allowance = Math.min(this.perWindow, Math.max(this.allowance, window.accepted));
@@ -153,9 +187,20 @@ export class ShareWithoutCounters {
 		if (usedAll) this.cleanWindows++;
 	}
 
-	/** Whether the run sent from the window's opening, alongside every other run that did. */
-	private fromOpening(window: ClockWindow): boolean {
-		return window.firstSentAt !== undefined && window.firstSentAt <= window.opensAt + SHARING_POLICY.openingShare * this.windowMs;
+	/**
+	 * Whether the run contested the whole window, from its own opening, where the runs refused
+	 * together in the window before all start. One whose pause ran into the window (a Retry-After
+	 * that ended past the opening, read later than the others read theirs) would have taken fewer
+	 * turns than the others, who took theirs alone: it sent only what it got before (paced()).
+	 */
+	private contestedWhole(window: ClockWindow): boolean {
+		const { firstSentAt } = window;
+		return !this.late(window) && firstSentAt !== undefined && firstSentAt <= window.openingAt + SHARING_POLICY.openingShare * this.windowMs;
+	}
+
+	/** Whether the run's pause after a refusal ran into the window: its Retry-After ended past the opening. */
+	private late(window: ClockWindow): boolean {
+		return window.opensAt >= window.openingAt + this.resumeJitter(1);
 	}
 
 	/** How late a run resumes after a refusal, from `random` in [0, 1): less than a contest's turn, which keeps the turns equal. */

@@ -1,66 +1,69 @@
-// What counts as a refusal for the account's rate limit, and the words of giving up on one.
-import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+// What an answer says about the account's rate limit: a refusal for it, how long to wait, and the service's counters.
+import type { IDataObject } from 'n8n-workflow';
 
-import type { Address } from './address';
-import type { ExotelRequest } from './endpoint';
-import { serviceApiError } from './errors';
-import type { ExotelResponse } from './exchange';
-import { retryAfterMs } from './pacing';
 import type { RateCategory } from './rateLimits';
-import type { NodeRun } from './run';
 
 /** The code the service's rate-limit page gives a refusal for the limit (on a 429, and on the older SMS 503). */
 const RATE_LIMIT_CODE = 'RATE_LIMIT_EXCEEDED';
+
+/** An answer as it is read here (an ExotelResponse of exchange.ts): its status, headers and body. */
+export interface Answer {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+/** The service's three counters of the account's window: its limit, what is left, and when it resets (ms since the epoch). */
+export interface Counters {
+	limit: number;
+	remaining: number;
+	resetMs: number;
+}
+
+/** An answer as the pacer reads it: the counters when it carries them, whether it refused the request for the limit, and for how long. */
+export interface ThrottleReading {
+	counters?: Counters;
+	throttle: boolean;
+	retryAfterMs?: number;
+}
 
 /**
  * A server error that gives the service's reason (`RestException` with a `Code`, as a caller number
  * refused with 35008) is a refusal, not a passing overload: sending it again would meet the same
  * answer. The rate-limit code is no such reason: it says to wait.
  */
-export function isReasonedRefusal(response: ExotelResponse): boolean {
+export function isReasonedRefusal(response: Answer): boolean {
 	if (response.statusCode < 500) return false;
 	const code = (response.body as { RestException?: { Code?: unknown } } | null)?.RestException?.Code;
 	return code !== undefined && code !== null && code !== '' && String(code).toUpperCase() !== RATE_LIMIT_CODE;
 }
 
-/** An answer as the pacer reads it: its headers, whether it refused the request for the limit, and for how long. */
-export function throttleReading(response: ExotelResponse, category: RateCategory): { headers: ExotelResponse['headers']; throttle: boolean; retryAfterMs?: number } {
+/** Reads an answer for the pacer: a 429 refuses the request for the limit, and on SMS so does a bare 503. */
+export function throttleReading(response: Answer, category: RateCategory): ThrottleReading {
 	// Older material has an SMS limit breach answer 503: on SMS a bare one is the same refusal as a 429.
 	const smsOverload = response.statusCode === 503 && !isReasonedRefusal(response) && (category === 'sms' || category === 'bulkSms');
 	const throttle = response.statusCode === 429 || smsOverload;
-	return { headers: response.headers, throttle, retryAfterMs: throttle ? retryAfterMs(response.headers['retry-after']) : undefined };
+	return { counters: rateLimitHeaders(response.headers), throttle, retryAfterMs: throttle ? retryAfterMs(response.headers['retry-after']) : undefined };
 }
 
-/** Where the node's panel shows Max Wait; outside an execution there is none to raise. */
-function orRaise(run: NodeRun): string {
-	return run.maxWait.setting ? `, or raise ${run.maxWait.setting}` : '';
+/** The service's three counters, read from an answer's headers; undefined unless all three make sense. */
+export function rateLimitHeaders(headers: IDataObject | undefined): Counters | undefined {
+	if (!headers) return undefined;
+	const limit = Number(headers['x-ratelimit-limit']);
+	const remaining = Number(headers['x-ratelimit-remaining']);
+	const reset = Number(headers['x-ratelimit-reset']);
+	if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(remaining) || remaining < 0 || !Number.isFinite(reset) || reset <= 0) {
+		return undefined;
+	}
+	return { limit, remaining: Math.min(remaining, limit), resetMs: reset * 1000 };
 }
 
-/** The pacer gave up before the request's turn: nothing went out. */
-export function notSentInTime(node: INode, run: NodeRun, request: ExotelRequest, address: Address, refused: string): NodeApiError {
-	return new NodeApiError(node, { httpCode: '429' } as JsonObject, {
-		message: "Not sent: the account's rate limit did not lift in time",
-		description: `${refused}. ${request.endpoint.method} ${address.path} was never sent, so nothing was done for this item; run it again later${orRaise(run)}.`,
-		httpCode: '429',
-		itemIndex: request.itemIndex,
-	});
-}
-
-/** The service kept refusing the request for the limit past Max Wait. */
-export function limitDidNotLift(node: INode, run: NodeRun, request: ExotelRequest, address: Address, response: ExotelResponse, givenUp: string): NodeApiError {
-	const limited = serviceApiError(node, {
-		base: request.endpoint.base,
-		statusCode: response.statusCode,
-		body: response.body,
-		method: request.endpoint.method,
-		url: address.path,
-		itemIndex: request.itemIndex,
-		secrets: address.secrets,
-		hint: `${givenUp}. The service did not act on this request; run it again later${orRaise(run)}.`,
-	});
-	// The service's wording varies by API ("Too many requests (code 1029)", "RATE_LIMITED"): the
-	// message says what happened, the service's own words after it.
-	limited.message = `The account's rate limit did not lift in time: ${limited.message}`;
-	return limited;
+/** `Retry-After` in milliseconds (seconds form; an HTTP date is read too), or undefined. */
+export function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(value).trim();
+	const seconds = Number(text);
+	if (text !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+	const date = Date.parse(text);
+	return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
