@@ -15,11 +15,10 @@
  * real-n8n stage waits for its own. Every test file must belong to a stage: one that does not fails
  * the run before any starts.
  *
- * The system stage runs both releases side by side, each once it is installed (most of it waits on
- * the sandbox's rate limit, not the CPU), their lines prefixed with the release. The rate-limit file
- * runs on 2.8.4 alone (SYSTEM_FILES_OF): its figures are the package's pacing, the same on both, and
- * the newest carries the two queue-mode workers sharing the limit instead, so each side takes about
- * the same time.
+ * The system stage runs in lanes side by side (SYSTEM_LANES), each lane a jest run of its own on one
+ * release once that release is installed, their lines prefixed with the lane. Most of the stage waits on
+ * the sandbox's windows and n8n's workers, not the CPU, so a release's files need not run one after the
+ * other. The rate-limit file runs on 2.8.4 alone: its figures are the package's pacing, the same on both.
  *
  * Exits non-zero when a stage fails.
  */
@@ -64,12 +63,34 @@ function choosePackageDir() {
 	process.env.N8N_E2E_PACKAGE = dir;
 }
 
-/** System files that run on one release only, and which. */
-const SYSTEM_FILES_OF = { 'rate-limit.test.ts': '2.8.4' };
-const systemIgnored = (target) =>
-	Object.entries(SYSTEM_FILES_OF)
-		.filter(([, release]) => release !== target)
-		.flatMap(([file]) => ['--testPathIgnorePatterns', `/test/system/${file.replace(/\./g, '\\.')}$`]);
+/**
+ * The system stage's lanes, all at once. The longest files (rate limits on 2.8.4, queue mode on the newest)
+ * each have a lane; every file of test/system is in a lane of each release but the rate-limit file.
+ */
+const SYSTEM_LANES = [
+	{ target: '2.8.4', files: ['rate-limit.test.ts'] },
+	{ target: '2.8.4', files: ['editor.browser.test.ts', 'queue-mode.test.ts'] },
+	{ target: 'newest', files: ['queue-mode.test.ts'] },
+	{ target: 'newest', files: ['editor.browser.test.ts'] },
+	// every bench once on a small size, so one that no longer runs or no longer paces is caught (its figures are
+	// `npm run bench`'s); here rather than in `npm test`, whose real-n8n group is short of CPU while this stage waits
+	{ target: '2.8.4', label: 'benches (small)', command: ['npm', 'run', 'bench:small'], files: [] },
+];
+const laneLabel = (lane) => lane.label ?? `system ${lane.target} (${lane.files.map((file) => file.replace(/\.test\.ts$/, '')).join(', ')})`;
+
+/** Every file of test/system runs in a lane: on both releases, the rate-limit file on 2.8.4. */
+function checkLanesCoverEveryFile() {
+	const files = fs.readdirSync(path.join(ROOT, 'test', 'system')).filter((file) => file.endsWith('.test.ts'));
+	const missing = [];
+	for (const target of ['2.8.4', 'newest']) {
+		const laned = SYSTEM_LANES.filter((lane) => lane.target === target).flatMap((lane) => lane.files);
+		for (const file of files) if (!laned.includes(file) && !(file === 'rate-limit.test.ts' && target === 'newest')) missing.push(`${file} on ${target}`);
+	}
+	if (missing.length) {
+		process.stderr.write(`[test-matrix] these system files are in no lane of SYSTEM_LANES, so they would never run:\n${missing.join('\n')}\n`);
+		process.exit(1);
+	}
+}
 
 /**
  * The stages of `npm test`, in the order they run: the quickest to fail first. Stages with the same
@@ -89,8 +110,6 @@ const STAGES = [
 	{ label: 'real n8n newest', folder: 'test/e2e', target: 'newest', config: 'jest.e2e.config.js', real: true, group: 'real n8n' },
 	{ label: 'n8n CLI 2.8.4', folder: 'test/e2e/cli', target: '2.8.4', real: true, group: 'real n8n' },
 	{ label: 'n8n CLI newest', folder: 'test/e2e/cli', target: 'newest', real: true, group: 'real n8n' },
-	// every bench once on a small size, so one that no longer runs is caught; its figures are `npm run bench`'s
-	{ label: 'benches (small)', command: ['npm', 'run', 'bench:small'], target: '2.8.4', real: true, group: 'real n8n' },
 ];
 
 /** The jest path pattern of a stage's folder: that folder under the package root and nothing else (`sandbox` alone would match any path naming it). */
@@ -184,20 +203,24 @@ function installBoth() {
 
 async function main() {
 	if (config.length) {
-		// The system stage: both releases at once, the newest once it is installed.
+		// The system stage: its lanes at once, each once its release is installed.
+		checkLanesCoverEveryFile();
 		const prepared = installBoth();
 		choosePackageDir();
 		if (!(await run('pack', PACK[0], PACK.slice(1), { TS_NODE_TRANSPILE_ONLY: 'true' }).done)) {
 			prepared.kill();
-			printTable(['system 2.8.4', 'system newest']);
+			printTable(SYSTEM_LANES.map(laneLabel));
 			process.exit(1);
 		}
-		const side = async (target) =>
-			(await prepared.ready(target)) &&
-			(await run(`system ${target}`, process.execPath, [jest, '--runInBand', ...config, ...systemIgnored(target)], { N8N_E2E_TARGET: target }, `[${target}]`).done);
-		const [first, second] = await Promise.all([side('2.8.4'), side('newest')]);
+		const lane = async (l) => {
+			const files = l.files.map((file) => `/test/system/${file.replace(/\./g, '\\.')}$`);
+			const prefix = l.label ? `[${l.label}]` : `[${l.target} ${l.files.map((file) => file.split('.')[0]).join('+')}]`;
+			const [command, ...commandArgs] = l.command ?? [process.execPath, jest, '--runInBand', ...config, ...files];
+			return (await prepared.ready(l.target)) && (await run(laneLabel(l), command, commandArgs, { N8N_E2E_TARGET: l.target }, prefix).done);
+		};
+		const passed = await Promise.all(SYSTEM_LANES.map(lane));
 		printTable([]);
-		process.exit(first && second ? 0 : 1);
+		process.exit(passed.every(Boolean) ? 0 : 1);
 	}
 	const files = checkStagesCoverEveryFile();
 	process.stdout.write(`[test-matrix] ${files} test files in ${STAGES.length} stages\n`);
