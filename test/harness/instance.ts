@@ -12,6 +12,7 @@ import * as fsp from 'fs/promises';
 import * as http from 'http';
 import * as path from 'path';
 import axios, { AxiosRequestConfig, AxiosResponse, Method } from 'axios';
+import { ExecutionStatusList } from 'n8n-workflow';
 
 import { ensureN8n, nodeEnv, npmInstallPackage, sharedPackage, type EnsureN8nResult } from './install';
 import { harnessLog } from './log';
@@ -850,20 +851,20 @@ export class N8nInstance {
 		return res.data;
 	}
 
-	/** Polls `executions()` until at least `count` finished ones exist (webhook runs are saved asynchronously). */
 	/**
-	 * Ids of a workflow's executions, waiting ones included. The public API's list leaves out
-	 * executions n8n still holds in memory, and 2.8.4 holds a waiting one there (measured: `GET
-	 * /api/v1/executions` lists nothing, with or without `status=waiting`, while `GET
+	 * Ids of a workflow's latest 100 executions, waiting and running ones included. The public API's
+	 * list leaves out executions n8n still holds in memory, and 2.8.4 holds a waiting one there
+	 * (measured: `GET /api/v1/executions` lists nothing, with or without `status=waiting`, while `GET
 	 * /api/v1/executions/<id>` says `waiting`), so the list is the editor's (`GET /rest/executions`).
+	 * Every status is named: without one, both versions read the running executions and the finished
+	 * ones in two queries at once (findCurrentAndCompleted), and one that finishes between the two is
+	 * in neither (seen once on 2.41.1 under load, right after its webhook's 200) or in both.
 	 */
 	async executionIds(workflowId: string): Promise<string[]> {
-		const res = await this.rest<{ data?: { results?: Array<{ id: string | number }> } }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+		const filter = JSON.stringify({ workflowId, status: ExecutionStatusList });
+		const res = await this.rest<{ data?: { results?: Array<{ id: string | number }> } }>('GET', `/executions?limit=100&filter=${encodeURIComponent(filter)}`);
 		if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
-		// The newest n8n reads the running executions and the finished ones at once and lists both
-		// (execution-list-v1.service.js, findCurrentAndCompleted): one that finishes between the two reads
-		// is in both (seen on 2.41.1 as ["83", "83"]), so an id counts once.
-		return [...new Set<string>((res.data?.data?.results ?? []).map((e) => String(e.id)))];
+		return (res.data?.data?.results ?? []).map((e) => String(e.id));
 	}
 
 	/** One saved execution with its data: `GET /api/v1/executions/<id>?includeData=true`. */

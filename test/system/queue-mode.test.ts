@@ -84,16 +84,6 @@ function enqueued(log: string, id: string): number {
 }
 
 /** Polls `check` every 250 ms until it returns a value; throws naming what it waited for. */
-/**
- * Ids of a workflow's executions, waiting ones included: the editor's list (`GET /rest/executions`),
- * since the public API's list leaves out executions n8n still tracks as active, waiting ones among them.
- */
-async function executionIds(workflowId: string): Promise<string[]> {
-	const res = await instance.rest<{ data?: { results?: Array<{ id: string | number }> } }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-	if (res.status !== 200) throw new Error(`GET /rest/executions → ${res.status}: ${JSON.stringify(res.data).slice(0, 1000)}`);
-	return (res.data?.data?.results ?? []).map((e) => String(e.id));
-}
-
 /** Waits until execution `id` has `status` (read through the public API, with its data). */
 async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutMs = 60_000): Promise<SavedExecution> {
 	let last = '';
@@ -286,10 +276,10 @@ test(
 	'a chat-app approval started through the webhook processor waits; the reply to its resume URL reaches the processor and a worker finishes it',
 	async () => {
 		const to = '+919876500201';
-		const known = new Set(await executionIds(approvalWorkflowId));
+		const known = new Set(await instance.executionIds(approvalWorkflowId));
 		const started = await instance.request('POST', `${processor.baseUrl}/webhook/${APPROVAL_PATH}`, { data: { to } });
 		expect([started.status, started.data]).toEqual([200, { message: 'Workflow was started' }]);
-		const id = await pollFor('the approval execution', 60_000, async () => (await executionIds(approvalWorkflowId)).find((e) => !known.has(e)));
+		const id = await pollFor('the approval execution', 60_000, async () => (await instance.executionIds(approvalWorkflowId)).find((e) => !known.has(e)));
 		await waitForStatus(id, 'waiting');
 
 		// the resume URL given to the service is the processor's (WEBHOOK_URL), not main's
