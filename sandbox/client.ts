@@ -1,4 +1,9 @@
-/** A small HTTP client for the sandbox's own tests: form, JSON or raw bodies, the answer parsed when it is JSON. */
+/**
+ * A small HTTP client for the sandbox's own tests: form, JSON or raw bodies, the answer parsed when it
+ * is JSON; and the call flows of a sandbox running in another process (its control API).
+ */
+import type { CallFlowResult } from './callFlows';
+
 export interface Answer<B = unknown> {
 	status: number;
 	headers: Headers;
@@ -38,4 +43,21 @@ export async function call<B = unknown>(origin: string, method: string, path: st
 		parsed = undefined;
 	}
 	return { status: res.status, headers: res.headers, text, body: parsed as B };
+}
+
+/**
+ * An incoming call played through a flow by the sandbox at `origin` (`POST /__sandbox/call-flow`, the
+ * input of playCallFlow): the call once it has ended. Throws with the sandbox's error (a 400 names the bad field).
+ */
+export async function playCallFlow(origin: string, input: Record<string, unknown>): Promise<CallFlowResult> {
+	const res = await call<{ ok?: boolean; call?: CallFlowResult; error?: string }>(origin, 'POST', '/__sandbox/call-flow', { json: input });
+	if (res.status !== 200 || !res.body?.call) throw new Error(`POST /__sandbox/call-flow answered ${res.status}: ${res.body?.error ?? res.text}`);
+	return res.body.call;
+}
+
+/** The last 200 calls the sandbox at `origin` played through flows, oldest first (`GET /__sandbox/call-flows`). */
+export async function callFlows(origin: string): Promise<CallFlowResult[]> {
+	const res = await call<{ calls?: CallFlowResult[] }>(origin, 'GET', '/__sandbox/call-flows');
+	if (res.status !== 200 || !Array.isArray(res.body?.calls)) throw new Error(`GET /__sandbox/call-flows answered ${res.status}: ${res.text}`);
+	return res.body.calls;
 }

@@ -38,12 +38,18 @@
  *   POST   /__sandbox/reply               JSON, see reply (the person answers a message) → {ok, callback}
  *   POST   /__sandbox/open-link           JSON, see openLink (an SMS link is opened)   → {ok, sid, as, link, pages, stopped?}
  *   POST   /__sandbox/end-call            JSON, see endCall (a placed call ends now)   → {ok, callback (null: nothing to post)}
+ *   POST   /__sandbox/call-flow           JSON {flow, from, to, callSid?, customField?, press?, callees?,
+ *                                         conversationSeconds?, budgetMs?, repeatEachRequest?}: an incoming
+ *                                         call played through the flow (playCallFlow) → {ok, call} once it ended
+ *   GET    /__sandbox/call-flows          {calls}: the last 200 calls played through flows, oldest first
  * rateLimited / limited: refusals answered by the rate limiter (429s; 503s for SMS with smsStatus 503);
  * counted: requests it let through (both since the last reset or rate-limit change). The POST callback endpoints answer once the first attempt has finished (`callback` is that
- * attempt: status, outcome, body...), 400 {ok: false, error} for a bad body.
+ * attempt: status, outcome, body...), 400 {ok: false, error} for a bad body; so does call-flow (naming
+ * the bad field, a URL not on loopback among them).
  */
 import { CallbackInputError } from './callbacks';
 import type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook, OpenLinkResult } from './callbacks';
+import { CallFlowInputError, type CallFlowResult } from './callFlows';
 import { parseFaultRequest } from './faults';
 import { SANDBOX_BASE_PREFIX } from './fixtures';
 import { parseRateLimitConfig } from './rate-limit';
@@ -91,6 +97,8 @@ export interface ControlledSandbox {
 	reply(input: Record<string, unknown>): Promise<CallbackAttempt>;
 	openLink(input: Record<string, unknown>): Promise<OpenLinkResult>;
 	endCall(input: Record<string, unknown>): Promise<CallbackAttempt | null>;
+	playCallFlow(input: Record<string, unknown>): Promise<CallFlowResult>;
+	callFlows(): CallFlowResult[];
 }
 
 export interface ControlReply {
@@ -129,14 +137,14 @@ const CALLBACK_POSTS: Record<string, CallbackPost> = {
 	'POST /end-call': (sandbox, input) => sandbox.endCall(input),
 };
 
-/** Runs an on-demand action with the JSON body; a CallbackInputError answers 400 {ok: false, error}. */
+/** Runs an on-demand action with the JSON body; a CallbackInputError or CallFlowInputError answers 400 {ok: false, error}. */
 async function onDemand(body: Buffer, run: (input: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<ControlReply> {
 	const parsed = parseJson(body);
 	if (parsed.error) return bad(400, parsed.error);
 	const input = parsed.value ?? {};
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) return bad(400, 'body must be a JSON object');
 	return run(input as Record<string, unknown>).then(ok, (error: unknown) => {
-		if (error instanceof CallbackInputError) return bad(400, error.message);
+		if (error instanceof CallbackInputError || error instanceof CallFlowInputError) return bad(400, error.message);
 		throw error;
 	});
 }
@@ -218,6 +226,8 @@ type ControlAction = (sandbox: ControlledSandbox, query: URLSearchParams, body: 
 const CONTROL_ACTIONS: Record<string, ControlAction> = {
 	// the result's own `ok: true` is the one ok() puts first
 	'POST /open-link': (sandbox, _query, body) => onDemand(body, async (input) => ({ ...(await sandbox.openLink(input)) })),
+	'POST /call-flow': (sandbox, _query, body) => onDemand(body, async (input) => ({ call: await sandbox.playCallFlow(input) })),
+	'GET /call-flows': (sandbox) => ({ status: 200, json: { calls: sandbox.callFlows() } }),
 	'GET /health': (sandbox) =>
 		ok({
 			origin: sandbox.origin,

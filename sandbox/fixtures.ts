@@ -13,6 +13,11 @@ export const SANDBOX_ACCOUNT = {
 	allocUsername: 'alloc.sandbox',
 	allocPassword: 'sbx-dummy-alloc-password-SECRET-c4e8',
 	webhookSigningSecret: 'sbx-dummy-signing-SECRET-0e6f2a',
+	/**
+	 * The URL Secret of the call-flow credential: the call-flow examples' flow files (examples/call-flows/)
+	 * carry it in their trigger URLs, as a flow builder's applet URL would.
+	 */
+	callFlowSecret: 'sbx-dummy-call-flow-SECRET-3b7d',
 } as const;
 
 /** Ids and names of the sandbox credentials that `npm run dev` imports and the example workflows refer to. */
@@ -21,6 +26,7 @@ export const SANDBOX_CREDENTIAL_IDS: Record<string, { id: string; name: string }
 	exotelBearerTokenApi: { id: 'exotelSandboxBearer', name: 'Exotel Sandbox (bearer)' },
 	exotelContactCenterApi: { id: 'exotelSandboxCc', name: 'Exotel Sandbox (contact center)' },
 	exotelAllocationApi: { id: 'exotelSandboxAlloc', name: 'Exotel Sandbox (allocation)' },
+	exotelCallFlowApi: { id: 'exotelSandboxCallFlow', name: 'Exotel Sandbox (call flow)' },
 };
 
 /** Path prefixes under the sandbox origin that stand for the spec's base URLs. */
@@ -80,6 +86,11 @@ export function sandboxCredentialData(origin: string, options: { live?: boolean 
 			accountSid: SANDBOX_ACCOUNT.accountSid,
 			username: SANDBOX_ACCOUNT.allocUsername,
 			password: SANDBOX_ACCOUNT.allocPassword,
+		},
+		// the Call Flow Trigger's: nothing of it points at the sandbox (the service calls n8n, not the other way)
+		exotelCallFlowApi: {
+			secret: SANDBOX_ACCOUNT.callFlowSecret,
+			allowedAddresses: '',
 		},
 	};
 }

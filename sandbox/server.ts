@@ -40,6 +40,8 @@ export type {
 	SandboxOptions,
 } from './types';
 export type { CallbackAttempt, CallbackFilter, CallbackKind, CallbackOutcome, FailingWebhook, OpenedPage, OpenLinkResult } from './callbacks';
+export { CallFlowInputError } from './callFlows';
+export type { AppletRequest, CalleeBehaviour, CallFlowResult, CallFlowStep, DialledNumber } from './callFlows';
 export type { ShortLink } from './links';
 export type { Allocation, ChatAppWebhookConfig, StoredChatAppMessage, StoredRcsMessage, StoredSmsMessage } from './stored';
 export { MAX_BODY_BYTES } from './pipeline';
@@ -170,6 +172,7 @@ export class ExotelSandbox extends SandboxService {
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 		this.dispatcher.cancelAll();
+		this.calls.cancelAll();
 		await new Promise<void>((resolve) => {
 			server.close(() => resolve());
 			for (const socket of this.sockets) socket.destroy();
@@ -179,11 +182,13 @@ export class ExotelSandbox extends SandboxService {
 	}
 
 	/**
-	 * Clears state, the request log, pending faults, the callback log and pending callbacks, and the
-	 * rate limit's window and counters (latency and the rate-limit configuration stay as set).
+	 * Clears state, the request log, pending faults, the callback log and pending callbacks, the calls
+	 * played through flows (those playing hang up), and the rate limit's window and counters (latency
+	 * and the rate-limit configuration stay as set).
 	 */
 	reset(): void {
 		this.dispatcher.reset();
+		this.calls.reset();
 		this.state.reset();
 		this.log.reset();
 		this.faults.clear();

@@ -1,9 +1,11 @@
 /**
  * The simulated service as tests see and steer it, before any HTTP: what it remembers (state.ts) and
  * has received (request-log.ts), and how it answers: injected faults (faults.ts), latency, the
- * account rate limit (rate-gate.ts), extra routes (router.ts) and live mode. ExotelSandbox
- * (server.ts) serves it over HTTP, with its callbacks and its state file.
+ * account rate limit (rate-gate.ts), extra routes (router.ts) and live mode; and the incoming calls
+ * it plays through call flows (callFlows/), asking the customer's loopback URLs as the call goes.
+ * ExotelSandbox (server.ts) serves it over HTTP, with its callbacks and its state file.
  */
+import { CallFlows, type CallFlowResult } from './callFlows';
 import { FaultQueue } from './faults';
 import { allRoutes } from './handlers';
 import { AccountRateLimit } from './rate-gate';
@@ -23,6 +25,9 @@ export class SandboxService {
 	protected readonly rate: AccountRateLimit;
 
 	protected readonly router = new Router();
+
+	/** The calls played through flows (kept in memory only; reset and stop cancel those playing). */
+	protected readonly calls = new CallFlows();
 
 	protected latencyMs: number;
 
@@ -111,6 +116,22 @@ export class SandboxService {
 	/** Adds a route (checked after the built-in ones). */
 	addRoute(route: RouteDefinition): void {
 		this.router.add(route);
+	}
+
+	// ------------------------------------------------ call flows (callFlows/; README, "Call flows")
+
+	/**
+	 * An incoming call played through a flow of applets: `{flow, from, to, callSid?, customField?,
+	 * press?, callees?, conversationSeconds?, budgetMs?, repeatEachRequest?}`. Resolves once the call
+	 * has ended with what happened; rejects (CallFlowInputError) naming a bad field, a non-loopback URL.
+	 */
+	playCallFlow(input: unknown): Promise<CallFlowResult> {
+		return this.calls.play(input);
+	}
+
+	/** The last 200 calls played through flows, oldest first (an async Passthru's late answer included). */
+	callFlows(): CallFlowResult[] {
+		return this.calls.list();
 	}
 
 	// ------------------------------------------------ what it has received and remembers

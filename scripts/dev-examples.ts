@@ -2,16 +2,26 @@
 /**
  * The example workflows as `npm run dev` sees them: which start from a webhook (published on their
  * first import), and, for its banner, each one's webhook (method, path, production and test URL),
- * a ready `curl` with a sample body, and what to run next. Pure: the banner is built from the
+ * a ready `curl` with a sample body (for a call-flow example, the `npm run person -- call` that
+ * plays a call through its flow file), and what to run next. Pure: the banner is built from the
  * example files, the origins and which workflows are active.
  */
 import fs from 'fs';
 import path from 'path';
 
 import { DEFAULT_SANDBOX_PORT } from '../sandbox/cli';
+import { SANDBOX_ACCOUNT } from '../sandbox/fixtures';
 import { parsePersonArgs } from './person';
 
-export const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
+const REPO_ROOT = path.join(__dirname, '..');
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/**
+ * The call flows the call-flow examples are called through (`npm run person -- call --flow ...`): the
+ * sandbox's flow format, their applets' URLs the triggers' production URLs on `npm run dev`'s n8n.
+ */
+export const CALL_FLOWS_DIR = path.join(EXAMPLES_DIR, 'call-flows');
+/** Where the examples' URLs expect n8n: `npm run dev`'s (scripts/dev.ts, N8N_DEV_PORT unset). */
+export const DEV_N8N_ORIGIN = 'http://127.0.0.1:5678';
 /**
  * Examples that need the newest n8n (2.8.4 has no human-review tools): a folder of their own, so that
  * `readExamples()` and every reader of examples/*.json (2.8.4's suites) leave them out;
@@ -48,12 +58,13 @@ const WEBHOOK_NODE = 'n8n-nodes-base.webhook';
 const MESSAGING = 'n8n-nodes-exotel.exotelMessaging';
 const MESSAGING_TRIGGER = 'n8n-nodes-exotel.exotelMessagingTrigger';
 const VOICE_TRIGGER = 'n8n-nodes-exotel.exotelVoiceTrigger';
+const CALL_FLOW_TRIGGER = 'n8n-nodes-exotel.exotelCallFlowTrigger';
 /** Exotel Messaging as an AI agent's human-review tool (n8n makes it from the node's send-and-wait operation). */
 const MESSAGING_HITL_TOOL = 'n8n-nodes-exotel.exotelMessagingHitlTool';
 
 /** The node an example starts from when that is a webhook: n8n's Webhook node or one of the package's triggers. */
 export function webhookTrigger(example: ExampleWorkflow): ExampleNode | undefined {
-	return example.nodes.find((node) => node.type === WEBHOOK_NODE || node.type === MESSAGING_TRIGGER || node.type === VOICE_TRIGGER);
+	return example.nodes.find((node) => [WEBHOOK_NODE, MESSAGING_TRIGGER, VOICE_TRIGGER, CALL_FLOW_TRIGGER].includes(node.type));
 }
 
 /** Published on first import: an example that starts from a webhook answers at its production URL as imported. */
@@ -83,6 +94,53 @@ export const NEWEST_SAMPLE_BODIES: Readonly<Record<string, Record<string, unknow
 export function bodyFieldsRead(example: ExampleWorkflow): string[] {
 	const text = JSON.stringify(example.nodes.map((node) => node.parameters));
 	return [...new Set([...text.matchAll(/json\.body\.([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]))].sort();
+}
+
+/** The ExoPhone the sample calls come in on (the Connect example shows it to its callees too). */
+export const SAMPLE_CALL_TO = '+918041234567';
+
+/** One call to play through a call-flow example: the caller, what they key at each Gather, how callees behave, what they get. */
+export interface SampleCall {
+	from: string;
+	press?: string[];
+	callees?: Record<string, 'answers' | 'no-answer' | 'busy'>;
+	/** What the caller gets, for the banner. */
+	gets: string;
+}
+
+/**
+ * Calls for each call-flow example, its first the one the banner offers first: each branch of the
+ * workflow, with callers its lookups know (+919876543210) and do not know (+919800011122).
+ */
+export const SAMPLE_CALLS: Readonly<Record<string, readonly SampleCall[]>> = {
+	exoCallRoute01: [
+		{ from: '+919876543210', gets: 'a VIP: the first branch, the priority line' },
+		{ from: '+919800011122', gets: 'another caller: the second branch, the queue' },
+	],
+	exoCallManager01: [
+		{ from: '+919876543210', gets: 'a customer: dialled to their account manager' },
+		{ from: '+919876543210', callees: { '+919812340001': 'no-answer' }, gets: 'their account manager does not answer: the team line next' },
+		{ from: '+919800011122', gets: 'a caller without an account manager: the team line' },
+	],
+	exoOrderIvr01: [
+		{ from: '+919876543210', press: ['4711#'], gets: 'greeted with their latest order, keys order 4711: shipped' },
+		{ from: '+919800011122', press: ['1234#'], gets: 'an unknown caller keys an order there is none of: unknown' },
+	],
+};
+
+/**
+ * The flow file (repository-relative, e.g. `examples/call-flows/route-by-lookup.flow.json`) whose
+ * applets ask an example's call-flow triggers: the one naming its first trigger's webhook id.
+ */
+export function callFlowFile(example: ExampleWorkflow, dir: string = CALL_FLOWS_DIR): string | undefined {
+	const trigger = example.nodes.find((node) => node.type === CALL_FLOW_TRIGGER && node.webhookId);
+	if (!trigger || !fs.existsSync(dir)) return undefined;
+	const file = fs
+		.readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.find((name) => fs.readFileSync(path.join(dir, name), 'utf8').includes(`/webhook/${trigger.webhookId}/`));
+	return file && path.relative(REPO_ROOT, path.join(dir, file)).split(path.sep).join('/');
 }
 
 export interface Origins {
@@ -127,16 +185,23 @@ function approvalChoices(node: ExampleNode): Array<{ id: string; label: string }
 	return choices;
 }
 
+/**
+ * An `npm run person` command line, with the sandbox flag when the sandbox is not on the default
+ * port; checked to be one npm run person takes (a --flow file read from the repository's root, where
+ * npm runs it).
+ */
+function personCommand(args: string[], sandbox: string): string {
+	const port = new URL(sandbox).port;
+	const all = [...args, ...(port === String(DEFAULT_SANDBOX_PORT) ? [] : ['--sandbox', sandbox])];
+	parsePersonArgs(all, {}, (file) => fs.readFileSync(path.resolve(REPO_ROOT, file), 'utf8'));
+	return `npm run person -- ${all.map((arg) => (/[\s'"{}]/.test(arg) ? quote(arg) : arg)).join(' ')}`;
+}
+
 /** The `npm run person` command that answers a send-and-wait node as its person (the sandbox flag when not the default port). */
 function personSteps(node: ExampleNode, body: Record<string, unknown> | undefined, sandbox: string): string[] {
 	const literal = typeof node.parameters.to === 'string' && !node.parameters.to.startsWith('=') ? node.parameters.to : undefined;
 	const to = sampleValue(node.parameters.to, body) ?? literal ?? 'NUMBER';
-	const port = new URL(sandbox).port;
-	const flag = port === String(DEFAULT_SANDBOX_PORT) ? [] : ['--sandbox', sandbox];
-	const command = (args: string[]) => {
-		parsePersonArgs([...args, ...flag]); // the command the banner prints is one npm run person takes
-		return `npm run person -- ${[...args, ...flag].map((arg) => (/[\s'"{}]/.test(arg) ? quote(arg) : arg)).join(' ')}`;
-	};
+	const command = (args: string[]) => personCommand(args, sandbox);
 	const [approve, decline] = approvalChoices(node);
 	const other = (text: string) => (decline ? `; ${text}` : '');
 	// the human-review tool asks on the chat app (the first resource with a send-and-wait operation)
@@ -154,6 +219,14 @@ function personSteps(node: ExampleNode, body: Record<string, unknown> | undefine
 		default:
 			return [];
 	}
+}
+
+/** The `npm run person -- call` that plays a sample call through a call-flow example's flow file, with what the caller gets. */
+function callCommand(flowFile: string, call: SampleCall, sandbox: string): string {
+	const args = ['call', '--flow', flowFile, '--from', call.from, '--to', SAMPLE_CALL_TO];
+	for (const keys of call.press ?? []) args.push('--press', keys);
+	for (const [number, behaviour] of Object.entries(call.callees ?? {})) args.push('--callee', `${number}=${behaviour}`);
+	return `${personCommand(args, sandbox)}   (${call.gets})`;
 }
 
 /** What an example's run leaves in the sandbox, to look at after the curl. */
@@ -195,6 +268,10 @@ export function exampleWebhooks(examples: ExampleWorkflow[], origins: Origins): 
 	for (const example of examples) {
 		const trigger = webhookTrigger(example);
 		if (!trigger) continue;
+		if (trigger.type === CALL_FLOW_TRIGGER) {
+			found.push(callFlowWebhook(example, trigger, origins));
+			continue;
+		}
 		const isWebhookNode = trigger.type === WEBHOOK_NODE;
 		const webhookPath = isWebhookNode ? String(trigger.parameters.path ?? '').replace(/^\/+/, '') : `${trigger.webhookId}/webhook`;
 		const method = isWebhookNode ? String(trigger.parameters.httpMethod ?? 'GET') : 'POST';
@@ -228,6 +305,35 @@ export function exampleWebhooks(examples: ExampleWorkflow[], origins: Origins): 
 		found.push({ id: example.id, name: example.name, method, path: webhookPath, productionUrl, testUrl, curl, next });
 	}
 	return found;
+}
+
+/**
+ * A call-flow example: its (first) trigger's URLs, the GET the service sends, with the sandbox
+ * credential's secret in place of `:secret`; the sample calls through its flow file, each an
+ * `npm run person -- call` (the sandbox asks its triggers as the service would while the caller waits).
+ */
+function callFlowWebhook(example: ExampleWorkflow, trigger: ExampleNode, origins: Origins): ExampleWebhook {
+	const applet = String(trigger.parameters.applet ?? 'passthru');
+	const webhookPath = `${trigger.webhookId}/${applet}/${trigger.webhookId}/${SANDBOX_ACCOUNT.callFlowSecret}`;
+	const productionUrl = `${origins.n8n}/webhook/${webhookPath}`;
+	const testUrl = `${origins.n8n}/webhook-test/${webhookPath}`;
+	const flowFile = callFlowFile(example);
+	const calls = SAMPLE_CALLS[example.id] ?? [];
+	const next: string[] = [];
+	let curl: string;
+	if (flowFile && calls.length) {
+		const [first, ...others] = calls.map((call) => callCommand(flowFile, call, origins.sandbox));
+		curl = first;
+		next.push(...others);
+		const triggers = example.nodes.filter((node) => node.type === CALL_FLOW_TRIGGER).length;
+		next.push(`the call's flow: ${flowFile} (${triggers > 1 ? `its applets ask this workflow's ${triggers} triggers` : 'its applet asks this trigger'}; npm run person prints what the caller heard and who was dialled)`);
+		if (origins.n8n !== DEV_N8N_ORIGIN) next.push(`the flow file's URLs name ${DEV_N8N_ORIGIN}: for this n8n, play a copy with ${origins.n8n} in their place`);
+	} else {
+		// no flow to call it through: asked once as the service asks (a GET with the call's parameters)
+		curl = `curl -s ${quote(`${productionUrl}?CallSid=sample-call&CallFrom=09876543210&CallTo=08041234567&Direction=incoming`)}`;
+	}
+	next.push(`its executions in the editor: ${origins.n8n}/workflow/${example.id}/executions`);
+	return { id: example.id, name: example.name, method: 'GET', path: webhookPath, productionUrl, testUrl, curl, next };
 }
 
 /**

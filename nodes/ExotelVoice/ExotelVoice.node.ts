@@ -8,6 +8,7 @@ import { WAITING_WEBHOOKS, waitingNodeTooltip } from '../shared/sendAndWait/fiel
 import { resumeWaitingExecution } from '../shared/sendAndWait/webhook';
 import * as listSearch from './methods/listSearch';
 import { call } from './resources/call';
+import { callFlow } from './resources/callFlow';
 import { campaign } from './resources/campaign';
 import { contact } from './resources/contact';
 import { list } from './resources/list';
@@ -15,7 +16,7 @@ import { user } from './resources/user';
 import { userDevice } from './resources/userDevice';
 import { voiceLog } from './resources/voiceLog';
 
-const { properties, routes } = defineResources([call, campaign, contact, list, user, userDevice, voiceLog], 'call');
+const { properties, routes } = defineResources([call, callFlow, campaign, contact, list, user, userDevice, voiceLog], 'call');
 
 export class ExotelVoice implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,9 +38,9 @@ export class ExotelVoice implements INodeType {
 				name: 'exotelApi',
 				required: true,
 				// Contact upload takes this credential or a bearer token (its Authentication parameter).
-				// Hidden for User Device rather than shown for the other six: credentials shown for every
+				// Hidden for User Device and Call Flow (which answers n8n's own request) rather than shown for the others: credentials shown for every
 				// Resource make the editor take Resource for an authentication choice and hide it.
-				displayOptions: { hide: { resource: ['userDevice'], authentication: ['bearerToken'] } },
+				displayOptions: { hide: { resource: ['userDevice', 'callFlow'], authentication: ['bearerToken'] } },
 			},
 			{
 				name: 'exotelBearerTokenApi',

@@ -5,9 +5,11 @@
  * callbacks carry (sms.ts: status and click; rcs.ts: dlr and incoming; chat-app.ts: status and
  * incoming; voice.ts: call status; person.ts: a person's reply, the SMS link a person opens, ending
  * a call; browser.ts: opening that link as a person or a preview bot), sharing types.ts and payload.ts.
+ * NodeWork (work.ts) is the network the call flows (../callFlows) request through as well.
  */
 export { CallbackDispatcher, type DispatcherOptions } from './dispatcher';
 export { isLoopbackUrl, signPayload } from './delivery';
+export { NodeWork, type ExchangeResult } from './work';
 export { CALLBACK_LOG_LIMIT } from './log';
 export {
 	CALLBACK_TIMING,

@@ -6,7 +6,8 @@
  *                    [--skip-baseline] [--skip-breakdown] [--callbacks N] [--concurrency C]
  *                    [--forged F] [--memory-items M] [--skip-memory] [--rate-limit-items N]
  *                    [--rate-limit-time-factor F] [--rate-limit-user-credential] [--skip-hand-built] [--skip-queue-mode] [--skip-scaled]
- *                    [--flood N] [--runs R] [--only NAME]
+ *                    [--flood N] [--runs R] [--call-flow-calls N] [--call-flow-burst B] [--call-flow-rounds R]
+ *                    [--only NAME]
  *
  *   --items N               items per run (env BENCH_ITEMS, default 10000)
  *   --latency MS            sandbox latency for the package node (env BENCH_LATENCY_MS, default 20)
@@ -44,8 +45,12 @@
  *                           runs the same runs as tests)
  *   --flood N               status-flood: SMS status callbacks a flood (env BENCH_FLOOD, default 20000)
  *   --runs R                status-flood: floods into each of the two workflows (env BENCH_RUNS, default 3)
+ *   --call-flow-calls N     call-flow: requests one at a time into each workflow (env BENCH_CALL_FLOW_CALLS,
+ *                           default 200)
+ *   --call-flow-burst B     call-flow: requests sent at once in a round (env BENCH_CALL_FLOW_BURST, default 50)
+ *   --call-flow-rounds R    call-flow: rounds at once into each workflow (env BENCH_CALL_FLOW_ROUNDS, default 5)
  *   --only NAME             run one bench (names: sms-bulk, rcs-bulk, callback-burst, sms-real-n8n, dlt, rate-limit,
- *                           status-flood)
+ *                           status-flood, call-flow)
  *
  * sms-real-n8n runs --items SMS through the Exotel node, a hand-built Code + HTTP Request bulk
  * workflow and one HTTP Request per item (on min(--items, 1000)) inside one real n8n 2.8.4, reading
@@ -77,6 +82,14 @@
  * 20,000 × 3 × 2 takes about half an hour on the 2-core machine. It fails (exit 1) only when a
  * callback answered 2xx was lost or duplicated (the table is printed first).
  *
+ * call-flow (issue 48) asks one real n8n 2.8.4 what a Connect applet asks while the caller waits (a GET
+ * with the call's query) and measures the answer latency (request sent → answer received) of the
+ * Exotel Call Flow Trigger → Exotel Voice Call Flow Answer and, side by side, of n8n's Webhook node →
+ * Respond to Webhook with the same Connect JSON: --call-flow-calls one at a time, then --call-flow-rounds
+ * rounds of --call-flow-burst at once; p50/p90/p99/max, fallbacks, p99 against the service's 5 s. It
+ * fails (exit 1) when any answer is not exactly the workflow's (a fallback included; the tables are
+ * printed first), or when the trigger's side could not be set up (the Webhook node's is still measured).
+ *
  * Re-executes itself with --expose-gc when `global.gc` is missing, so that memory is measured
  * from a collected heap. Prints a table per bench and a `BENCH_JSON {...}` line with every figure.
  * Exit code 0 when the benches ran (a missed target is reported, not failed), 1 on an error or a
@@ -88,6 +101,13 @@
 import { spawn } from 'node:child_process';
 
 import { DEFAULT_CALLBACKS, DEFAULT_CONCURRENCY, DEFAULT_FORGED, formatCallbackBurstReport, runCallbackBurstBench } from './callback-burst.bench';
+import {
+	DEFAULT_CALL_FLOW_BURST,
+	DEFAULT_CALL_FLOW_CALLS,
+	DEFAULT_CALL_FLOW_ROUNDS,
+	formatCallFlowLatencyReport,
+	runCallFlowLatencyBench,
+} from './call-flow-latency.bench';
 import { BenchFailure } from './common';
 import { formatDltReport, runDltBench } from './dlt.bench';
 import {
@@ -123,6 +143,9 @@ interface BenchOptions {
 	skipScaled: boolean;
 	flood: number;
 	runs: number;
+	callFlowCalls: number;
+	callFlowBurst: number;
+	callFlowRounds: number;
 	only?: string;
 }
 
@@ -197,6 +220,13 @@ const BENCHES: Bench[] = [
 			return { text: formatStatusFloodReport(report), json: report, broken: report.broken.length ? report.broken.join(' | ') : undefined };
 		},
 	},
+	{
+		name: 'call-flow',
+		async run(options, log) {
+			const report = await runCallFlowLatencyBench({ calls: options.callFlowCalls, burst: options.callFlowBurst, rounds: options.callFlowRounds, log });
+			return { text: formatCallFlowLatencyReport(report), json: report, broken: report.broken.length ? report.broken.join(' | ') : undefined };
+		},
+	},
 ];
 
 function argValue(args: string[], name: string): string | undefined {
@@ -236,6 +266,9 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		'--skip-scaled',
 		'--flood',
 		'--runs',
+		'--call-flow-calls',
+		'--call-flow-burst',
+		'--call-flow-rounds',
 		'--only',
 	];
 	for (let i = 0; i < args.length; i++) {
@@ -291,6 +324,18 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
 		skipScaled: args.includes('--skip-scaled'),
 		flood: numberOption(argValue(args, '--flood') ?? env.BENCH_FLOOD, 'flood', DEFAULT_FLOOD, { integer: true, min: 1 }),
 		runs: numberOption(argValue(args, '--runs') ?? env.BENCH_RUNS, 'runs', DEFAULT_RUNS, { integer: true, min: 1 }),
+		callFlowCalls: numberOption(argValue(args, '--call-flow-calls') ?? env.BENCH_CALL_FLOW_CALLS, 'call-flow calls', DEFAULT_CALL_FLOW_CALLS, {
+			integer: true,
+			min: 1,
+		}),
+		callFlowBurst: numberOption(argValue(args, '--call-flow-burst') ?? env.BENCH_CALL_FLOW_BURST, 'call-flow burst', DEFAULT_CALL_FLOW_BURST, {
+			integer: true,
+			min: 1,
+		}),
+		callFlowRounds: numberOption(argValue(args, '--call-flow-rounds') ?? env.BENCH_CALL_FLOW_ROUNDS, 'call-flow rounds', DEFAULT_CALL_FLOW_ROUNDS, {
+			integer: true,
+			min: 1,
+		}),
 		only,
 	};
 }

@@ -7,13 +7,17 @@
  * person asked, taps a reply button or opens an SMS link. A webhook that answers after its Exotel node
  * answers a failure too: 400 with the node's reason (its error output into Respond to Webhook), where
  * n8n alone answers 500 "Error in workflow". The examples point their callback URLs at `npm run dev`'s
- * n8n (http://127.0.0.1:5678); this test rewrites that origin to its own instance.
+ * n8n (http://127.0.0.1:5678); this test rewrites that origin to its own instance. The call-flow
+ * examples are called as `npm run person -- call` calls them: the sandbox plays an incoming call
+ * through the example's own flow file (examples/call-flows/), its URLs rewritten the same way.
  */
 import axios from 'axios';
 import fs from 'fs';
 import type { IDataObject, INode } from 'n8n-workflow';
 import path from 'path';
 
+import { parseFlow } from '../../sandbox/callFlows/flow';
+import type { CallFlow, CallFlowResult, CalleeBehaviour } from '../../sandbox/callFlows/types';
 import {
 	SANDBOX_ACCOUNT,
 	SANDBOX_CREDENTIAL_IDS as CREDENTIAL_IDS,
@@ -52,6 +56,9 @@ const examples: Record<string, Example> = Object.fromEntries(
 const EXPECTED = [
 	'allocate-masked-number',
 	'approve-refund-whatsapp',
+	'call-flow-dial-account-manager',
+	'call-flow-order-status-ivr',
+	'call-flow-route-by-lookup',
 	'campaign-from-list',
 	'campaign-results',
 	'chat-app-auto-reply',
@@ -60,6 +67,23 @@ const EXPECTED = [
 	'rcs-with-sms-fallback',
 	'sms-send-on-webhook',
 ];
+
+/** The flow files of the call-flow examples (examples/call-flows/<name>.flow.json), by the example's name. */
+const FLOWS_DIR = path.join(EXAMPLES_DIR, 'call-flows');
+const flowFiles: Record<string, CallFlow> = Object.fromEntries(
+	fs
+		.readdirSync(FLOWS_DIR)
+		.filter((file) => file.endsWith('.flow.json'))
+		.sort()
+		.map((file) => [`call-flow-${path.basename(file, '.flow.json')}`, JSON.parse(fs.readFileSync(path.join(FLOWS_DIR, file), 'utf8')) as CallFlow]),
+);
+const CALL_FLOW_EXAMPLES = EXPECTED.filter((name) => name.startsWith('call-flow-'));
+const CALL_FLOW_TRIGGER = 'n8n-nodes-exotel.exotelCallFlowTrigger';
+/** The ExoPhone the example calls come in on (and the Connect example shows its callees). */
+const EXOPHONE = '+918041234567';
+/** The callers of the examples' lookups: a VIP with an account manager and a latest order, and a caller they do not know. */
+const KNOWN_CALLER = '+919876543210';
+const OTHER_CALLER = '+919800011122';
 
 const isTrigger = (node: INode) => /webhook$|Trigger$/i.test(node.type) && node.type !== 'n8n-nodes-base.respondToWebhook';
 /** Examples started by a webhook or a service callback: published before start. */
@@ -135,6 +159,26 @@ async function newestExecution(workflowId: string, statuses: string[], timeoutMs
 let sandbox: ExotelSandbox;
 let instance: N8nInstance;
 
+/**
+ * An incoming call to the ExoPhone played through a call-flow example's own flow file, as
+ * `npm run person -- call --flow examples/call-flows/<file>` plays it through `npm run dev` (its URLs
+ * rewritten from dev's n8n to this test's). Each trigger answered with the workflow's own answer, not
+ * its fallback for a slow workflow: every request was answered before its trigger's Answer Within
+ * (n8n logs a fallback too, but that line may reach its log file only after the call has ended).
+ */
+async function callThrough(name: string, call: { from: string; press?: string[]; callees?: Record<string, CalleeBehaviour> }): Promise<CallFlowResult> {
+	const flow = JSON.parse(JSON.stringify(flowFiles[name]).split(DEV_ORIGIN).join(instance.baseUrl)) as CallFlow;
+	const played = await sandbox.playCallFlow({ flow, to: EXOPHONE, ...call });
+	expect(played.ended).toBe('hangup');
+	const answerWithinMs = Math.min(...examples[name].nodes.filter((node) => node.type === CALL_FLOW_TRIGGER).map((node) => Number(node.parameters.answerWithin) * 1000));
+	const slow = played.steps.flatMap((step) => step.requests.filter((request) => !(request.ms < answerWithinMs)).map((request) => `${step.applet}: ${request.method} ${request.ms} ms`));
+	expect(slow).toEqual([]);
+	return played;
+}
+
+/** The way a call went: each applet and its outcome. */
+const stepsOf = (call: CallFlowResult) => call.steps.map((step) => `${step.applet}:${step.outcome}`);
+
 // ------------------------------------------------------------------ static checks (no n8n)
 
 describe('example files', () => {
@@ -198,6 +242,40 @@ describe('example files', () => {
 			callScheduleCallback: `${voiceTrigger}?callback=campaignCallSchedule`,
 		});
 	});
+
+	test('every call-flow example has its flow file, in the format the sandbox plays', () => {
+		expect(Object.keys(flowFiles)).toEqual(CALL_FLOW_EXAMPLES);
+		for (const name of CALL_FLOW_EXAMPLES) expect(() => parseFlow(flowFiles[name])).not.toThrow();
+	});
+
+	test.each(CALL_FLOW_EXAMPLES)(
+		'%s: its flow file asks each of its triggers at the dev URL with the sandbox secret; each trigger has a fallback and is answered for its own applet',
+		(name) => {
+			const { nodes, connections } = examples[name];
+			const triggers = nodes.filter((node) => node.type === CALL_FLOW_TRIGGER);
+			expect(triggers.length).toBeGreaterThan(0);
+			const asked = Object.values(flowFiles[name].applets)
+				.flatMap((applet) => ('url' in applet && applet.url ? [`${applet.kind} ${applet.url}`] : []))
+				.sort();
+			const urls = triggers.map((t) => `${t.parameters.applet} ${DEV_ORIGIN}/webhook/${t.webhookId}/${t.parameters.applet}/${t.webhookId}/${SANDBOX_ACCOUNT.callFlowSecret}`);
+			expect(asked).toEqual(urls.sort());
+			const fallbackField = { passthru: 'fallbackBranch', connect: 'fallbackNumbers', gather: 'fallbackPrompt', greeting: 'fallbackText' } as Record<string, string>;
+			for (const trigger of triggers) {
+				const applet = String(trigger.parameters.applet);
+				expect([trigger.name, trigger.parameters[fallbackField[applet]]]).toEqual([trigger.name, expect.stringMatching(/\S/)]);
+				expect(trigger.credentials).toEqual({ exotelCallFlowApi: CREDENTIAL_IDS.exotelCallFlowApi });
+				// down its chain, one Answer, for the trigger's applet
+				const chain: INode[] = [];
+				for (let at = trigger.name; connections[at]; ) {
+					at = connections[at].main[0][0].node;
+					chain.push(nodes.find((node) => node.name === at)!);
+				}
+				const answers = chain.filter((node) => node.type === 'n8n-nodes-exotel.exotelVoice');
+				expect(answers.map((node) => [node.parameters.resource, node.parameters.operation, node.parameters.applet])).toEqual([['callFlow', 'answer', applet]]);
+				expect(chain.at(-1)).toBe(answers[0]);
+			}
+		},
+	);
 });
 
 // ------------------------------------------------------------------ on a real n8n
@@ -623,5 +701,93 @@ describe('examples on a real n8n against the sandbox', () => {
 			expect(done.data.resultData.runData.Reschedule).toBeUndefined();
 		},
 		JEST_TIMEOUTS.execute + 120_000,
+	);
+	test(
+		'call-flow-route-by-lookup: a VIP caller goes down the Passthru\'s first branch (200), another caller down the second (302)',
+		async () => {
+			const vip = await callThrough('call-flow-route-by-lookup', { from: KNOWN_CALLER });
+			expect(stepsOf(vip)).toEqual(['route:first', 'priority:spoken']);
+			expect(vip.heard).toEqual(['Welcome back. You are on our priority line: an agent will be with you in a moment.']);
+			expect(vip.dialled).toEqual([]);
+			// asked as the service asks: a GET with the caller's number in the national form
+			const [asked] = vip.steps[0].requests;
+			expect(asked).toMatchObject({ method: 'GET', status: 200, outcome: 'first' });
+			expect(new URL(asked.url).searchParams.get('CallFrom')).toBe('09876543210');
+
+			const other = await callThrough('call-flow-route-by-lookup', { from: OTHER_CALLER });
+			expect(stepsOf(other)).toEqual(['route:second', 'queue:spoken']);
+			expect(other.steps[0].requests[0]).toMatchObject({ status: 302, outcome: 'second' });
+			expect(other.heard).toEqual(['Thank you for calling Acme Stores. Your call is in the queue.']);
+			expect(other.dialled).toEqual([]);
+		},
+		JEST_TIMEOUTS.execute,
+	);
+
+	test(
+		"call-flow-dial-account-manager: a customer is dialled to their account manager, then the team line when the manager does not answer; another caller to the team line",
+		async () => {
+			const welcome = 'Thank you for calling Acme Stores. Connecting you now.';
+			const known = await callThrough('call-flow-dial-account-manager', { from: KNOWN_CALLER });
+			expect(stepsOf(known)).toEqual(['welcome:spoken', 'dial:dialled']);
+			expect(known.heard).toEqual([welcome]);
+			expect(known.dialled).toEqual([{ number: '+919812340001', callerId: EXOPHONE, result: 'completed' }]);
+			// the Connect JSON: the manager, then the team line, shown the ExoPhone, recorded, 30 s of ringing
+			const [asked] = known.steps[1].requests;
+			expect([asked.status, asked.contentType?.split(';')[0], JSON.parse(asked.body)]).toEqual([
+				200,
+				'application/json',
+				{ destination: { numbers: ['+919812340001', '+919812340000'] }, outgoing_phone_number: EXOPHONE, record: true, max_ringing_duration: 30 },
+			]);
+			expect(asked.headers).toEqual({ 'Exotel-Version': '1.0' });
+
+			const managerAway = await callThrough('call-flow-dial-account-manager', { from: KNOWN_CALLER, callees: { '+919812340001': 'no-answer' } });
+			expect(stepsOf(managerAway)).toEqual(['welcome:spoken', 'dial:dialled']);
+			expect(managerAway.dialled).toEqual([
+				{ number: '+919812340001', callerId: EXOPHONE, result: 'no-answer' },
+				{ number: '+919812340000', callerId: EXOPHONE, result: 'completed' },
+			]);
+
+			const other = await callThrough('call-flow-dial-account-manager', { from: OTHER_CALLER });
+			expect(other.heard).toEqual([welcome]);
+			expect(other.dialled).toEqual([{ number: '+919812340000', callerId: EXOPHONE, result: 'completed' }]);
+
+			// nobody answers: the flow's no-answer path says sorry
+			const nobody = await callThrough('call-flow-dial-account-manager', { from: OTHER_CALLER, callees: { '+919812340000': 'busy' } });
+			expect(stepsOf(nobody)).toEqual(['welcome:spoken', 'dial:dialled', 'sorry:spoken']);
+			expect(nobody.heard).toEqual([welcome, 'Sorry, no one could take your call. We will call you back within the hour.']);
+		},
+		JEST_TIMEOUTS.execute,
+	);
+
+	test(
+		'call-flow-order-status-ivr: the caller is greeted by their latest order, keys an order number, and hears its status through a Switch Case keyword; an unknown order and caller too',
+		async () => {
+			const prompt = 'Please enter your order number, then press hash';
+			const known = await callThrough('call-flow-order-status-ivr', { from: KNOWN_CALLER, press: ['4711#'] });
+			expect(stepsOf(known)).toEqual(['hello:spoken', 'menu:gathered', 'status:case:shipped', 'shipped:spoken']);
+			expect(known.heard).toEqual([
+				'Hello Priya. Your latest order, 4711, was shipped today.',
+				prompt,
+				'Your order has been shipped. You will get its tracking link by SMS.',
+			]);
+			expect(known.dialled).toEqual([]);
+			// the Greeting: HEAD first (answered by the trigger, no execution), then the GET; the Gather's JSON; the keyword
+			expect(known.steps[0].requests.map((request) => [request.method, request.status, request.contentType?.split(';')[0]])).toEqual([
+				['HEAD', 200, 'text/plain'],
+				['GET', 200, 'text/plain'],
+			]);
+			expect(JSON.parse(known.steps[1].requests[0].body)).toEqual({ gather_prompt: { text: prompt }, max_input_digits: 8, finish_on_key: '#' });
+			expect(known.steps[2].requests[0]).toMatchObject({ status: 200, body: '{"select":"shipped"}' });
+			// the digits reach the Passthru in quotes, as the service sends them; the workflow read them without
+			expect(new URL(known.steps[2].requests[0].url).searchParams.get('digits')).toBe('"4711"');
+
+			const pending = await callThrough('call-flow-order-status-ivr', { from: '+919845012345', press: ['4712#'] });
+			expect(pending.heard).toEqual(['Hello Ravi. Your latest order, 4712, is being packed.', prompt, 'Your order is being packed and will ship within two days.']);
+
+			const unknown = await callThrough('call-flow-order-status-ivr', { from: OTHER_CALLER, press: ['1234#'] });
+			expect(stepsOf(unknown)).toEqual(['hello:spoken', 'menu:gathered', 'status:case:unknown', 'unknown:spoken']);
+			expect(unknown.heard).toEqual(['Welcome to Acme Stores.', prompt, 'We could not find that order number. Please check it and call again.']);
+		},
+		JEST_TIMEOUTS.execute,
 	);
 });

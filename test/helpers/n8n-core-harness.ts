@@ -63,6 +63,7 @@ import type {
 	IDataObject,
 	IExecuteData,
 	IExecuteFunctions,
+	IExecuteResponsePromiseData,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
@@ -149,6 +150,8 @@ export interface RunResult {
 	nodeError(nodeName: string, runIndex?: number): RunError | undefined;
 	/** Node names in the order they finished. */
 	executionOrder: string[];
+	/** What nodes answered the request that started the run (`this.sendResponse`), in order. */
+	responses: IExecuteResponsePromiseData[];
 	/** Reads a binary property of an output item (filesystem-stored or inline). */
 	binaryBuffer(item: INodeExecutionData, property?: string): Promise<Buffer>;
 	credentialStore: CredentialStore;
@@ -1125,6 +1128,11 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 	hooks.addHandler('nodeExecuteAfter', (nodeName: string) => {
 		executionOrder.push(nodeName);
 	});
+	// what a node answers the webhook request that started the run (this.sendResponse), as n8n's hook receives it
+	const responses: IExecuteResponsePromiseData[] = [];
+	hooks.addHandler('sendResponse', (response: IExecuteResponsePromiseData) => {
+		responses.push(response);
+	});
 
 	const BASE_URL = opts.baseUrl ?? DEFAULT_BASE_URL;
 	const additionalData: IWorkflowExecuteAdditionalData = {
@@ -1188,6 +1196,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunResult> 
 				return taskOf(nodeName, runIndex).error as RunError | undefined;
 			},
 			executionOrder,
+			responses,
 			async binaryBuffer(item: INodeExecutionData, property = 'data') {
 				const binary = item.binary?.[property];
 				if (!binary) throw new UnexpectedError(`Item has no binary property "${property}"`);

@@ -57,6 +57,8 @@ interface NodeCase {
 	labels: string[];
 	/** Parameter name → text its input must show (a selected option, chips, a value). */
 	shows: Record<string, string[]>;
+	/** A trigger's webhook path after its webhook id, as its panel shows the URL (default `webhook`). */
+	webhookPath?: string;
 }
 
 const CASES: NodeCase[] = [
@@ -143,6 +145,26 @@ const CASES: NodeCase[] = [
 		shows: { events: ['Call Status', 'Campaign Call Status', 'Campaign Status'], statuses: ['completed, no-answer, busy'] },
 	},
 	{
+		file: 'exotel-call-flow-trigger',
+		type: 'exotelCallFlowTrigger',
+		displayName: 'Exotel Call Flow Trigger',
+		trigger: true,
+		credential: CREDENTIAL_IDS.exotelCallFlowApi.name,
+		node: {
+			name: 'Route Caller',
+			type: `${PACKAGE}.exotelCallFlowTrigger`,
+			typeVersion: 1,
+			webhookId: '5d0c7a52-8f0e-4c1b-9d1e-3c6a9b2e7f09',
+			credentials: { exotelCallFlowApi: CREDENTIAL_IDS.exotelCallFlowApi },
+			parameters: { applet: 'passthru', passthruMode: 'sync', answerWithin: 4, fallbackBranch: 'second' },
+		},
+		parameters: ['applet', 'passthruMode', 'answerWithin', 'fallbackBranch'],
+		labels: ['Applet', 'Mode', 'Answer Within (Seconds)', 'Fallback Branch'],
+		shows: { applet: ['Passthru'], passthruMode: ['Sync (Pick the Branch)'], fallbackBranch: ['Second (302)'] },
+		// the URL to paste into the applet, `:secret` to be replaced by the credential's URL Secret
+		webhookPath: 'passthru/5d0c7a52-8f0e-4c1b-9d1e-3c6a9b2e7f09/:secret',
+	},
+	{
 		file: 'exotel-contact-center',
 		type: 'exotelContactCenter',
 		displayName: 'Exotel Contact Center',
@@ -194,8 +216,9 @@ const CASES: NodeCase[] = [
 	},
 ];
 
-/** The four entries the node creator shows for "Exotel": triggers are merged into their app. */
+/** The five entries the node creator shows for "Exotel": the event triggers are merged into their app; the Call Flow Trigger has none to join. */
 const APP_ENTRIES: Record<string, string> = {
+	exotelCallFlowTrigger: 'Exotel Call Flow Trigger',
 	exotelContactCenter: 'Exotel Contact Center',
 	exotelMessaging: 'Exotel Messaging',
 	exotelNumberAllocation: 'Exotel Number Allocation',
@@ -410,7 +433,7 @@ async function shownText(container: Locator): Promise<string> {
 /* ------------------------------------------------------------------ */
 
 test(
-	'the node panel finds every Exotel node: four app entries, the two triggers inside their apps',
+	'the node panel finds every Exotel node: four app entries and the Call Flow Trigger, the two event triggers inside their apps',
 	async () => {
 		await withDiagnostics('node-panel', async () => {
 			await openWorkflow('new');
@@ -504,7 +527,7 @@ describe.each(CASES.map((c, index) => [c.displayName, c, WORKFLOWS[index].id] as
 						// show where the service must send events: the production URL of this trigger
 						await parameters.locator('.webhooks .headline').click();
 						await parameters.locator('[data-test-id="radio-button-production"]').click();
-						const url = `${PUBLIC_WEBHOOK_URL}webhook/${c.node.webhookId as string}/webhook`;
+						const url = `${PUBLIC_WEBHOOK_URL}webhook/${c.node.webhookId as string}/${c.webhookPath ?? 'webhook'}`;
 						await expect(parameters.locator('.webhook-url').first().innerText()).resolves.toContain(url);
 					}
 					await assertNoErrorToasts();

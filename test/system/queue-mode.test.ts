@@ -95,6 +95,37 @@ async function waitForStatus(id: string, status: 'waiting' | 'success', timeoutM
 	}, async () => `It is ${last}.`);
 }
 
+const CALL_FLOW_SECRET = 'queue-mode-call-flow-secret';
+let callFlowIds: Record<string, string> = {};
+const CALL_FLOW_CREDENTIAL = { id: 'cred-exotelCallFlowApi', name: 'Call flow secret' };
+const callFlowAnswer = (parameters: Record<string, unknown>): WorkflowNode => ({
+	name: 'Answer',
+	type: `${PACKAGE}.exotelVoice`,
+	typeVersion: 2,
+	parameters: { resource: 'callFlow', operation: 'answer', ...parameters },
+});
+/** Answered on a worker, relayed to the webhook processor holding the request: in time, too late, or never. */
+const CALL_FLOWS: Record<string, { webhookId: string; applet: string; trigger: Record<string, unknown>; chain: WorkflowNode[] }> = {
+	connect: {
+		webhookId: 'c0ffee00-0000-4000-8000-cf00000000a1',
+		applet: 'connect',
+		trigger: { applet: 'connect', fallbackNumbers: '+919800000000' },
+		chain: [callFlowAnswer({ applet: 'connect', numbers: '={{ $json.fromE164 === "+919876543210" ? "+919812340001" : "+919812340002" }}', callerId: '+918041234567' })],
+	},
+	slow: {
+		webhookId: 'c0ffee00-0000-4000-8000-cf00000000a2',
+		applet: 'connect',
+		trigger: { applet: 'connect', answerWithin: 1, fallbackNumbers: '+919800000000' },
+		chain: [{ name: 'Slow Lookup', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { amount: 3, unit: 'seconds' } }, callFlowAnswer({ applet: 'connect', numbers: '+919812340001' })],
+	},
+	failing: {
+		webhookId: 'c0ffee00-0000-4000-8000-cf00000000a3',
+		applet: 'gather',
+		trigger: { applet: 'gather', fallbackPrompt: 'Please try again later' },
+		chain: [{ name: 'Lookup Failed', type: 'n8n-nodes-base.stopAndError', typeVersion: 1, parameters: { errorMessage: 'the CRM is down' } }, callFlowAnswer({ applet: 'gather', promptType: 'text', prompt: 'never' })],
+	},
+};
+
 beforeAll(async () => {
 	[redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
 	sandbox = new ExotelSandbox({ timeScale: 0.005 });
@@ -146,7 +177,15 @@ beforeAll(async () => {
 		// answers at once: the execution goes on to wait
 		parameters: { httpMethod: 'POST', path: APPROVAL_PATH, responseMode: 'onReceived', options: {} },
 	};
+	await instance.importCredentials([{ ...CALL_FLOW_CREDENTIAL, type: 'exotelCallFlowApi', data: { secret: CALL_FLOW_SECRET, allowedAddresses: '' } }]);
+	const callFlows = Object.entries(CALL_FLOWS).map(([name, flow]) =>
+		makeWorkflow(flow.chain, {
+			name: `Queue-mode call flow ${name}`,
+			trigger: { name: 'Call Flow Trigger', type: `${PACKAGE}.exotelCallFlowTrigger`, typeVersion: 1, webhookId: flow.webhookId, parameters: flow.trigger, credentials: { exotelCallFlowApi: CALL_FLOW_CREDENTIAL } },
+		}),
+	);
 	const ids = await instance.importWorkflows([
+		...callFlows,
 		SMS_EXAMPLE,
 		makeWorkflow([received], { name: 'Queue-mode trigger', trigger }),
 		makeWorkflow([approval, { ...received, name: 'After' }], { name: 'Queue-mode approval', trigger: approvalTrigger }),
@@ -155,8 +194,9 @@ beforeAll(async () => {
 		QUIET_A,
 		QUIET_B,
 	]);
-	triggerWorkflowId = ids[1];
-	approvalWorkflowId = ids[2];
+	callFlowIds = Object.fromEntries(Object.keys(CALL_FLOWS).map((name, index) => [name, ids[index]]));
+	triggerWorkflowId = ids[callFlows.length + 1];
+	approvalWorkflowId = ids[callFlows.length + 2];
 	// main activates them
 	for (const id of ids) await instance.publish(id);
 	// n8n warns below 5, but one job per worker is what makes the spread across both certain
@@ -309,8 +349,32 @@ test(
 	JEST_TIMEOUTS.execute + 120_000,
 );
 
-test('no secret of the credential appears in the log of any process (main, workers, webhook processor)', () => {
-	const secrets = Object.values(SANDBOX_ACCOUNT).filter((value) => value.includes('SECRET'));
+test('call flows: the Answer runs on a worker and its answer reaches the webhook processor holding the request; a slow or failing workflow gets the fallback', async () => {
+	const ask = async (name: string, from: string) => {
+		const flow = CALL_FLOWS[name];
+		const query = new URLSearchParams({ CallSid: `queue-${name}-${from}`, CallFrom: from.replace('+91', '0'), From: from.replace('+91', '0'), To: '08041234567', Direction: 'incoming' });
+		const res = await instance.request<string>('GET', `${processor.baseUrl}/webhook/${flow.webhookId}/${flow.applet}/${flow.webhookId}/${CALL_FLOW_SECRET}?${query}`, {
+			headers: { 'Exotel-Version': '1.0' },
+			responseType: 'text',
+			transformResponse: (body: string) => body,
+		});
+		return [res.status, String(res.headers['content-type']).split(';')[0], res.data];
+	};
+	const [known, other] = await Promise.all([ask('connect', '+919876543210'), ask('connect', '+919876543299')]);
+	expect(known).toEqual([200, 'application/json', '{"destination":{"numbers":["+919812340001"]},"outgoing_phone_number":"+918041234567"}']);
+	expect(other).toEqual([200, 'application/json', '{"destination":{"numbers":["+919812340002"]},"outgoing_phone_number":"+918041234567"}']);
+	expect(await ask('slow', '+919876543210')).toEqual([200, 'application/json', '{"destination":{"numbers":["+919800000000"]}}']);
+	expect(await ask('failing', '+919876543210')).toEqual([200, 'application/json', '{"gather_prompt":{"text":"Please try again later"}}']);
+	// the answers were the workers' (main and the processor run no executions)
+	const executions = await instance.waitForExecutions(callFlowIds.connect, 2, 60_000);
+	expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+	const ran = workers.flatMap((worker) => startedBy(worker));
+	for (const execution of executions) expect(ran).toContain(String(execution.id));
+});
+
+test('no secret of a credential appears in the log of any process (main, workers, webhook processor)', () => {
+	// the call-flow URL secret too: it is in every URL the call-flow requests were sent to
+	const secrets = [...Object.values(SANDBOX_ACCOUNT).filter((value) => value.includes('SECRET')), CALL_FLOW_SECRET];
 	expect(secrets.length).toBeGreaterThan(3);
 	const logs = [instance.serverLog(1_000_000), ...workers.map((w) => w.log(1_000_000)), processor.log(1_000_000)];
 	expect(logs.every((log) => log.length > 0)).toBe(true);

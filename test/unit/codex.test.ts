@@ -15,7 +15,9 @@ import path from 'path';
 import { ExotelAllocationApi } from '../../credentials/ExotelAllocationApi.credentials';
 import { ExotelApi } from '../../credentials/ExotelApi.credentials';
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
+import { ExotelCallFlowApi } from '../../credentials/ExotelCallFlowApi.credentials';
 import { ExotelContactCenterApi } from '../../credentials/ExotelContactCenterApi.credentials';
+import { ExotelCallFlowTrigger } from '../../nodes/ExotelCallFlowTrigger/ExotelCallFlowTrigger.node';
 import { ExotelContactCenter } from '../../nodes/ExotelContactCenter/ExotelContactCenter.node';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
@@ -32,10 +34,11 @@ const NODE_TYPES: INodeType[] = [
 	new ExotelMessagingTrigger(),
 	new ExotelVoice(),
 	new ExotelVoiceTrigger(),
+	new ExotelCallFlowTrigger(),
 	new ExotelContactCenter(),
 	new ExotelNumberAllocation(),
 ];
-const CREDENTIALS: ICredentialType[] = [new ExotelApi(), new ExotelBearerTokenApi(), new ExotelContactCenterApi(), new ExotelAllocationApi()];
+const CREDENTIALS: ICredentialType[] = [new ExotelApi(), new ExotelBearerTokenApi(), new ExotelContactCenterApi(), new ExotelAllocationApi(), new ExotelCallFlowApi()];
 
 /**
  * n8n's categories: those its documentation lists for codex files, and "Marketing", the spelling
@@ -62,6 +65,7 @@ const EXPECTED_ALIASES: Record<string, string[]> = {
 	exotelMessagingTrigger: ['SMS', 'WhatsApp', 'RCS', 'Incoming Message', 'Delivery Report', 'Status Callback'],
 	exotelVoice: ['Call', 'IVR', 'Phone', 'Campaign', 'Dialer'],
 	exotelVoiceTrigger: ['Call', 'Call Status', 'Status Callback', 'Campaign Status'],
+	exotelCallFlowTrigger: ['Call', 'IVR', 'Passthru', 'Call Routing'],
 	exotelContactCenter: ['Call Center', 'Agent', 'CCaaS'],
 	exotelNumberAllocation: ['Virtual Number', 'Masked Number', 'ExoBridge'],
 };

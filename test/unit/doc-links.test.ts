@@ -8,11 +8,12 @@ import type { ICredentialType } from 'n8n-workflow';
 import { ExotelAllocationApi } from '../../credentials/ExotelAllocationApi.credentials';
 import { ExotelApi } from '../../credentials/ExotelApi.credentials';
 import { ExotelBearerTokenApi } from '../../credentials/ExotelBearerTokenApi.credentials';
+import { ExotelCallFlowApi } from '../../credentials/ExotelCallFlowApi.credentials';
 import { ExotelContactCenterApi } from '../../credentials/ExotelContactCenterApi.credentials';
 import { section } from '../helpers/markdown';
 
 const root = path.resolve(__dirname, '..', '..');
-const CREDENTIALS: ICredentialType[] = [new ExotelApi(), new ExotelBearerTokenApi(), new ExotelContactCenterApi(), new ExotelAllocationApi()];
+const CREDENTIALS: ICredentialType[] = [new ExotelApi(), new ExotelBearerTokenApi(), new ExotelContactCenterApi(), new ExotelAllocationApi(), new ExotelCallFlowApi()];
 
 /** A home page: the bare host, or a docs root such as /api, /docs, /api-console. */
 function isHomePage(link: string): boolean {

@@ -12,9 +12,9 @@ const NODES = path.join(ROOT, 'nodes');
 const SHARED = path.join(NODES, 'shared');
 
 /** The rooms of nodes/shared/, bottom up: each may import from those before it. */
-const ROOMS = ['rules', 'webhooks', 'transport', 'items', 'descriptions', 'output', 'sendAndWait'];
+const ROOMS = ['rules', 'webhooks', 'transport', 'items', 'descriptions', 'output', 'sendAndWait', 'callFlows'];
 /** Rooms on one floor do not import each other. */
-const FLOOR: Record<string, number> = { rules: 0, webhooks: 0, transport: 1, items: 2, descriptions: 3, output: 3, sendAndWait: 4 };
+const FLOOR: Record<string, number> = { rules: 0, webhooks: 0, transport: 1, items: 2, descriptions: 3, output: 3, sendAndWait: 4, callFlows: 4 };
 
 function sourceFiles(dir: string): string[] {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

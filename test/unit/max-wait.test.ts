@@ -19,6 +19,7 @@ import { ExotelNumberAllocation } from '../../nodes/ExotelNumberAllocation/Exote
 import { allocation } from '../../nodes/ExotelNumberAllocation/resources/allocation';
 import { ExotelVoice } from '../../nodes/ExotelVoice/ExotelVoice.node';
 import { call } from '../../nodes/ExotelVoice/resources/call';
+import { callFlow } from '../../nodes/ExotelVoice/resources/callFlow';
 import { campaign } from '../../nodes/ExotelVoice/resources/campaign';
 import { contact } from '../../nodes/ExotelVoice/resources/contact';
 import { list } from '../../nodes/ExotelVoice/resources/list';
@@ -33,7 +34,7 @@ import { PACING_POLICY } from '../../nodes/shared/transport/pacing';
 
 const NODES: Array<[INodeType, ExotelResource[]]> = [
 	[new ExotelMessaging(), [chatApp, rcs, sms]],
-	[new ExotelVoice(), [call, campaign, contact, list, user, userDevice, voiceLog]],
+	[new ExotelVoice(), [call, callFlow, campaign, contact, list, user, userDevice, voiceLog]],
 	[new ExotelContactCenter(), [ccCampaign, ccUser, ccVoiceLog]],
 	[new ExotelNumberAllocation(), [allocation]],
 ];

@@ -87,8 +87,19 @@ test('the checker flags each kind of module-level state and leaves constants alo
 	]);
 });
 
-test('no source file in nodes/ or credentials/ keeps state in module memory', () => {
+/**
+ * The one exception, by file and binding: the HTTP requests the Call Flow Trigger holds open in this
+ * process (and their answers for a moment after), so that a repeat of one starts no second execution.
+ * A held request lives only in the process whose socket it came on (main or webhook process, never a
+ * worker), so there is nowhere else to keep it; no execution's state is in it.
+ */
+const PROCESS_LOCAL = ['nodes/ExotelCallFlowTrigger/inFlight.ts:REQUESTS'];
+
+test('no source file in nodes/ or credentials/ keeps state in module memory, but for the requests a process holds', () => {
 	const files = [...sourceFiles(path.join(ROOT, 'nodes')), ...sourceFiles(path.join(ROOT, 'credentials'))];
 	expect(files.length).toBeGreaterThan(50);
-	expect(files.flatMap((file) => moduleStateIn(file))).toEqual([]);
+	const found = files.flatMap((file) => moduleStateIn(file));
+	const named = found.map((line) => `${line.split(':')[0]}:${line.split('  ')[1].split(/[\s=:]/)[0]}`);
+	// the exception is still there (not stale), and nothing else is
+	expect(named).toEqual(PROCESS_LOCAL);
 });

@@ -6,6 +6,7 @@
 import type { INode, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeType, INodeTypes } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
+import { ExotelCallFlowTrigger } from '../../nodes/ExotelCallFlowTrigger/ExotelCallFlowTrigger.node';
 import { ExotelContactCenter } from '../../nodes/ExotelContactCenter/ExotelContactCenter.node';
 import { ExotelMessaging } from '../../nodes/ExotelMessaging/ExotelMessaging.node';
 import { ExotelMessagingTrigger } from '../../nodes/ExotelMessagingTrigger/ExotelMessagingTrigger.node';
@@ -17,7 +18,7 @@ import { inWords, lowerCased, operationSubtitles } from '../../nodes/shared/desc
 import { STATUS_EVENTS } from '../../nodes/shared/output/messagingEvents';
 
 const ACTION_NODES: INodeType[] = [new ExotelMessaging(), new ExotelVoice(), new ExotelContactCenter(), new ExotelNumberAllocation()];
-const TRIGGERS: INodeType[] = [new ExotelMessagingTrigger(), new ExotelVoiceTrigger()];
+const TRIGGERS: INodeType[] = [new ExotelMessagingTrigger(), new ExotelVoiceTrigger(), new ExotelCallFlowTrigger()];
 const ALL = [...ACTION_NODES, ...TRIGGERS];
 
 const nodeTypes: INodeTypes = {
@@ -109,7 +110,7 @@ describe('canvas subtitles', () => {
 		}
 	});
 
-	it.each(TRIGGERS.map((type) => [type.description.displayName, type] as const))(
+	it.each(TRIGGERS.filter((type) => type.description.properties.some((property) => property.name === 'events')).map((type) => [type.description.displayName, type] as const))(
 		'%s names its one chosen event, or how many, in short words',
 		(_name, type) => {
 			expect(String(type.description.subtitle)).not.toContain('$parameter["events"].join');
@@ -130,6 +131,11 @@ describe('canvas subtitles', () => {
 			expect(subtitleOf(type, { events: defaults })).toBe(`${defaults.length} events`);
 		},
 	);
+
+	it('the Call Flow Trigger names the applet it answers', () => {
+		const applets = (new ExotelCallFlowTrigger().description.properties.find((property) => property.name === 'applet')!.options as INodePropertyOptions[]).map((option) => option.value);
+		expect(applets.map((applet) => subtitleOf(new ExotelCallFlowTrigger(), { applet }))).toEqual(['Connect', 'Gather', 'Greeting', 'Passthru']);
+	});
 
 	it('the Messaging Trigger subtitle reads "chat app incoming message", not chatAppIncoming; acronyms keep their capitals', () => {
 		expect(subtitleOf(new ExotelMessagingTrigger(), { events: ['chatAppIncoming'] })).toBe('chat app incoming message');
@@ -215,6 +221,7 @@ const NOTICES: Record<string, string[]> = {
 	'Exotel Number Allocation': [],
 	'Exotel Voice': ['waitNotice'], // Connect and Wait handles one call per execution
 	'Exotel Voice Trigger': ['setupNotice'], // campaign callbacks need ?callback=...; voice callbacks are unsigned
+	'Exotel Call Flow Trigger': ['setupNotice'], // :secret in the URL is to be replaced by hand; the service cannot sign these requests
 };
 
 describe('notices', () => {

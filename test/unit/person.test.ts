@@ -1,9 +1,10 @@
 /**
  * `npm run person` (scripts/person.ts): the command line becomes the sandbox control-API request of
- * "Acting as the person" (sandbox/README.md), and `npm run dev`'s banner shows the same requests.
- * No network: only the request is built.
+ * "Acting as the person" and "Call flows" (sandbox/README.md), and `npm run dev`'s banner shows the
+ * same requests. No network: only the request is built (a call's flow file read through a stand-in).
  */
-import { curlLine, parsePersonArgs, personHelp, sandboxOrigin } from '../../scripts/person';
+import { callSummary, curlLine, parsePersonArgs, personHelp, sandboxOrigin } from '../../scripts/person';
+import type { CallFlowResult } from '../../sandbox/callFlows';
 
 describe('npm run person: the command line → the control-API request', () => {
 	it('reply: a tapped reply button to the latest chat-app message sent to a number', () => {
@@ -42,6 +43,75 @@ describe('npm run person: the command line → the control-API request', () => {
 		});
 	});
 
+	it('call: an incoming call through the flow of a file, what the caller presses, how callees behave, the budget', () => {
+		const flow = { start: 'hello', applets: { hello: { kind: 'greeting', text: 'Hello', next: 'hangup' } } };
+		const files: Record<string, string> = { 'flows/ivr.json': JSON.stringify(flow) };
+		const read = (path: string) => files[path] ?? '';
+		const args = ['call', '--flow', 'flows/ivr.json', '--from', '+919876543210', '--to', '+918041234567', '--press', '1', '--press', '1234#'];
+		expect(parsePersonArgs([...args, '--callee', '+919812340001=no-answer', '--callee=+919812340002=busy', '--budget-ms', '300'], {}, read)).toEqual({
+			url: 'http://127.0.0.1:4010/__sandbox/call-flow',
+			body: {
+				flow,
+				from: '+919876543210',
+				to: '+918041234567',
+				press: ['1', '1234#'],
+				callees: { '+919812340001': 'no-answer', '+919812340002': 'busy' },
+				budgetMs: 300,
+			},
+		});
+		expect(parsePersonArgs([...args, '--press', '', '--call-sid', 'c1', '--custom-field', 'order-42', '--conversation-seconds', '45', '--repeat-each-request'], {}, read).body).toMatchObject({
+			press: ['1', '1234#', ''],
+			callSid: 'c1',
+			customField: 'order-42',
+			conversationSeconds: 45,
+			repeatEachRequest: true,
+		});
+		expect(parsePersonArgs(['call', '--flow', 'flows/ivr.json', '--repeat-each-request=false', '--from', '+919876543210'], {}, read).body).toEqual({
+			flow,
+			repeatEachRequest: false,
+			from: '+919876543210',
+		});
+	});
+
+	it('call: refuses a flow file that cannot be read or is not JSON, a bad callee, a budget that is not a number', () => {
+		const read = (path: string) => {
+			if (path === 'broken.json') return '{"start": ';
+			throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+		};
+		expect(() => parsePersonArgs(['call', '--flow', 'missing.json'], {}, read)).toThrow("--flow: cannot read missing.json (ENOENT: no such file or directory, open 'missing.json')");
+		expect(() => parsePersonArgs(['call', '--flow', 'broken.json'], {}, read)).toThrow('--flow: broken.json is not JSON');
+		expect(() => parsePersonArgs(['call', '--callee', '+919812340001'])).toThrow("--callee must be NUMBER=answers|no-answer|busy (got '+919812340001')");
+		expect(() => parsePersonArgs(['call', '--budget-ms', '5s'])).toThrow("--budget-ms must be a whole number (got '5s')");
+		expect(() => parsePersonArgs(['call', '--repeat-each-request=yes'])).toThrow('--repeat-each-request takes no value, or =true / =false');
+		expect(() => parsePersonArgs(['call', '--button', 'approve'])).toThrow("call: unknown option '--button'");
+	});
+
+	it('call: the summary on stderr says what the caller heard, who was dialled and the way through the flow', () => {
+		const call: CallFlowResult = {
+			callSid: 'c1',
+			from: '+919876543210',
+			to: '+918041234567',
+			steps: [
+				{ applet: 'menu', kind: 'gather', requests: [], outcome: 'gathered', next: 'dial' },
+				{ applet: 'dial', kind: 'connect', requests: [], outcome: 'dialled', next: 'log' },
+				{ applet: 'log', kind: 'passthru', requests: [], outcome: 'second', reason: 'timeout', next: 'hangup' },
+			],
+			heard: ['Press 1 for sales', 'audio: http://127.0.0.1:5678/hold.wav'],
+			dialled: [
+				{ number: '+919812340001', callerId: '+918041234567', result: 'no-answer' },
+				{ number: '+919812340002', callerId: '+918041234567', result: 'completed' },
+			],
+			ended: 'hangup',
+		};
+		expect(callSummary(call)).toEqual([
+			'call c1 from +919876543210 to +918041234567 ended: hangup',
+			'  heard: "Press 1 for sales", "audio: http://127.0.0.1:5678/hold.wav"',
+			'  dialled: +919812340001 (no-answer), +919812340002 (completed)',
+			'  through: menu gathered → dial dialled → log second (timeout) → hangup',
+		]);
+		expect(callSummary({ ...call, heard: [], dialled: [], steps: [], ended: 'caller-hangup' }).slice(1)).toEqual(['  heard: nothing', '  dialled: nobody', '  through: caller-hangup']);
+	});
+
 	it('the sandbox: --sandbox, else SANDBOX_PORT (as npm run dev), else 4010; loopback only', () => {
 		expect(parsePersonArgs(['reply', '--to', '+919812340001', '--text', 'ok', '--sandbox', 'http://127.0.0.1:4999/']).url).toBe(
 			'http://127.0.0.1:4999/__sandbox/reply',
@@ -53,7 +123,7 @@ describe('npm run person: the command line → the control-API request', () => {
 	});
 
 	it('refuses a bad command line before sending anything, naming the problem', () => {
-		expect(() => parsePersonArgs([])).toThrow(/^no command: use reply, open-link or end-call/);
+		expect(() => parsePersonArgs([])).toThrow(/^no command: use reply, open-link, end-call or call/);
 		expect(() => parsePersonArgs(['tap'])).toThrow("unknown command 'tap'");
 		expect(() => parsePersonArgs(['reply', '--to', '+919812340001', '--match', 'x'])).toThrow("reply: unknown option '--match'");
 		expect(() => parsePersonArgs(['reply', '--to'])).toThrow('--to needs a value');
