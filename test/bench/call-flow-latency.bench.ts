@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- asks a real n8n what a call flow asks and reads git describe (process, timers, fs, path, http, crypto, perf_hooks, child_process); never shipped */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- asks a real n8n what a call flow asks (fs, path, http, crypto, perf_hooks); never shipped */
 /**
  * Call-flow latency bench (issue 48): while a caller waits, the service asks the applet's URL what
  * the caller gets next and gives it about 5 s (the budget). On ONE real n8n 2.8.4 (`n8n start`, the
@@ -34,23 +34,22 @@
  * the trigger's fallback (its Fallback Numbers; the trigger writes it itself, `application/json`) is
  * counted as such; any other answer is wrong. A fallback or a wrong answer makes the bench broken (exit 1)
  * after the report is printed, with the first answers and n8n's warnings. When the trigger's
- * workflow cannot be imported, published or warmed up (say the package's build lacks the node), the
+ * workflow cannot be imported, published or warmed up , the
  * Webhook node's side is still measured and the bench is broken with what n8n said.
  *
- * The trigger's URL is found by a HEAD (answered by the trigger itself, no execution): the issue's
- * `/webhook/<webhookId>/connect/<secret>`, or `/webhook/<webhookId>/connect/<webhookId>/<secret>`.
+ * The trigger's URL is `/webhook/<webhookId>/connect/<webhookId>/<secret>` (the webhook id again in the path).
  * `npm run bench:small` runs it at --call-flow-calls 30 --call-flow-rounds 1 (about a minute with n8n's start).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
+import { ANSWER_MARK } from '../../nodes/shared/callFlows/answers';
 import { makeWorkflow, N8nInstance, packPackage, REPO_ROOT, removeTempDir, type WorkflowNode } from '../harness';
 import { int, loadAverage, machine, n, round, table } from './common';
-import { countBy, newLogLines, procSample } from './n8n-callbacks';
+import { countBy, newLogLines, packageSource, percentiles, procSample, waitForIdle, type Percentiles } from './n8n-callbacks';
 
 export const DEFAULT_CALL_FLOW_CALLS = 200;
 export const DEFAULT_CALL_FLOW_BURST = 50;
@@ -82,12 +81,10 @@ const CONNECT_BODY = JSON.stringify({ destination: { numbers: [NUMBERS] }, outgo
 /** The trigger's fallback, told apart from the workflow's answer by its number. */
 const FALLBACK_BODY = JSON.stringify({ destination: { numbers: [FALLBACK_NUMBERS] }, outgoing_phone_number: CALLER_ID });
 /** The header the Answer operation marks its answer with; the trigger takes it off (nodes/shared/callFlows/answers.ts). */
-const ANSWER_MARK = 'x-exotel-call-flow-answer';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 /** As much of n8n's output as the harness keeps (256 KiB). */
 const LOG_CHARS = 256 * 1024;
-const IDLE_CPU_SHARE = 0.05;
 const IDLE_MAX_WAIT_MS = 20_000;
 /** How many wrong answers the report quotes. */
 const SAMPLES = 5;
@@ -201,27 +198,9 @@ const describeAnswer = (a: Asked) =>
 // Figures
 // ---------------------------------------------------------------------------------------------
 
-export interface Latencies {
-	count: number;
-	mean: number;
-	p50: number;
-	p90: number;
-	p99: number;
-	max: number;
-}
-
-/** Nearest rank, as the other benches' percentiles. */
-export function latencies(values: number[]): Latencies {
-	if (values.length === 0) return { count: 0, mean: NaN, p50: NaN, p90: NaN, p99: NaN, max: NaN };
-	const sorted = [...values].sort((a, b) => a - b);
-	const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-	const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-	return { count: sorted.length, mean: round(mean, 1), p50: round(at(50), 1), p90: round(at(90), 1), p99: round(at(99), 1), max: round(sorted[sorted.length - 1], 1) };
-}
-
 export interface SideFigures {
 	requests: number;
-	latencyMs: Latencies;
+	latencyMs: Percentiles;
 	answers: number;
 	fallbacks: number;
 	wrong: number;
@@ -281,66 +260,6 @@ export interface CallFlowLatencyReport {
 // The bench
 // ---------------------------------------------------------------------------------------------
 
-/** `git describe` of the checkout, "+ changes" when the product code differs from it (read-only git). */
-function packageSource(): string {
-	try {
-		const head = execFileSync('git', ['describe', '--always', '--dirty=', '--abbrev=7'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-		const changed = execFileSync('git', ['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-		return changed ? `${head} + changes (${changed.split('\n').length} files in nodes/, credentials/, package.json)` : head;
-	} catch {
-		return 'unknown';
-	}
-}
-
-/** The built files the trigger's side needs, as the tarball holds them (`package/dist/...`). */
-const NEEDED_FILES = [
-	'dist/nodes/ExotelCallFlowTrigger/ExotelCallFlowTrigger.node.js',
-	'dist/credentials/ExotelCallFlowApi.credentials.js',
-	'dist/nodes/ExotelVoice/resources/callFlow/answer.js',
-];
-
-/** Which of NEEDED_FILES the packed tarball lacks (read-only `tar -tzf`); undefined when it cannot be read. */
-function missingFromTarball(tarball: string): string[] | undefined {
-	try {
-		const entries = new Set(execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n').map((e) => e.replace(/^package\//, '')));
-		return NEEDED_FILES.filter((file) => !entries.has(file));
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * The trigger's production path as n8n registered it, found by a HEAD (the trigger answers it itself: 200
- * with the applet's content type, no execution): the form the issue describes, `<webhookId>/<applet>/<secret>`,
- * or `<webhookId>/<applet>/<webhookId>/<secret>` (the webhook id again in the path, as the trigger's
- * source has it while this bench was written).
- */
-async function findTriggerPath(instance: N8nInstance): Promise<string> {
-	const candidates = [`${TRIGGER_WEBHOOK_ID}/connect/${SECRET}`, `${TRIGGER_WEBHOOK_ID}/connect/${TRIGGER_WEBHOOK_ID}/${SECRET}`];
-	const seen: string[] = [];
-	for (const candidate of candidates) {
-		const res = await instance.request('HEAD', instance.webhookUrl(candidate));
-		if (res.status === 200) return candidate;
-		seen.push(`HEAD /webhook/${candidate} → ${res.status} ${String(res.headers['content-type'] ?? '')}`);
-	}
-	throw new Error(`the trigger answers none of its possible URLs: ${seen.join('; ')}`);
-}
-
-async function waitForIdle(pid: number | undefined): Promise<number> {
-	if (pid === undefined) return 0;
-	const t0 = Date.now();
-	let quiet = 0;
-	let last = procSample(pid);
-	while (Date.now() - t0 < IDLE_MAX_WAIT_MS && quiet < 2) {
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		const now = procSample(pid);
-		if (!now || !last) return Date.now() - t0;
-		quiet = now.cpuMs - last.cpuMs < IDLE_CPU_SHARE * 1000 ? quiet + 1 : 0;
-		last = now;
-	}
-	return Date.now() - t0;
-}
-
 interface Target {
 	url: URL;
 	agent: http.Agent;
@@ -375,7 +294,7 @@ const callSid = (ctx: Ctx, side: Side) => `${ctx.runTag}${side === 'trigger' ? '
 async function block(ctx: Ctx, side: Side, mode: Mode, count: number, into: Collected, idleFirst = true): Promise<Asked[]> {
 	const target = ctx.targets[side];
 	if (!target) return [];
-	if (idleFirst) await waitForIdle(ctx.pid);
+	if (idleFirst) await waitForIdle(ctx.pid, IDLE_MAX_WAIT_MS);
 	into.loadStart ??= loadAverage()[0];
 	const before = ctx.pid === undefined ? undefined : procSample(ctx.pid);
 	const t0 = performance.now();
@@ -399,7 +318,7 @@ async function block(ctx: Ctx, side: Side, mode: Mode, count: number, into: Coll
 }
 
 function figuresOf(c: Collected): SideFigures {
-	const latencyMs = latencies(c.asked.map((a) => a.latencyMs));
+	const latencyMs = percentiles(c.asked.map((a) => a.latencyMs));
 	const bad = c.asked.filter((a) => a.verdict !== 'answer');
 	return {
 		requests: c.asked.length,
@@ -523,12 +442,10 @@ export async function runCallFlowLatencyBench(options: CallFlowLatencyOptions): 
 		let triggerPath: string | undefined;
 		const triggerLogBefore = instance.serverLog(LOG_CHARS);
 		try {
-			const missing = missingFromTarball(tarball);
-			if (missing?.length) throw new Error(`the packed package lacks ${missing.join(', ')} (was dist/ built with the trigger? npm run build)`);
 			await instance.importCredentials([{ ...CREDENTIAL, data: { secret: SECRET, allowedAddresses: '' } }]);
 			const [triggerId] = await instance.importWorkflows([triggerWorkflow()]);
 			await instance.publish(triggerId);
-			triggerPath = await findTriggerPath(instance);
+			triggerPath = `${TRIGGER_WEBHOOK_ID}/connect/${TRIGGER_WEBHOOK_ID}/${SECRET}`;
 			ctx.targets.trigger = { url: new URL(instance.webhookUrl(triggerPath)), agent: agentFor() };
 			log(`call-flow: warm-up, ${WARM_UP_CALLS} requests one at a time and ${options.burst} at once into the trigger's workflow...`);
 			await warmUp(ctx, 'trigger');

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- posts to n8n and samples its server process (process, timers, fs, http, perf_hooks, child_process getconf); never shipped */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- posts to n8n, samples its server process and reads git describe (process, timers, fs, http, perf_hooks, child_process getconf and git); never shipped */
 /**
  * What the benches that post callbacks into a real n8n share (callback-burst, status-flood): the
  * keep-alive posting pool, /proc sampling of n8n's server process, n8n's executions (public API
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
-import type { N8nInstance, RunJson } from '../harness';
+import { REPO_ROOT, type N8nInstance, type RunJson } from '../harness';
 import { round } from './common';
 
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -386,17 +386,48 @@ export interface Percentiles {
 	count: number;
 	mean: number;
 	p50: number;
+	p90: number;
 	p95: number;
 	p99: number;
 	max: number;
 }
 
 export function percentiles(values: number[]): Percentiles {
-	if (values.length === 0) return { count: 0, mean: NaN, p50: NaN, p95: NaN, p99: NaN, max: NaN };
+	if (values.length === 0) return { count: 0, mean: NaN, p50: NaN, p90: NaN, p95: NaN, p99: NaN, max: NaN };
 	const sorted = [...values].sort((a, b) => a - b);
 	const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 	const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-	return { count: sorted.length, mean: round(mean, 1), p50: round(at(50), 1), p95: round(at(95), 1), p99: round(at(99), 1), max: round(sorted[sorted.length - 1], 1) };
+	return { count: sorted.length, mean: round(mean, 1), p50: round(at(50), 1), p90: round(at(90), 1), p95: round(at(95), 1), p99: round(at(99), 1), max: round(sorted[sorted.length - 1], 1) };
+}
+
+/** n8n counts as idle when its server used less than this share of a core over a second, twice in a row. */
+const IDLE_CPU_SHARE = 0.05;
+
+/** Waits until n8n's server process is idle (IDLE_CPU_SHARE), at most `maxWaitMs`; the time it waited. */
+export async function waitForIdle(pid: number | undefined, maxWaitMs: number): Promise<number> {
+	if (pid === undefined) return 0;
+	const t0 = Date.now();
+	let quiet = 0;
+	let last = procSample(pid);
+	while (Date.now() - t0 < maxWaitMs && quiet < 2) {
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const now = procSample(pid);
+		if (!now || !last) return Date.now() - t0;
+		quiet = now.cpuMs - last.cpuMs < IDLE_CPU_SHARE * 1000 ? quiet + 1 : 0;
+		last = now;
+	}
+	return Date.now() - t0;
+}
+
+/** `git describe` of the checkout, "+ changes" when the product code differs from it (read-only git). */
+export function packageSource(): string {
+	try {
+		const head = execFileSync('git', ['describe', '--always', '--dirty=', '--abbrev=7'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+		const changed = execFileSync('git', ['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+		return changed ? `${head} + changes (${changed.split('\n').length} files in nodes/, credentials/, package.json)` : head;
+	} catch {
+		return 'unknown';
+	}
 }
 
 export const mibOf = (bytes: number) => round(bytes / (1024 * 1024), 1);

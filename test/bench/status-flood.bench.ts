@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- floods a real n8n with callbacks and reads git describe (timers, fs, path, child_process); never shipped */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- floods a real n8n with callbacks (timers, fs, path); never shipped */
 /**
  * Status flood bench (issue 35): a bulk send of N SMS is followed by N status callbacks within
  * minutes, each starting an execution. On ONE real n8n 2.8.4 (`n8n start`, the packed package
@@ -38,7 +38,6 @@
  * flood from the read-back if the tick fell inside a run (each flood's executions are deleted by the
  * bench after they are checked). Age-based pruning (336 h) stays on.
  */
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -56,7 +55,8 @@ import {
 	newLogLines,
 	outcome,
 	percentiles,
-	procSample,
+	packageSource,
+	waitForIdle,
 	ProcWatcher,
 	restCount,
 	ALL_STATUSES,
@@ -92,8 +92,7 @@ const WEBHOOK_PATH = 'status-flood';
 const SETTLE_MS = 2_000;
 /** As much of n8n's output as the harness keeps (256 KiB). */
 const LOG_CHARS = 256 * 1024;
-/** Before a flood: n8n counts as idle when it used less than this share of a core over a second, twice in a row. */
-const IDLE_CPU_SHARE = 0.05;
+/** Before a flood: how long to wait at most for n8n to be idle (waitForIdle). */
 const IDLE_MAX_WAIT_MS = 60_000;
 /** The credential is only attached: the trigger registers nothing (registerWebhooks off) and reads nothing for an unsigned SMS callback. */
 const UNUSED_ORIGIN = 'http://127.0.0.1:9';
@@ -365,17 +364,6 @@ function top(record: Record<string, number>, k: number): Record<string, number> 
 	return Object.fromEntries(Object.entries(record).sort((a, b) => b[1] - a[1]).slice(0, k));
 }
 
-/** `git describe` of the checkout, "+ changes" when the product code differs from it (read-only git). */
-function packageSource(): string {
-	try {
-		const head = execFileSync('git', ['describe', '--always', '--dirty=', '--abbrev=7'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-		const changed = execFileSync('git', ['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-		return changed ? `${head} + changes (${changed.split('\n').length} files in nodes/, credentials/, package.json)` : head;
-	} catch {
-		return 'unknown';
-	}
-}
-
 // ---------------------------------------------------------------------------------------------
 // The bench
 // ---------------------------------------------------------------------------------------------
@@ -397,22 +385,6 @@ async function deleteExecutions(ctx: Ctx): Promise<number> {
 	for (const name of TARGET_NAMES) {
 		const left = await restCount(ctx.instance, ctx.workflows[name].id, ALL_STATUSES);
 		if (left !== 0) throw new Error(`${left} executions of the ${LABELS[name]} workflow left after the bulk delete`);
-	}
-	return Date.now() - t0;
-}
-
-/** Waits until n8n's server process is idle (see IDLE_CPU_SHARE), at most IDLE_MAX_WAIT_MS. */
-async function waitForIdle(pid: number | undefined): Promise<number> {
-	if (pid === undefined) return 0;
-	const t0 = Date.now();
-	let quiet = 0;
-	let last = procSample(pid);
-	while (Date.now() - t0 < IDLE_MAX_WAIT_MS && quiet < 2) {
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		const now = procSample(pid);
-		if (!now || !last) return Date.now() - t0;
-		quiet = now.cpuMs - last.cpuMs < IDLE_CPU_SHARE * 1000 ? quiet + 1 : 0;
-		last = now;
 	}
 	return Date.now() - t0;
 }
@@ -448,7 +420,7 @@ async function floodOnce(ctx: Ctx, target: FloodTarget, run: number, position: n
 	const reader = READERS[target];
 	const tag = `status-flood: run ${run}, ${LABELS[target]}`;
 
-	const idleWaitMs = await waitForIdle(ctx.pid);
+	const idleWaitMs = await waitForIdle(ctx.pid, IDLE_MAX_WAIT_MS);
 	const callbacks = floodCallbacks(options.flood, ctx.runTag, run, target);
 	log(`${tag}: ${int(options.flood)} callbacks at ${options.concurrency} connections (n8n idle after ${n(idleWaitMs / 1000)} s)...`);
 	const logBefore = instance.serverLog(LOG_CHARS);
