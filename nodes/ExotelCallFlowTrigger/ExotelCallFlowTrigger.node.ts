@@ -2,7 +2,6 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
-	IHookFunctions,
 	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
@@ -15,6 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { APPLET_CONTENT_TYPES, type Applet, type CallFlowAnswer } from '../shared/callFlows/answers';
 import { objectOf } from '../shared/rules/values';
 import { answerNow } from '../shared/webhooks/respond';
+import { URL_GIVEN_BY_HAND } from '../shared/webhooks/triggers';
 import { addressAllowed, badAddressEntries, MIN_SECRET_LENGTH, secretMatches } from './access';
 import { holdRequest, type HeldAnswer } from './answering';
 import { fallbackAnswer, properties } from './fields';
@@ -72,19 +72,7 @@ export class ExotelCallFlowTrigger implements INodeType {
 	};
 
 	// The URLs are pasted into the flow builder by hand: nothing to register at the service.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return this.getNodeWebhookUrl('default') !== undefined;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = URL_GIVEN_BY_HAND;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();

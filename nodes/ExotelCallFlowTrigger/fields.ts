@@ -1,7 +1,8 @@
 // The trigger's panel: which applet it answers, how fast, and what the caller gets when the workflow cannot answer.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { answerFor, type Applet, type CallFlowAnswer } from '../shared/callFlows/answers';
+import { answerFor, APPLET_OPTIONS, type Applet, type CallFlowAnswer } from '../shared/callFlows/answers';
+import { setupNotice } from '../shared/webhooks/triggers';
 
 /** What the service gives a URL, as production code budgets it; the docs name no figure. */
 export const SERVICE_BUDGET_SECONDS = 5;
@@ -9,24 +10,15 @@ export const SERVICE_BUDGET_SECONDS = 5;
 const forApplet = (...applet: Applet[]) => ({ displayOptions: { show: { applet } } });
 
 export const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Paste this trigger's URL into the applet's URL field in Exotel's flow builder, with :secret replaced by the credential's URL Secret. The service cannot sign these requests: the secret in the path is what keeps others out. Answer the request with Exotel Voice → Call Flow → Answer.",
-		name: 'setupNotice',
-		type: 'notice',
-		default: '',
-	},
+	setupNotice(
+		"Paste this trigger's URL into the applet's URL field in Exotel's flow builder, with :secret replaced by the credential's URL Secret. The service cannot sign these requests: the secret in the path is what keeps others out. Answer the request with Exotel Voice → Call Flow → Answer.",
+	),
 	{
 		displayName: 'Applet',
 		name: 'applet',
 		type: 'options',
 		noDataExpression: true,
-		options: [
-			{ name: 'Connect', value: 'connect', description: 'Who to dial: the Connect JSON (or the classic plain number)' },
-			{ name: 'Gather', value: 'gather', description: 'The prompt and how digits are gathered' },
-			{ name: 'Greeting or Menu Text', value: 'greeting', description: 'The text to speak or audio URLs to play' },
-			{ name: 'Passthru', value: 'passthru', description: 'Which branch the call takes next, or just log the call' },
-		],
+		options: APPLET_OPTIONS,
 		default: 'passthru',
 		description: 'The applet whose URL this is: each applet kind takes its own answer',
 	},

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Applet } from '../shared/callFlows/answers';
+import { E164 } from '../shared/rules/validation';
 import { callItem, secondsOf, textOf } from '../shared/output/vocabulary';
 import { nestBracketKeys } from '../shared/webhooks/respond';
 
@@ -18,7 +19,7 @@ const END_TIME_PLACEHOLDERS: readonly string[] = Object.freeze(['1970-01-01 05:3
 export function e164Of(value: unknown, countryCode = NATIONAL_FORM.countryCode): string | null {
 	const text = textOf(value)?.replace(/[\s\-().]/g, '');
 	if (!text) return null;
-	if (/^\+[1-9]\d{7,14}$/.test(text)) return text;
+	if (E164.test(text)) return text;
 	if (/^00[1-9]\d{7,14}$/.test(text)) return `+${text.slice(2)}`;
 	if (text.startsWith(NATIONAL_FORM.trunkPrefix) && /^0[1-9]\d{5,13}$/.test(text)) return `+${countryCode}${text.slice(1)}`;
 	if (/^[1-9]\d{9,14}$/.test(text)) return `+${text}`;

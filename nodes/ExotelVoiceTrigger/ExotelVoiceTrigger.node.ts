@@ -1,11 +1,11 @@
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsSubtitle } from '../shared/descriptions/subtitle';
 import { callbackItems, callbackOf } from '../shared/output/callbacks';
 import { objectOf } from '../shared/rules/values';
 import { answerNow } from '../shared/webhooks/respond';
-import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen } from '../shared/webhooks/triggers';
+import { CALLBACK_WEBHOOK, eventsField, setupNotice, startWithChosen, URL_GIVEN_BY_HAND } from '../shared/webhooks/triggers';
 import { CALL_EVENTS, callEventOf, VOICE_EVENTS } from './events';
 
 export class ExotelVoiceTrigger implements INodeType {
@@ -46,21 +46,8 @@ export class ExotelVoiceTrigger implements INodeType {
 		],
 	};
 
-	// Voice callback URLs are given per call and per campaign, so there is nothing to register at
-	// the service on activation and nothing to remove on deactivation.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return this.getNodeWebhookUrl('default') !== undefined;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	// Voice callback URLs are given per call and per campaign: nothing to register at the service.
+	webhookMethods = URL_GIVEN_BY_HAND;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();

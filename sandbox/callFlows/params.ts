@@ -3,6 +3,7 @@
  * gets, numbers in the national form, India wall-clock times, the end-time placeholder, the digits of
  * the latest Gather in literal double quotes. The call's state as the requests read it lives here too.
  */
+import { nationalForm } from '../handlers/sms';
 import { v1DateTime } from '../http';
 
 /** tenant_id of every request (the sandbox account's, as the live service sends a number). */
@@ -54,12 +55,6 @@ type Pairs = Array<[string, string]>;
 
 const INDIAN = /^\+91(\d{10})$/;
 
-/** `+919876543210` → `09876543210` (the national form the service writes); other numbers as they are. */
-export function nationalNumber(number: string): string {
-	const m = INDIAN.exec(number);
-	return m ? `0${m[1]}` : number;
-}
-
 /** `+918041234567` → `8041234567`: the same call gives `To` without the 0 that `CallTo` has. */
 function localNumber(number: string): string {
 	return INDIAN.exec(number)?.[1] ?? number;
@@ -86,15 +81,15 @@ function callType(call: CallState): string {
 
 function legPairs(legs: Leg[]): Pairs {
 	return legs.flatMap((leg, i): Pairs => [
-		[`Legs[${i}][Number]`, nationalNumber(leg.number)],
+		[`Legs[${i}][Number]`, nationalForm(leg.number)],
 		[`Legs[${i}][OnCallDuration]`, String(leg.onCallSeconds)],
-		[`Legs[${i}][CallerId]`, nationalNumber(leg.callerId)],
+		[`Legs[${i}][CallerId]`, nationalForm(leg.callerId)],
 	]);
 }
 
 /** CallSid … To, the parameters of the Passthru and the classic Connect alike, in the notes' order. */
 function callPairs(call: CallState, classic: boolean): Pairs {
-	const pairs: Pairs = [['CallSid', call.callSid], ['CallFrom', nationalNumber(call.from)], ['CallTo', nationalNumber(call.to)]];
+	const pairs: Pairs = [['CallSid', call.callSid], ['CallFrom', nationalForm(call.from)], ['CallTo', nationalForm(call.to)]];
 	// the classic Dial Whom URL's list has CallStatus; a call in its flow is in progress
 	if (classic) pairs.push(['CallStatus', 'in-progress']);
 	pairs.push(['Direction', 'incoming'], ['Created', indiaTime(call.startedAt)]);
@@ -103,8 +98,8 @@ function callPairs(call: CallState, classic: boolean): Pairs {
 		['StartTime', indiaTime(call.startedAt)],
 		['EndTime', END_TIME_PLACEHOLDER],
 		['CallType', callType(call)],
-		['DialWhomNumber', call.dial ? nationalNumber(call.dial.whom) : ''],
-		['From', nationalNumber(call.from)],
+		['DialWhomNumber', call.dial ? nationalForm(call.dial.whom) : ''],
+		['From', nationalForm(call.from)],
 		['To', localNumber(call.to)],
 	);
 	return pairs;
@@ -133,9 +128,9 @@ export function classicConnectParams(call: CallState): Pairs {
 export function greetingParams(call: CallState): Pairs {
 	return [
 		['CallSid', call.callSid],
-		['From', nationalNumber(call.from)],
+		['From', nationalForm(call.from)],
 		['To', localNumber(call.to)],
-		['DialWhomNumber', call.dial ? nationalNumber(call.dial.whom) : ''],
+		['DialWhomNumber', call.dial ? nationalForm(call.dial.whom) : ''],
 		...customField(call),
 	];
 }

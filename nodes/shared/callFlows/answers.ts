@@ -1,8 +1,19 @@
 // What each call-flow applet accepts as the answer to its request, built exactly and checked before it is sent.
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { E164 } from '../rules/validation';
 
 /** The applets that fetch a customer's URL during a call, each with a URL of its own. */
 export const APPLETS = ['passthru', 'connect', 'gather', 'greeting'] as const;
 export type Applet = (typeof APPLETS)[number];
+
+/** The Applet dropdown of the trigger and of the Answer: one list, since each must name the other's applet. */
+export const APPLET_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Connect', value: 'connect', description: 'Who to dial: the Connect JSON, or the classic plain number' },
+	{ name: 'Gather', value: 'gather', description: 'The prompt and how digits are gathered' },
+	{ name: 'Greeting or Menu Text', value: 'greeting', description: 'The text to speak or audio URLs to play' },
+	{ name: 'Passthru', value: 'passthru', description: 'Which branch the call takes next' },
+];
 
 /** What each applet's answer is: a HEAD (the Greeting's check) is answered with it. */
 export const APPLET_CONTENT_TYPES: Readonly<Record<Applet, string>> = Object.freeze({
@@ -78,7 +89,6 @@ export type AnswerOf<A extends Applet> = A extends 'passthru'
 			? GatherAnswer
 			: GreetingAnswer;
 
-const E164 = /^\+[1-9]\d{7,14}$/;
 const DIALLABLE = /^(\+[1-9]\d{7,14}|0\d{6,14}|sip:\S+)$/;
 const HTTP_URL = /^https?:\/\/\S+$/;
 

@@ -26,7 +26,8 @@ export function valuesOf(options: readonly INodePropertyOptions[]): string[] {
 	return options.map((option) => String(option.value));
 }
 
-const E164 = /^\+[1-9]\d{7,14}$/;
+/** A number in E.164: `+`, a country code, at most 15 digits. */
+export const E164 = /^\+[1-9]\d{7,14}$/;
 const PHONE = /^\+?\d{6,15}$/;
 
 /** A parameter or answer value as trimmed text; absent (undefined, null) is ''. */

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INodeProperties, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { startWith } from './respond';
 
@@ -29,6 +29,24 @@ export function unrecognizedPayload(description: string) {
  * text "firstEntryJson").
  */
 export const CALLBACK_WEBHOOK: IWebhookDescription = { name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' };
+
+/**
+ * The webhook methods of a trigger whose URL the user gives the service by hand (per call, per
+ * campaign, in the flow builder): nothing to register on activation, nothing to remove after.
+ */
+export const URL_GIVEN_BY_HAND = {
+	default: {
+		async checkExists(this: IHookFunctions): Promise<boolean> {
+			return this.getNodeWebhookUrl('default') !== undefined;
+		},
+		async create(this: IHookFunctions): Promise<boolean> {
+			return true;
+		},
+		async delete(this: IHookFunctions): Promise<boolean> {
+			return true;
+		},
+	},
+};
 
 /** The trigger's first parameter: where to paste its URL and how the requests to it are checked. */
 export function setupNotice(text: string): INodeProperties {

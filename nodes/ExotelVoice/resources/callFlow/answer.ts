@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { answerFor, ANSWER_MARK, APPLETS, type Applet, type CallFlowAnswer, type ConnectAnswer, type GatherAnswer, type GreetingAnswer } from '../../../shared/callFlows/answers';
+import { answerFor, ANSWER_MARK, APPLET_OPTIONS, APPLETS, type Applet, type CallFlowAnswer, type ConnectAnswer, type GatherAnswer, type GreetingAnswer } from '../../../shared/callFlows/answers';
 import type { OperationOption } from '../../../shared/descriptions/resource';
 import { outputOf } from '../../../shared/items/outcomes';
 import { connectFields, gatherFields, greetingFields, passthruFields } from './fields';
@@ -22,12 +22,7 @@ export const description: INodeProperties[] = [
 		name: 'applet',
 		type: 'options',
 		noDataExpression: true,
-		options: [
-			{ name: 'Connect', value: 'connect', description: 'Who to dial' },
-			{ name: 'Gather', value: 'gather', description: 'The prompt and how digits are gathered' },
-			{ name: 'Greeting or Menu Text', value: 'greeting', description: 'The text to speak or audio to play' },
-			{ name: 'Passthru', value: 'passthru', description: 'Which branch the call takes' },
-		],
+		options: APPLET_OPTIONS,
 		default: 'passthru',
 		description: 'The applet of the Exotel Call Flow Trigger that started this workflow',
 	},
